@@ -1,0 +1,795 @@
+// The `tt` dialect: registration, the pointer type's syntax, shared traits and
+// op verifiers. Verifiers check structure (shapes, element types, encodings
+// that must agree) so that malformed IR is rejected with a located error.
+#include "tritium/Dialects.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+#include "tritium/TTDialect.cpp.inc"
+#include "tritium/TTEnums.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "tritium/TTTypes.cpp.inc"
+#define GET_OP_CLASSES
+#include "tritium/TTOps.cpp.inc"
+
+namespace tritium::tt {
+
+//===----------------------------------------------------------------------===//
+// Dialect
+//===----------------------------------------------------------------------===//
+
+namespace {
+// Lets upstream's `inline` pass inline tt.call into tt.func bodies.
+struct TTInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final { return true; }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final { return true; }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final { return true; }
+
+  void handleTerminator(Operation *op, Block *newDest) const final {
+    auto returnOp = dyn_cast<ReturnOp>(op);
+    if (!returnOp)
+      return;
+    OpBuilder builder(op);
+    builder.create<cf::BranchOp>(op->getLoc(), newDest, returnOp.getOperands());
+    op->erase();
+  }
+
+  void handleTerminator(Operation *op, ValueRange valuesToReplace) const final {
+    auto returnOp = cast<ReturnOp>(op);
+    for (auto [from, to] : llvm::zip(valuesToReplace, returnOp.getOperands()))
+      from.replaceAllUsesWith(to);
+  }
+};
+} // namespace
+
+void TTDialect::initialize() {
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "tritium/TTOps.cpp.inc"
+      >();
+  addInterfaces<TTInlinerInterface>();
+}
+
+void TTDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tritium/TTTypes.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// !tt.ptr<T[, addressSpace]>
+//===----------------------------------------------------------------------===//
+
+Type PointerType::parse(AsmParser &parser) {
+  Type pointeeType;
+  int addressSpace = 1;
+  if (parser.parseLess() || parser.parseType(pointeeType))
+    return {};
+  if (succeeded(parser.parseOptionalComma()) && parser.parseInteger(addressSpace))
+    return {};
+  if (parser.parseGreater())
+    return {};
+  return PointerType::get(pointeeType, addressSpace);
+}
+
+void PointerType::print(AsmPrinter &printer) const {
+  printer << "<" << getPointeeType();
+  if (getAddressSpace() != 1)
+    printer << ", " << getAddressSpace();
+  printer << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// Type helpers used by the ODS constraints
+//===----------------------------------------------------------------------===//
+
+Type getI1SameShape(Type type) {
+  auto i1 = IntegerType::get(type.getContext(), 1);
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.clone(i1);
+  return i1;
+}
+
+// The type a pointer-like value points to: the pointee of a pointer, a tensor
+// of pointees for a tensor of pointers, and the block tensor of a block pointer.
+// Returns the type itself when it is not pointer-like, so that the constraint
+// that follows reports the mismatch instead of this helper crashing.
+Type getPointeeType(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    if (auto ptr = dyn_cast<PointerType>(tensor.getElementType()))
+      return tensor.clone(ptr.getPointeeType());
+    return type;
+  }
+  if (auto ptr = dyn_cast<PointerType>(type))
+    return ptr.getPointeeType();
+  return type;
+}
+
+Type getPointerTypeSameShape(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.clone(PointerType::get(tensor.getElementType(), 1));
+  return PointerType::get(type, 1);
+}
+
+Type getBasePointerOfBlockPointer(Type blockPointerType) {
+  auto ptr = dyn_cast<PointerType>(blockPointerType);
+  if (!ptr)
+    return blockPointerType;
+  auto block = dyn_cast<RankedTensorType>(ptr.getPointeeType());
+  if (!block)
+    return blockPointerType;
+  return PointerType::get(block.getElementType(), ptr.getAddressSpace());
+}
+
+} // namespace tritium::tt
+
+//===----------------------------------------------------------------------===//
+// Traits
+//===----------------------------------------------------------------------===//
+
+namespace tritium::impl {
+
+static Attribute encodingOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getEncoding();
+  return {};
+}
+
+// Shape of a tensor, or of the block a block pointer points to.
+static ArrayRef<int64_t> loadStoreShape(Type type) {
+  if (auto ptr = dyn_cast<tt::PointerType>(type))
+    type = ptr.getPointeeType();
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getShape();
+  return {};
+}
+
+static bool sameEncodingOrAbsent(Type a, Type b) {
+  Attribute ea = encodingOf(a), eb = encodingOf(b);
+  return !ea || !eb || ea == eb;
+}
+
+static constexpr int64_t kMaxTensorElements = 1 << 20;
+
+static LogicalResult verifyTensorSize(Operation *op, Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return success();
+  int64_t elements = tensor.getNumElements();
+  if (elements > kMaxTensorElements)
+    return op->emitOpError() << "has a tensor of " << elements
+                             << " elements; at most " << kMaxTensorElements << " are allowed";
+  if (!llvm::isPowerOf2_64(elements))
+    return op->emitOpError() << "has a tensor of " << elements
+                             << " elements; the number of elements must be a power of two";
+  return success();
+}
+
+// Number of warps the code around `op` runs on: the innermost enclosing
+// "ttg.num-warps" (set on the module, or on a function/partition).
+static std::optional<int64_t> enclosingNumWarps(Operation *op) {
+  for (Operation *parent = op; parent; parent = parent->getParentOp()) {
+    if (auto partitions = dyn_cast<ttg::WarpSpecializePartitionsOp>(parent)) {
+      Region *region = op->getParentRegion();
+      while (region && region->getParentOp() != parent)
+        region = region->getParentOp()->getParentRegion();
+      auto ws = partitions->getParentOfType<ttg::WarpSpecializeOp>();
+      if (region && ws) {
+        auto numWarps = ws.getPartitionNumWarps();
+        unsigned index = region->getRegionNumber();
+        if (index < numWarps.size())
+          return numWarps[index];
+      }
+      return std::nullopt;
+    }
+    if (auto attr = parent->getAttrOfType<IntegerAttr>("ttg.num-warps"))
+      return attr.getInt();
+  }
+  return std::nullopt;
+}
+
+static std::optional<int64_t> moduleIntAttr(Operation *op, StringRef name) {
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module)
+    return std::nullopt;
+  if (auto attr = module->getAttrOfType<IntegerAttr>(name))
+    return attr.getInt();
+  return std::nullopt;
+}
+
+static int64_t product(ArrayRef<unsigned> values) {
+  int64_t result = 1;
+  for (unsigned v : values)
+    result *= v;
+  return result;
+}
+
+// Warps and lanes a distributed layout spreads over, where it says so directly.
+static std::optional<std::pair<int64_t, int64_t>> warpsAndLanes(Attribute layout) {
+  if (auto blocked = dyn_cast<ttg::BlockedEncodingAttr>(layout))
+    return std::make_pair(product(blocked.getWarpsPerCTA()), product(blocked.getThreadsPerWarp()));
+  if (auto mma = dyn_cast<ttg::NvidiaMmaEncodingAttr>(layout))
+    return std::make_pair(product(mma.getWarpsPerCTA()), int64_t(32));
+  if (auto linear = dyn_cast<ttg::LinearEncodingAttr>(layout)) {
+    unsigned rank = std::max(1u, linear.getRank());
+    return std::make_pair(int64_t(1) << (linear.getWarpBases().size() / rank),
+                          int64_t(1) << (linear.getLaneBases().size() / rank));
+  }
+  if (auto slice = dyn_cast<ttg::SliceEncodingAttr>(layout))
+    return warpsAndLanes(slice.getParent());
+  if (auto dot = dyn_cast<ttg::DotOperandEncodingAttr>(layout))
+    return warpsAndLanes(dot.getParent());
+  return std::nullopt;
+}
+
+static LogicalResult verifyLayoutOf(Operation *op, Type type, StringRef what) {
+  if (failed(verifyTensorSize(op, type)))
+    return failure();
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.getEncoding())
+    return success();
+  Attribute encoding = tensor.getEncoding();
+  auto layout = dyn_cast<ttg::LayoutEncoding>(encoding);
+  if (!layout)
+    return success(); // encodings of other dialects are theirs to check
+  if (isa<ttg::SharedEncoding>(encoding))
+    return op->emitOpError() << what << " is a tensor with a shared-memory layout " << encoding;
+  if (layout.getRank() != tensor.getRank())
+    return op->emitOpError() << what << " has rank " << tensor.getRank()
+                             << " but its layout " << encoding << " has rank " << layout.getRank();
+  auto counts = warpsAndLanes(encoding);
+  if (!counts)
+    return success();
+  if (auto numWarps = enclosingNumWarps(op); numWarps && counts->first != *numWarps)
+    return op->emitOpError() << what << " has layout " << encoding << " over " << counts->first
+                             << " warps, but the code runs on " << *numWarps << " warps";
+  if (auto lanes = moduleIntAttr(op, "ttg.threads-per-warp"); lanes && counts->second != *lanes)
+    return op->emitOpError() << what << " has layout " << encoding << " over " << counts->second
+                             << " threads per warp, but the module has " << *lanes;
+  return success();
+}
+
+LogicalResult verifyTensorLayouts(Operation *op) {
+  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+    if (failed(verifyLayoutOf(op, operand.getType(), "operand #" + std::to_string(i))))
+      return failure();
+  for (auto [i, result] : llvm::enumerate(op->getResults()))
+    if (failed(verifyLayoutOf(op, result.getType(), "result #" + std::to_string(i))))
+      return failure();
+  return success();
+}
+
+LogicalResult verifySameOperandsEncoding(Operation *op) {
+  if (op->getNumOperands() == 0)
+    return success();
+  Type first = op->getOperand(0).getType();
+  for (Type type : llvm::drop_begin(op->getOperandTypes()))
+    if (!sameEncodingOrAbsent(type, first))
+      return op->emitOpError() << "requires the same encoding for all operands";
+  return success();
+}
+
+LogicalResult verifySameOperandsAndResultEncoding(Operation *op) {
+  if (op->getNumOperands() == 0)
+    return success();
+  Type first = op->getOperand(0).getType();
+  for (Type type : op->getResultTypes())
+    if (!sameEncodingOrAbsent(type, first))
+      return op->emitOpError() << "requires the same encoding for all operands and results";
+  return verifySameOperandsEncoding(op);
+}
+
+LogicalResult verifySameLoadStoreOperandsShape(Operation *op) {
+  if (op->getNumOperands() == 0)
+    return success();
+  auto first = loadStoreShape(op->getOperand(0).getType());
+  for (Type type : llvm::drop_begin(op->getOperandTypes()))
+    if (failed(verifyCompatibleShape(loadStoreShape(type), first)))
+      return op->emitOpError() << "requires the same shape for all operands";
+  return success();
+}
+
+LogicalResult verifySameLoadStoreOperandsAndResultShape(Operation *op) {
+  if (failed(verifySameLoadStoreOperandsShape(op)))
+    return failure();
+  if (op->getNumOperands() == 0)
+    return success();
+  auto first = loadStoreShape(op->getOperand(0).getType());
+  for (Type type : op->getResultTypes())
+    if (failed(verifyCompatibleShape(loadStoreShape(type), first)))
+      return op->emitOpError() << "requires the same shape for all operands and results";
+  return success();
+}
+
+LogicalResult verifySameLoadStoreOperandsEncoding(Operation *op) {
+  return verifySameOperandsEncoding(op);
+}
+
+LogicalResult verifySameLoadStoreOperandsAndResultEncoding(Operation *op) {
+  return verifySameOperandsAndResultEncoding(op);
+}
+
+} // namespace tritium::impl
+
+//===----------------------------------------------------------------------===//
+// Op verifiers and interface methods
+//===----------------------------------------------------------------------===//
+
+namespace tritium::tt {
+
+static Type elementTypeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getElementType();
+  return type;
+}
+
+static unsigned bitWidthOf(Type type) {
+  type = elementTypeOf(type);
+  if (isa<PointerType>(type))
+    return 64;
+  return type.getIntOrFloatBitWidth();
+}
+
+LogicalResult BitcastOp::verify() {
+  if (bitWidthOf(getSrc().getType()) != bitWidthOf(getType()))
+    return emitOpError() << "requires source and result element types of the same bit width";
+  return success();
+}
+
+LogicalResult FpToFpOp::verify() {
+  unsigned srcBits = bitWidthOf(getSrc().getType()), dstBits = bitWidthOf(getType());
+  if (dstBits < srcBits && !getRounding())
+    return emitOpError() << "needs a rounding mode to convert to a narrower type";
+  return success();
+}
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(), GlobalMemory::get());
+  // A volatile load must be neither removed nor reordered: model it as a write.
+  if (getIsVolatile())
+    effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
+}
+
+LogicalResult UnsplatOp::verify() {
+  auto type = getSrc().getType();
+  if (type.getNumElements() != 1)
+    return emitOpError() << "requires a tensor of one element, got " << type;
+  return success();
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  auto srcType = getSrc().getType();
+  auto resultType = getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis > srcType.getRank())
+    return emitOpError() << "axis " << axis << " is out of range for a tensor of rank "
+                         << srcType.getRank();
+  SmallVector<int64_t> expected(srcType.getShape());
+  expected.insert(expected.begin() + axis, 1);
+  if (resultType.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError() << "result shape must be the source shape with a 1 inserted at axis " << axis;
+  // In TTGIR the source layout is a slice of the result layout along `axis`.
+  if (auto slice = dyn_cast_or_null<ttg::SliceEncodingAttr>(srcType.getEncoding())) {
+    if (slice.getDim() != axis || Attribute(slice.getParent()) != resultType.getEncoding())
+      return emitOpError() << "source layout " << slice
+                           << " must be the slice along the axis of the result layout "
+                           << resultType.getEncoding();
+  }
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto srcType = getSrc().getType();
+  auto resultType = getType();
+  if (srcType.getNumElements() != resultType.getNumElements())
+    return emitOpError() << "requires the same number of elements in source (" << srcType
+                         << ") and result (" << resultType << ")";
+  if (bool(srcType.getEncoding()) != bool(resultType.getEncoding()))
+    return emitOpError() << "requires both or neither of source and result to have a layout";
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto srcShape = getSrc().getType().getShape();
+  auto resultShape = getType().getShape();
+  if (srcShape.size() != resultShape.size())
+    return emitOpError() << "requires source and result of the same rank";
+  for (auto [i, dims] : llvm::enumerate(llvm::zip(srcShape, resultShape))) {
+    auto [from, to] = dims;
+    if (from != to && from != 1)
+      return emitOpError() << "can only grow dimensions of size 1; dimension " << i << " is "
+                           << from << " in the source and " << to << " in the result";
+  }
+  return success();
+}
+
+LogicalResult JoinOp::verify() {
+  auto srcShape = getLhs().getType().getShape();
+  auto resultShape = getType().getShape();
+  if (resultShape.size() != srcShape.size() + 1 || resultShape.back() != 2 ||
+      resultShape.drop_back() != srcShape)
+    return emitOpError() << "result shape must be the operand shape with a minor dimension of 2";
+  if (getType().getElementType() != getLhs().getType().getElementType())
+    return emitOpError() << "requires operands and result of the same element type";
+  return success();
+}
+
+LogicalResult SplitOp::verify() {
+  auto srcShape = getSrc().getType().getShape();
+  auto resultShape = getOutLHS().getType().getShape();
+  if (srcShape.empty() || srcShape.back() != 2)
+    return emitOpError() << "requires an operand whose last dimension has size 2";
+  if (resultShape != srcShape.drop_back())
+    return emitOpError() << "result shape must be the operand shape without its last dimension";
+  if (getOutLHS().getType().getElementType() != getSrc().getType().getElementType())
+    return emitOpError() << "requires operand and results of the same element type";
+  return success();
+}
+
+static LogicalResult verifyPermutation(Operation *op, ArrayRef<int32_t> order, int64_t rank) {
+  if (int64_t(order.size()) != rank)
+    return op->emitOpError() << "order has " << order.size() << " entries for a rank-" << rank
+                             << " value";
+  SmallVector<bool> seen(rank, false);
+  for (int32_t dim : order) {
+    if (dim < 0 || dim >= rank || seen[dim])
+      return op->emitOpError() << "order must be a permutation of [0, " << rank << ")";
+    seen[dim] = true;
+  }
+  return success();
+}
+
+LogicalResult TransOp::verify() {
+  auto srcShape = getSrc().getType().getShape();
+  auto order = getOrder();
+  if (failed(verifyPermutation(*this, order, srcShape.size())))
+    return failure();
+  auto resultShape = getType().getShape();
+  for (auto [i, dim] : llvm::enumerate(order))
+    if (resultShape[i] != srcShape[dim])
+      return emitOpError() << "result shape must be the source shape permuted by order";
+  return success();
+}
+
+LogicalResult DotOp::verify() {
+  auto aType = getA().getType(), bType = getB().getType(), cType = getC().getType();
+  if (aType.getRank() != bType.getRank() || aType.getRank() != cType.getRank() ||
+      (aType.getRank() != 2 && aType.getRank() != 3))
+    return emitOpError() << "requires operands of rank 2 (or 3 with a batch dimension)";
+  auto a = aType.getShape(), b = bType.getShape(), c = cType.getShape();
+  size_t k = a.size() - 1;
+  if (a[k] != b[k - 1])
+    return emitOpError() << "K dimensions of A (" << a[k] << ") and B (" << b[k - 1]
+                         << ") must match";
+  if (c[k - 1] != a[k - 1] || c[k] != b[k])
+    return emitOpError() << "accumulator shape must be M x N of A and B";
+  if (aType.getElementType().getIntOrFloatBitWidth() !=
+      bType.getElementType().getIntOrFloatBitWidth())
+    return emitOpError() << "element types of operands A and B must have the same bit width";
+  if (bool(aType.getEncoding()) != bool(bType.getEncoding()) ||
+      bool(aType.getEncoding()) != bool(cType.getEncoding()))
+    return emitOpError() << "requires all or none of A, B and C to have a layout";
+  auto checkOperand = [&](Attribute encoding, unsigned opIdx) -> LogicalResult {
+    if (!encoding)
+      return success();
+    auto dot = dyn_cast<ttg::DotOperandEncodingAttr>(encoding);
+    if (!dot)
+      return emitOpError() << "operand " << (opIdx ? "B" : "A")
+                           << " must have a #ttg.dot_op layout, got " << encoding;
+    if (dot.getOpIdx() != opIdx || dot.getParent() != cType.getEncoding())
+      return emitOpError() << "operand " << (opIdx ? "B" : "A") << " layout " << encoding
+                           << " does not match opIdx " << opIdx << " of the accumulator layout "
+                           << cType.getEncoding();
+    return success();
+  };
+  if (failed(checkOperand(aType.getEncoding(), 0)) || failed(checkOperand(bType.getEncoding(), 1)))
+    return failure();
+  return success();
+}
+
+template <typename CombinerOp>
+static LogicalResult verifyCombinerRegion(Operation *op, Region &region, TypeRange elementTypes) {
+  Block &block = region.front();
+  if (block.getNumArguments() != 2 * elementTypes.size())
+    return op->emitOpError() << "combiner must take " << 2 * elementTypes.size()
+                             << " arguments, two per operand";
+  for (auto [i, arg] : llvm::enumerate(block.getArguments()))
+    if (arg.getType() != elementTypes[i % elementTypes.size()])
+      return op->emitOpError() << "combiner argument #" << i << " has type " << arg.getType()
+                               << ", expected " << elementTypes[i % elementTypes.size()];
+  auto terminator = dyn_cast<CombinerOp>(block.getTerminator());
+  if (!terminator)
+    return op->emitOpError() << "combiner must end with " << CombinerOp::getOperationName();
+  if (TypeRange(terminator->getOperandTypes()) != elementTypes)
+    return op->emitOpError() << "combiner must return one value of each operand's element type";
+  return success();
+}
+
+template <typename Op>
+static LogicalResult verifyReduceOrScanOperands(Op op) {
+  if (op.getSrcs().empty())
+    return op.emitOpError() << "requires at least one operand";
+  auto shape = cast<RankedTensorType>(op.getSrcs()[0].getType()).getShape();
+  int64_t axis = op.getAxis();
+  if (axis < 0 || axis >= int64_t(shape.size()))
+    return op.emitOpError() << "axis " << axis << " is out of range for rank " << shape.size();
+  if (op.getNumResults() != op.getSrcs().size())
+    return op.emitOpError() << "requires one result per operand";
+  return success();
+}
+
+static SmallVector<Type> elementTypesOf(ValueRange values) {
+  SmallVector<Type> types;
+  for (Value v : values)
+    types.push_back(cast<RankedTensorType>(v.getType()).getElementType());
+  return types;
+}
+
+LogicalResult ReduceOp::verify() {
+  if (failed(verifyReduceOrScanOperands(*this)))
+    return failure();
+  auto srcType = cast<RankedTensorType>(getSrcs()[0].getType());
+  int64_t axis = getAxis();
+  for (auto [src, result] : llvm::zip(getSrcs(), getResults())) {
+    auto srcTensor = cast<RankedTensorType>(src.getType());
+    Type expected = srcTensor.getElementType();
+    if (srcType.getRank() > 1) {
+      SmallVector<int64_t> shape(srcTensor.getShape());
+      shape.erase(shape.begin() + axis);
+      auto resultTensor = dyn_cast<RankedTensorType>(result.getType());
+      if (!resultTensor || resultTensor.getShape() != ArrayRef<int64_t>(shape) ||
+          resultTensor.getElementType() != expected)
+        return emitOpError() << "result type " << result.getType()
+                             << " must be the operand type without dimension " << axis;
+      if (auto enc = srcTensor.getEncoding()) {
+        auto slice = dyn_cast_or_null<ttg::SliceEncodingAttr>(resultTensor.getEncoding());
+        if (!slice || slice.getDim() != axis || Attribute(slice.getParent()) != enc)
+          return emitOpError() << "result layout must be the slice along axis " << axis
+                               << " of the operand layout " << enc;
+      }
+    } else if (result.getType() != expected) {
+      return emitOpError() << "reducing a 1-D tensor gives a scalar of type " << expected;
+    }
+  }
+  return success();
+}
+
+LogicalResult ReduceOp::verifyRegions() {
+  return verifyCombinerRegion<ReduceReturnOp>(*this, getCombineOp(), elementTypesOf(getSrcs()));
+}
+
+LogicalResult ScanOp::verify() {
+  if (failed(verifyReduceOrScanOperands(*this)))
+    return failure();
+  for (auto [src, result] : llvm::zip(getSrcs(), getResults()))
+    if (src.getType() != result.getType())
+      return emitOpError() << "requires each result to have its operand's type";
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  return verifyCombinerRegion<ScanReturnOp>(*this, getCombineOp(), elementTypesOf(getSrcs()));
+}
+
+LogicalResult MapElementwiseOp::verify() {
+  if (getPack() < 1)
+    return emitOpError() << "pack must be at least 1";
+  return success();
+}
+
+LogicalResult MapElementwiseOp::verifyRegions() {
+  Region &region = getScalarOp();
+  if (region.empty())
+    return emitOpError() << "requires a non-empty region";
+  unsigned pack = getPack();
+  auto inputTypes = elementTypesOf(getSrcs());
+  auto outputTypes = elementTypesOf(getResults());
+  Block &entry = region.front();
+  if (entry.getNumArguments() != inputTypes.size() * pack)
+    return emitOpError() << "region must take " << inputTypes.size() * pack
+                         << " arguments (pack elements of each operand)";
+  for (auto [i, arg] : llvm::enumerate(entry.getArguments()))
+    if (arg.getType() != inputTypes[i / pack])
+      return emitOpError() << "region argument #" << i << " must have type " << inputTypes[i / pack];
+  for (Block &block : region) {
+    auto terminator = dyn_cast<MapElementwiseReturnOp>(block.getTerminator());
+    if (!terminator)
+      continue;
+    if (terminator->getNumOperands() != outputTypes.size() * pack)
+      return emitOpError() << "region must return " << outputTypes.size() * pack << " values";
+    for (auto [i, type] : llvm::enumerate(terminator->getOperandTypes()))
+      if (type != outputTypes[i / pack])
+        return emitOpError() << "returned value #" << i << " must have type " << outputTypes[i / pack];
+  }
+  return success();
+}
+
+void ExternElementwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
+  effects.emplace_back(MemoryEffects::Read::get(), GlobalMemory::get());
+}
+
+Speculation::Speculatability ExternElementwiseOp::getSpeculatability() {
+  return getPure() ? Speculation::Speculatable : Speculation::NotSpeculatable;
+}
+
+void ElementwiseInlineAsmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
+  effects.emplace_back(MemoryEffects::Read::get(), GlobalMemory::get());
+}
+
+Speculation::Speculatability ElementwiseInlineAsmOp::getSpeculatability() {
+  return getPure() ? Speculation::Speculatable : Speculation::NotSpeculatable;
+}
+
+LogicalResult ElementwiseInlineAsmOp::verify() {
+  if (getPackedElement() < 1)
+    return emitOpError() << "packed_element must be at least 1";
+  if (getArgs().empty() && getNumResults() == 0)
+    return success();
+  std::optional<ArrayRef<int64_t>> shape;
+  for (Type type : llvm::concat<Type>(getArgs().getTypes(), getResultTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    ArrayRef<int64_t> current = tensor ? tensor.getShape() : ArrayRef<int64_t>();
+    if (shape && *shape != current)
+      return emitOpError() << "requires all operands and results to have the same shape";
+    shape = current;
+  }
+  return success();
+}
+
+LogicalResult MakeRangeOp::verify() {
+  int64_t start = getStartAttr().getInt(), end = getEndAttr().getInt();
+  auto type = getType();
+  if (start >= end)
+    return emitOpError() << "start (" << start << ") must be less than end (" << end << ")";
+  if (type.getRank() != 1)
+    return emitOpError() << "result must be a 1-D tensor";
+  if (!type.getElementType().isInteger(32))
+    return emitOpError() << "result must have i32 elements";
+  if (type.getShape()[0] != end - start)
+    return emitOpError() << "result has " << type.getShape()[0] << " elements but the range ["
+                         << start << ", " << end << ") has " << end - start;
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  auto srcType = getSrc().getType(), indicesType = getIndices().getType();
+  int64_t axis = getAxis();
+  if (srcType.getRank() != indicesType.getRank())
+    return emitOpError() << "requires src and indices of the same rank";
+  if (axis < 0 || axis >= srcType.getRank())
+    return emitOpError() << "axis " << axis << " is out of range for rank " << srcType.getRank();
+  if (getType().getShape() != indicesType.getShape() ||
+      getType().getElementType() != srcType.getElementType())
+    return emitOpError() << "result must have the shape of indices and the element type of src";
+  for (int64_t d = 0; d < srcType.getRank(); ++d)
+    if (d != axis && indicesType.getShape()[d] > srcType.getShape()[d])
+      return emitOpError() << "indices dimension " << d << " is larger than src's";
+  return success();
+}
+
+static LogicalResult verifyDescriptorBlock(Operation *op, TensorDescType desc, RankedTensorType tensor,
+                                           size_t numIndices) {
+  auto block = desc.getBlockType();
+  if (numIndices != size_t(block.getRank()))
+    return op->emitOpError() << "needs " << block.getRank() << " indices for a rank-"
+                             << block.getRank() << " descriptor, got " << numIndices;
+  if (block.getNumElements() != tensor.getNumElements() ||
+      bitWidthOf(block.getElementType()) != bitWidthOf(tensor.getElementType()))
+    return op->emitOpError() << "tensor type " << tensor << " does not match descriptor block "
+                             << block;
+  return success();
+}
+
+LogicalResult DescriptorLoadOp::verify() {
+  return verifyDescriptorBlock(*this, getDesc().getType(), getType(), getIndices().size());
+}
+
+LogicalResult DescriptorStoreOp::verify() {
+  return verifyDescriptorBlock(*this, getDesc().getType(), getSrc().getType(), getIndices().size());
+}
+
+LogicalResult DescriptorReduceOp::verify() {
+  return verifyDescriptorBlock(*this, getDesc().getType(), getSrc().getType(), getIndices().size());
+}
+
+static LogicalResult verifyGatherScatter(Operation *op, TensorDescType desc, RankedTensorType tile,
+                                         RankedTensorType xOffsets) {
+  auto block = desc.getBlockType();
+  if (block.getRank() != 2 || block.getShape()[0] != 1)
+    return op->emitOpError() << "requires a descriptor whose block is a single row, got " << block;
+  if (xOffsets.getRank() != 1)
+    return op->emitOpError() << "requires 1-D row offsets";
+  if (tile.getRank() != 2 || tile.getShape()[0] != xOffsets.getShape()[0] ||
+      tile.getShape()[1] != block.getShape()[1])
+    return op->emitOpError() << "tile " << tile << " must have one row per offset and the "
+                             << "descriptor's row width";
+  return success();
+}
+
+LogicalResult DescriptorGatherOp::verify() {
+  return verifyGatherScatter(*this, getDesc().getType(), getType(), getXOffsets().getType());
+}
+
+LogicalResult DescriptorScatterOp::verify() {
+  return verifyGatherScatter(*this, getDesc().getType(), getSrc().getType(), getXOffsets().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Functions
+//===----------------------------------------------------------------------===//
+
+ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+                          function_interface_impl::VariadicFlag,
+                          std::string &) { return builder.getFunctionType(argTypes, results); };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false, getFunctionTypeAttrName(result.name), buildFuncType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void FuncOp::print(OpAsmPrinter &printer) {
+  function_interface_impl::printFunctionOp(printer, *this, /*isVariadic=*/false,
+                                           getFunctionTypeAttrName(), getArgAttrsAttrName(),
+                                           getResAttrsAttrName());
+}
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee = getCalleeAttr();
+  auto fn = symbolTable.lookupNearestSymbolFrom<FuncOp>(*this, callee);
+  if (!fn)
+    return emitOpError() << "'" << callee.getValue() << "' does not reference a valid function";
+  auto fnType = fn.getFunctionType();
+  if (fnType.getNumInputs() != getNumOperands())
+    return emitOpError() << "has " << getNumOperands() << " operands but the callee takes "
+                         << fnType.getNumInputs();
+  for (unsigned i = 0; i < fnType.getNumInputs(); ++i)
+    if (getOperand(i).getType() != fnType.getInput(i))
+      return emitOpError() << "operand #" << i << " has type " << getOperand(i).getType()
+                           << " but the callee takes " << fnType.getInput(i);
+  if (fnType.getNumResults() != getNumResults())
+    return emitOpError() << "has " << getNumResults() << " results but the callee returns "
+                         << fnType.getNumResults();
+  for (unsigned i = 0; i < fnType.getNumResults(); ++i)
+    if (getResult(i).getType() != fnType.getResult(i))
+      return emitOpError() << "result #" << i << " has type " << getResult(i).getType()
+                           << " but the callee returns " << fnType.getResult(i);
+  return success();
+}
+
+LogicalResult ReturnOp::verify() {
+  auto fn = cast<FuncOp>((*this)->getParentOp());
+  auto results = fn.getFunctionType().getResults();
+  if (getNumOperands() != results.size())
+    return emitOpError() << "has " << getNumOperands() << " operands, but the enclosing function ("
+                         << fn.getName() << ") returns " << results.size();
+  for (unsigned i = 0; i < results.size(); ++i)
+    if (getOperand(i).getType() != results[i])
+      return emitOpError() << "type of return operand " << i << " (" << getOperand(i).getType()
+                           << ") doesn't match function result type (" << results[i] << ")"
+                           << " in function @" << fn.getName();
+  return success();
+}
+
+} // namespace tritium::tt

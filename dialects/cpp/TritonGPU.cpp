@@ -1,0 +1,1094 @@
+// The `ttg` dialect: layout attributes (syntax and structural checks),
+// !ttg.memdesc, op verifiers, and the custom syntax of ttg.warp_specialize.
+// What a layout *means* (its linear layout) is computed in Rust.
+#include "tritium/Dialects.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+#include "tritium/TTGDialect.cpp.inc"
+#include "tritium/TTGAttrInterfaces.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "tritium/TTGAttrs.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "tritium/TTGTypes.cpp.inc"
+
+// Custom directive of ttg.memdesc_subslice: `[0, 32]` without the attribute's
+// own `array<i32: ...>` syntax.
+static ParseResult parseOffsets(OpAsmParser &parser, DenseI32ArrayAttr &offsets) {
+  SmallVector<int32_t> values;
+  if (parser.parseCommaSeparatedList([&]() { return parser.parseInteger(values.emplace_back()); }))
+    return failure();
+  offsets = parser.getBuilder().getDenseI32ArrayAttr(values);
+  return success();
+}
+
+static void printOffsets(OpAsmPrinter &printer, Operation *, DenseI32ArrayAttr offsets) {
+  llvm::interleaveComma(offsets.asArrayRef(), printer);
+}
+
+#define GET_OP_CLASSES
+#include "tritium/TTGOps.cpp.inc"
+
+namespace tritium::ttg {
+
+//===----------------------------------------------------------------------===//
+// Dialect
+//===----------------------------------------------------------------------===//
+
+namespace {
+// Prints layouts as `#blocked`, `#mma`, `#shared`, `#linear`, `#smem`, like Triton.
+struct TTGOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<MmaEncoding>(attr))
+      os << "mma";
+    else if (isa<SharedEncoding>(attr))
+      os << "shared";
+    else if (isa<BlockedEncodingAttr>(attr))
+      os << "blocked";
+    else if (isa<LinearEncodingAttr>(attr))
+      os << "linear";
+    else if (isa<SharedMemorySpaceAttr>(attr))
+      os << "smem";
+    else
+      return AliasResult::NoAlias;
+    return AliasResult::FinalAlias;
+  }
+};
+} // namespace
+
+void TTGDialect::initialize() {
+  registerTypes();
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "tritium/TTGOps.cpp.inc"
+      >();
+  addInterfaces<TTGOpAsmInterface>();
+}
+
+void TTGDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tritium/TTGTypes.cpp.inc"
+      >();
+}
+
+void TTGDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tritium/TTGAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing helpers for the `<{key = value, ...}>` layout syntax
+//===----------------------------------------------------------------------===//
+
+namespace {
+class LayoutDictParser {
+public:
+  explicit LayoutDictParser(AsmParser &parser) : parser(parser), loc(parser.getCurrentLocation()) {}
+
+  // Parses `<{...}>` into `dict`.
+  ParseResult parse() {
+    if (parser.parseLess() || parser.parseAttribute(dict) || parser.parseGreater())
+      return failure();
+    return success();
+  }
+
+  ParseResult error(const Twine &message) { return parser.emitError(loc, message); }
+
+  // Every key must be one of `known`.
+  ParseResult checkKeys(ArrayRef<StringRef> known) {
+    for (NamedAttribute entry : dict)
+      if (!llvm::is_contained(known, entry.getName().strref()))
+        return error("unexpected key '" + entry.getName().strref() + "' in layout");
+    return success();
+  }
+
+  Attribute get(StringRef key) { return dict.get(key); }
+
+  ParseResult getUInt(StringRef key, unsigned &out, bool required = true) {
+    Attribute value = dict.get(key);
+    if (!value)
+      return required ? error("missing '" + key + "' in layout") : success();
+    auto integer = dyn_cast<IntegerAttr>(value);
+    if (!integer || integer.getValue().isNegative() || integer.getValue().getActiveBits() > 31)
+      return error("'" + key + "' must be a non-negative integer");
+    out = integer.getInt();
+    return success();
+  }
+
+  ParseResult getBool(StringRef key, bool &out, bool required = true) {
+    Attribute value = dict.get(key);
+    if (!value)
+      return required ? error("missing '" + key + "' in layout") : success();
+    auto boolean = dyn_cast<BoolAttr>(value);
+    if (!boolean)
+      return error("'" + key + "' must be true or false");
+    out = boolean.getValue();
+    return success();
+  }
+
+  ParseResult getUIntArray(StringRef key, SmallVectorImpl<unsigned> &out, bool required = true) {
+    Attribute value = dict.get(key);
+    if (!value)
+      return required ? error("missing '" + key + "' in layout") : success();
+    return toUIntArray(value, key, out);
+  }
+
+  ParseResult toUIntArray(Attribute value, StringRef key, SmallVectorImpl<unsigned> &out) {
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!array)
+      return error("'" + key + "' must be an array of non-negative integers");
+    for (Attribute element : array) {
+      auto integer = dyn_cast<IntegerAttr>(element);
+      if (!integer || integer.getValue().isNegative() || integer.getValue().getActiveBits() > 31)
+        return error("'" + key + "' must be an array of non-negative integers");
+      out.push_back(integer.getInt());
+    }
+    return success();
+  }
+
+  // `[[a, b], [c, d]]`: a list of bases, each `rank` integers, flattened.
+  ParseResult getBases(StringRef key, std::optional<unsigned> &rank, SmallVectorImpl<int32_t> &out) {
+    Attribute value = dict.get(key);
+    if (!value)
+      return success();
+    auto array = dyn_cast<ArrayAttr>(value);
+    if (!array)
+      return error("'" + key + "' must be a list of bases, e.g. [[0, 1], [1, 0]]");
+    for (Attribute basis : array) {
+      SmallVector<unsigned> values;
+      if (toUIntArray(basis, key, values))
+        return failure();
+      if (rank && values.size() != *rank)
+        return error("every basis of '" + key + "' must have " + Twine(*rank) + " entries");
+      rank = values.size();
+      out.append(values.begin(), values.end());
+    }
+    return success();
+  }
+
+private:
+  AsmParser &parser;
+  SMLoc loc;
+  DictionaryAttr dict;
+};
+
+void printUIntArray(AsmPrinter &printer, ArrayRef<unsigned> values) {
+  printer << "[";
+  llvm::interleaveComma(values, printer);
+  printer << "]";
+}
+
+void printBases(AsmPrinter &printer, ArrayRef<int32_t> flat, unsigned rank) {
+  printer << "[";
+  for (size_t i = 0; rank && i < flat.size(); i += rank) {
+    if (i)
+      printer << ", ";
+    printer << "[";
+    llvm::interleaveComma(flat.slice(i, rank), printer);
+    printer << "]";
+  }
+  printer << "]";
+}
+
+void printCgaLayout(AsmPrinter &printer, ArrayRef<int32_t> cgaBases, unsigned rank) {
+  if (cgaBases.empty())
+    return;
+  printer << ", CGALayout = ";
+  printBases(printer, cgaBases, rank);
+}
+
+LogicalResult verifyOrder(function_ref<InFlightDiagnostic()> emitError, ArrayRef<unsigned> order,
+                          unsigned rank) {
+  if (order.size() != rank)
+    return emitError() << "order has " << order.size() << " entries for rank " << rank;
+  SmallVector<bool> seen(rank, false);
+  for (unsigned dim : order) {
+    if (dim >= rank || seen[dim])
+      return emitError() << "order must be a permutation of [0, " << rank << ")";
+    seen[dim] = true;
+  }
+  return success();
+}
+
+LogicalResult verifyPowersOfTwo(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+                                ArrayRef<unsigned> values, unsigned rank) {
+  if (values.size() != rank)
+    return emitError() << name << " has " << values.size() << " entries for rank " << rank;
+  for (unsigned v : values)
+    if (!llvm::isPowerOf2_32(v))
+      return emitError() << name << " entries must be powers of two, got " << v;
+  return success();
+}
+
+// Bases of a linear layout: `rank` entries each, every entry 0 or a power of two.
+LogicalResult verifyBases(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+                          ArrayRef<int32_t> flat, unsigned rank) {
+  if (flat.empty())
+    return success();
+  if (rank == 0 || flat.size() % rank != 0)
+    return emitError() << name << " bases must have " << rank << " entries each";
+  for (int32_t v : flat)
+    if (v < 0 || (v != 0 && !llvm::isPowerOf2_32(v)))
+      return emitError() << name << " basis entries must be 0 or powers of two, got " << v;
+  return success();
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// #ttg.blocked
+//===----------------------------------------------------------------------===//
+
+Attribute BlockedEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutDictParser dict(parser);
+  SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order;
+  SmallVector<int32_t> cgaBases;
+  std::optional<unsigned> rank;
+  if (dict.parse() ||
+      dict.checkKeys({"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "CGALayout"}) ||
+      dict.getUIntArray("sizePerThread", sizePerThread) ||
+      dict.getUIntArray("threadsPerWarp", threadsPerWarp) ||
+      dict.getUIntArray("warpsPerCTA", warpsPerCTA) || dict.getUIntArray("order", order) ||
+      dict.getBases("CGALayout", rank = sizePerThread.size(), cgaBases))
+    return {};
+  return parser.getChecked<BlockedEncodingAttr>(parser.getContext(), sizePerThread,
+                                                threadsPerWarp, warpsPerCTA, order, cgaBases);
+}
+
+void BlockedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{sizePerThread = ";
+  printUIntArray(printer, getSizePerThread());
+  printer << ", threadsPerWarp = ";
+  printUIntArray(printer, getThreadsPerWarp());
+  printer << ", warpsPerCTA = ";
+  printUIntArray(printer, getWarpsPerCTA());
+  printer << ", order = ";
+  printUIntArray(printer, getOrder());
+  printCgaLayout(printer, getCgaBases(), getRank());
+  printer << "}>";
+}
+
+LogicalResult BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                          ArrayRef<unsigned> sizePerThread,
+                                          ArrayRef<unsigned> threadsPerWarp,
+                                          ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> order,
+                                          ArrayRef<int32_t> cgaBases) {
+  unsigned rank = sizePerThread.size();
+  if (rank == 0)
+    return emitError() << "blocked layout must have rank at least 1";
+  if (failed(verifyPowersOfTwo(emitError, "sizePerThread", sizePerThread, rank)) ||
+      failed(verifyPowersOfTwo(emitError, "threadsPerWarp", threadsPerWarp, rank)) ||
+      failed(verifyPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA, rank)) ||
+      failed(verifyOrder(emitError, order, rank)) ||
+      failed(verifyBases(emitError, "CGALayout", cgaBases, rank)))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.slice
+//===----------------------------------------------------------------------===//
+
+Attribute SliceEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutDictParser dict(parser);
+  unsigned dim = 0;
+  if (dict.parse() || dict.checkKeys({"dim", "parent"}) || dict.getUInt("dim", dim))
+    return {};
+  auto parent = dyn_cast_or_null<DistributedEncoding>(dict.get("parent"));
+  if (!parent) {
+    (void)dict.error("'parent' must be a distributed layout (blocked, slice, dot_op, nvidia_mma, linear)");
+    return {};
+  }
+  return parser.getChecked<SliceEncodingAttr>(parser.getContext(), dim, parent);
+}
+
+void SliceEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{dim = " << getDim() << ", parent = " << Attribute(getParent()) << "}>";
+}
+
+static unsigned rankOf(Attribute layout) {
+  if (auto encoding = dyn_cast_or_null<LayoutEncoding>(layout))
+    return encoding.getRank();
+  return 0;
+}
+
+unsigned SliceEncodingAttr::getRank() const { return rankOf(getParent()) - 1; }
+
+LogicalResult SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError, unsigned dim,
+                                        DistributedEncoding parent) {
+  unsigned parentRank = rankOf(parent);
+  if (parentRank < 2)
+    return emitError() << "the parent of a slice layout must have rank at least 2";
+  if (dim >= parentRank)
+    return emitError() << "slice dim " << dim << " must be less than the parent rank " << parentRank;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.dot_op
+//===----------------------------------------------------------------------===//
+
+unsigned DotOperandEncodingAttr::getRank() const { return rankOf(getParent()); }
+
+LogicalResult DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                             unsigned opIdx, Attribute parent, unsigned kWidth) {
+  if (opIdx > 1)
+    return emitError() << "dot_op opIdx must be 0 (operand A) or 1 (operand B)";
+  if (!isa_and_nonnull<DistributedEncoding>(parent))
+    return emitError() << "the parent of a dot_op layout must be a distributed layout";
+  if (auto mma = dyn_cast<NvidiaMmaEncodingAttr>(parent)) {
+    if (kWidth == 0)
+      return emitError() << "dot_op with an nvidia_mma parent needs kWidth";
+    if (mma.isHopper() && opIdx != 0)
+      return emitError() << "wgmma (nvidia_mma version 3) takes only operand A from registers";
+  } else if (kWidth != 0) {
+    return emitError() << "kWidth applies only to dot_op layouts with an nvidia_mma parent";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.nvidia_mma
+//===----------------------------------------------------------------------===//
+
+Attribute NvidiaMmaEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutDictParser dict(parser);
+  unsigned versionMajor = 0, versionMinor = 0;
+  SmallVector<unsigned> warpsPerCTA, instrShape;
+  SmallVector<int32_t> cgaBases;
+  std::optional<unsigned> rank;
+  if (dict.parse() ||
+      dict.checkKeys({"versionMajor", "versionMinor", "warpsPerCTA", "instrShape", "CGALayout"}) ||
+      dict.getUInt("versionMajor", versionMajor) || dict.getUInt("versionMinor", versionMinor) ||
+      dict.getUIntArray("warpsPerCTA", warpsPerCTA) || dict.getUIntArray("instrShape", instrShape) ||
+      dict.getBases("CGALayout", rank = warpsPerCTA.size(), cgaBases))
+    return {};
+  return parser.getChecked<NvidiaMmaEncodingAttr>(parser.getContext(), versionMajor, versionMinor,
+                                                  warpsPerCTA, cgaBases, instrShape);
+}
+
+void NvidiaMmaEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{versionMajor = " << getVersionMajor() << ", versionMinor = " << getVersionMinor()
+          << ", warpsPerCTA = ";
+  printUIntArray(printer, getWarpsPerCTA());
+  printCgaLayout(printer, getCgaBases(), getRank());
+  printer << ", instrShape = ";
+  printUIntArray(printer, getInstrShape());
+  printer << "}>";
+}
+
+LogicalResult NvidiaMmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                            unsigned versionMajor, unsigned versionMinor,
+                                            ArrayRef<unsigned> warpsPerCTA,
+                                            ArrayRef<int32_t> cgaBases,
+                                            ArrayRef<unsigned> instrShape) {
+  unsigned rank = warpsPerCTA.size();
+  if (versionMajor != 2 && versionMajor != 3)
+    return emitError() << "nvidia_mma versionMajor must be 2 (mma.sync) or 3 (wgmma), got "
+                       << versionMajor;
+  if (rank != 2 && rank != 3)
+    return emitError() << "nvidia_mma warpsPerCTA must have 2 or 3 entries";
+  if (failed(verifyPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA, rank)) ||
+      failed(verifyBases(emitError, "CGALayout", cgaBases, rank)))
+    return failure();
+  if (versionMajor == 2) {
+    bool ok = instrShape.size() == rank && instrShape[rank - 2] == 16 && instrShape[rank - 1] == 8 &&
+              (rank == 2 || instrShape[0] == 1);
+    if (!ok)
+      return emitError() << "mma.sync (version 2) instrShape must be [16, 8] ([1, 16, 8] batched)";
+  } else {
+    if (instrShape.size() != 3 || instrShape[0] != 16 || instrShape[1] % 8 != 0 ||
+        instrShape[1] == 0 || instrShape[1] > 256 || instrShape[2] == 0)
+      return emitError() << "wgmma (version 3) instrShape must be [16, N, K] with N a multiple of "
+                            "8 up to 256";
+    if (rank != 2)
+      return emitError() << "wgmma (version 3) layouts have rank 2";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.linear
+//===----------------------------------------------------------------------===//
+
+Attribute LinearEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutDictParser dict(parser);
+  SmallVector<int32_t> registerBases, laneBases, warpBases, blockBases;
+  std::optional<unsigned> rank;
+  if (dict.parse() || dict.checkKeys({"register", "lane", "warp", "block"}) ||
+      dict.getBases("register", rank, registerBases) || dict.getBases("lane", rank, laneBases) ||
+      dict.getBases("warp", rank, warpBases) || dict.getBases("block", rank, blockBases))
+    return {};
+  if (!rank) {
+    (void)dict.error("a linear layout needs at least one basis to know its rank");
+    return {};
+  }
+  return parser.getChecked<LinearEncodingAttr>(parser.getContext(), *rank, registerBases,
+                                               laneBases, warpBases, blockBases);
+}
+
+void LinearEncodingAttr::print(AsmPrinter &printer) const {
+  unsigned rank = getRank();
+  printer << "<{register = ";
+  printBases(printer, getRegisterBases(), rank);
+  printer << ", lane = ";
+  printBases(printer, getLaneBases(), rank);
+  printer << ", warp = ";
+  printBases(printer, getWarpBases(), rank);
+  printer << ", block = ";
+  printBases(printer, getBlockBases(), rank);
+  printer << "}>";
+}
+
+LogicalResult LinearEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError, unsigned rank,
+                                         ArrayRef<int32_t> registerBases,
+                                         ArrayRef<int32_t> laneBases, ArrayRef<int32_t> warpBases,
+                                         ArrayRef<int32_t> blockBases) {
+  if (rank == 0)
+    return emitError() << "linear layout must have rank at least 1";
+  for (auto [name, bases] : {std::make_pair("register", registerBases), {"lane", laneBases},
+                             {"warp", warpBases}, {"block", blockBases}}) {
+    if (failed(verifyBases(emitError, name, bases, rank)))
+      return failure();
+    // A distributed layout moves along at most one dimension per basis.
+    for (size_t i = 0; i < bases.size(); i += rank)
+      if (llvm::count_if(bases.slice(i, rank), [](int32_t v) { return v != 0; }) > 1)
+        return emitError() << "in a distributed linear layout each basis moves along at most one "
+                              "dimension; "
+                           << name << " basis #" << i / rank << " does not";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.swizzled_shared
+//===----------------------------------------------------------------------===//
+
+Attribute SwizzledSharedEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutDictParser dict(parser);
+  unsigned vec = 0, perPhase = 0, maxPhase = 0;
+  SmallVector<unsigned> order;
+  SmallVector<int32_t> cgaBases;
+  std::optional<unsigned> rank;
+  if (dict.parse() || dict.checkKeys({"vec", "perPhase", "maxPhase", "order", "CGALayout"}) ||
+      dict.getUInt("vec", vec) || dict.getUInt("perPhase", perPhase) ||
+      dict.getUInt("maxPhase", maxPhase) || dict.getUIntArray("order", order) ||
+      dict.getBases("CGALayout", rank = order.size(), cgaBases))
+    return {};
+  return parser.getChecked<SwizzledSharedEncodingAttr>(parser.getContext(), vec, perPhase,
+                                                       maxPhase, order, cgaBases);
+}
+
+void SwizzledSharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{vec = " << getVec() << ", perPhase = " << getPerPhase()
+          << ", maxPhase = " << getMaxPhase() << ", order = ";
+  printUIntArray(printer, getOrder());
+  printCgaLayout(printer, getCgaBases(), getRank());
+  printer << "}>";
+}
+
+LogicalResult SwizzledSharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                                 unsigned vec, unsigned perPhase,
+                                                 unsigned maxPhase, ArrayRef<unsigned> order,
+                                                 ArrayRef<int32_t> cgaBases) {
+  if (order.empty())
+    return emitError() << "swizzled_shared layout must have rank at least 1";
+  if (vec == 0 || perPhase == 0 || maxPhase == 0)
+    return emitError() << "vec, perPhase and maxPhase must be at least 1";
+  return failure(failed(verifyOrder(emitError, order, order.size())) ||
+                 failed(verifyBases(emitError, "CGALayout", cgaBases, order.size())));
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.nvmma_shared
+//===----------------------------------------------------------------------===//
+
+Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutDictParser dict(parser);
+  unsigned swizzlingByteWidth = 0, elementBitWidth = 0;
+  bool transposed = false, fp4Padded = false;
+  SmallVector<int32_t> cgaBases;
+  unsigned rank = 2;
+  std::optional<unsigned> cgaRank;
+  if (dict.parse() ||
+      dict.checkKeys({"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank",
+                      "CGALayout"}) ||
+      dict.getUInt("swizzlingByteWidth", swizzlingByteWidth) ||
+      dict.getBool("transposed", transposed) || dict.getUInt("elementBitWidth", elementBitWidth) ||
+      dict.getBool("fp4Padded", fp4Padded, /*required=*/false) ||
+      dict.getUInt("rank", rank, /*required=*/false) ||
+      dict.getBases("CGALayout", cgaRank, cgaBases))
+    return {};
+  if (cgaRank) {
+    if (dict.get("rank") && *cgaRank != rank) {
+      (void)dict.error("'rank' disagrees with the rank of 'CGALayout'");
+      return {};
+    }
+    rank = *cgaRank;
+  }
+  return parser.getChecked<NVMMASharedEncodingAttr>(parser.getContext(), swizzlingByteWidth,
+                                                    transposed, elementBitWidth, fp4Padded, rank,
+                                                    cgaBases);
+}
+
+void NVMMASharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{swizzlingByteWidth = " << getSwizzlingByteWidth()
+          << ", transposed = " << (getTransposed() ? "true" : "false")
+          << ", elementBitWidth = " << getElementBitWidth();
+  if (getFp4Padded())
+    printer << ", fp4Padded = true";
+  if (getCgaBases().empty() && getRank() != 2)
+    printer << ", rank = " << getRank();
+  printCgaLayout(printer, getCgaBases(), getRank());
+  printer << "}>";
+}
+
+LogicalResult NVMMASharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                              unsigned swizzlingByteWidth, bool transposed,
+                                              unsigned elementBitWidth, bool fp4Padded,
+                                              unsigned rank, ArrayRef<int32_t> cgaBases) {
+  if (!llvm::is_contained({0u, 32u, 64u, 128u}, swizzlingByteWidth))
+    return emitError() << "swizzlingByteWidth must be 0, 32, 64 or 128, got " << swizzlingByteWidth;
+  if (!llvm::is_contained({4u, 8u, 16u, 32u, 64u}, elementBitWidth))
+    return emitError() << "elementBitWidth must be 4, 8, 16, 32 or 64, got " << elementBitWidth;
+  if (rank == 0)
+    return emitError() << "nvmma_shared layout must have rank at least 1";
+  return verifyBases(emitError, "CGALayout", cgaBases, rank);
+}
+
+//===----------------------------------------------------------------------===//
+// !ttg.memdesc
+//===----------------------------------------------------------------------===//
+
+Type MemDescType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape, allocShape;
+  Type elementType;
+  Attribute encoding, memorySpace;
+  bool mutableMemory = false;
+  if (parser.parseLess() || parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType) || parser.parseComma() || parser.parseAttribute(encoding) ||
+      parser.parseComma() || parser.parseAttribute(memorySpace))
+    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    if (succeeded(parser.parseOptionalKeyword("mutable"))) {
+      mutableMemory = true;
+      if (succeeded(parser.parseOptionalComma()) &&
+          parser.parseDimensionList(allocShape, /*allowDynamic=*/false, /*withTrailingX=*/false))
+        return {};
+    } else if (parser.parseDimensionList(allocShape, /*allowDynamic=*/false,
+                                         /*withTrailingX=*/false)) {
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  if (allocShape.empty())
+    allocShape = shape;
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), shape,
+                    elementType, encoding, memorySpace, mutableMemory, allocShape);
+}
+
+void MemDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t dim : getShape())
+    printer << dim << "x";
+  printer << getElementType();
+  if (getEncoding())
+    printer << ", " << getEncoding();
+  if (getMemorySpace())
+    printer << ", " << getMemorySpace();
+  if (getMutableMemory())
+    printer << ", mutable";
+  if (getAllocShape() != getShape()) {
+    printer << ", ";
+    llvm::interleave(getAllocShape(), printer, "x");
+  }
+  printer << ">";
+}
+
+LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape, Type elementType, Attribute encoding,
+                                  Attribute memorySpace, bool mutableMemory,
+                                  ArrayRef<int64_t> allocShape) {
+  if (shape.empty())
+    return emitError() << "memdesc must have rank at least 1";
+  // The leading dimension may count pipeline buffers; the others are tile sizes.
+  for (int64_t dim : shape.drop_front())
+    if (dim <= 0 || !llvm::isPowerOf2_64(dim))
+      return emitError() << "memdesc dimensions after the first must be powers of two, got "
+                         << shape;
+  if (shape.front() <= 0)
+    return emitError() << "memdesc dimensions must be positive";
+  if (allocShape.size() < shape.size())
+    return emitError() << "memdesc alloc shape must have at least the rank of its shape";
+  for (auto [dim, allocDim] : llvm::zip(shape, allocShape.take_back(shape.size())))
+    if (dim > allocDim)
+      return emitError() << "memdesc shape " << shape << " exceeds its alloc shape " << allocShape;
+  if (!elementType.isIntOrFloat() && !isa<tt::PointerType>(elementType))
+    return emitError() << "memdesc element type must be an integer or a float, got " << elementType;
+  if (auto layout = dyn_cast_or_null<LayoutEncoding>(encoding)) {
+    if (isa<DistributedEncoding>(encoding))
+      return emitError() << "memdesc layout must be a shared-memory layout, got " << encoding;
+    if (layout.getRank() > shape.size())
+      return emitError() << "memdesc layout " << encoding << " has rank " << layout.getRank()
+                         << ", more than the memdesc's " << shape.size();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Op verifiers
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyTileMatchesBuffer(Operation *op, RankedTensorType tensor,
+                                             MemDescType buffer) {
+  if (tensor.getShape() != buffer.getShape() || tensor.getElementType() != buffer.getElementType())
+    return op->emitOpError() << "tensor " << tensor << " does not match buffer " << buffer;
+  return success();
+}
+
+LogicalResult AsyncCopyGlobalToLocalOp::verify() {
+  auto srcType = getSrc().getType();
+  auto dstType = getResult().getType();
+  if (!dstType.getMutableMemory())
+    return emitOpError() << "cannot copy into immutable memory";
+  if (srcType.getShape() != dstType.getShape() ||
+      tt::getPointeeType(srcType.getElementType()) != dstType.getElementType())
+    return emitOpError() << "source " << srcType << " does not match destination " << dstType;
+  return success();
+}
+
+void LocalAllocOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  // An immutable buffer initialised from a tensor behaves like a value, so it
+  // may be CSE'd and dropped when dead; a mutable one is real state.
+  Operation *op = getOperation();
+  if (getSrc() && !getType().getMutableMemory())
+    return;
+  effects.emplace_back(MemoryEffects::Allocate::get(), op->getOpResult(0), SharedMemory::get());
+  if (getSrc())
+    effects.emplace_back(MemoryEffects::Write::get(), op->getOpResult(0), SharedMemory::get());
+}
+
+LogicalResult LocalAllocOp::verify() {
+  auto type = getType();
+  if (!getSrc()) {
+    if (!type.getMutableMemory())
+      return emitOpError() << "an allocation without an initial value must be mutable";
+    return success();
+  }
+  auto srcShape = getSrc().getType().getShape();
+  if (srcShape != type.getShape() || getSrc().getType().getElementType() != type.getElementType())
+    return emitOpError() << "initial value " << getSrc().getType() << " does not match buffer "
+                         << type;
+  if (type.getAllocShape() != type.getShape())
+    return emitOpError() << "an initialised allocation cannot be a view of a larger buffer";
+  return success();
+}
+
+LogicalResult MemDescIndexOp::verify() {
+  auto srcType = getSrc().getType(), dstType = getType();
+  if (srcType.getRank() < 2 || dstType.getShape() != srcType.getShape().drop_front())
+    return emitOpError() << "result shape must be the source shape without its first dimension";
+  if (srcType.getElementType() != dstType.getElementType() ||
+      srcType.getMutableMemory() != dstType.getMutableMemory() ||
+      srcType.getMemorySpace() != dstType.getMemorySpace())
+    return emitOpError() << "result must keep the source's element type, memory space and "
+                            "mutability";
+  return success();
+}
+
+LogicalResult MemDescSubsliceOp::verify() {
+  auto srcType = getSrc().getType(), dstType = getType();
+  auto offsets = getOffsets();
+  if (int64_t(offsets.size()) != srcType.getRank() || dstType.getRank() != srcType.getRank())
+    return emitOpError() << "needs one offset per dimension and a result of the source's rank";
+  for (int64_t d = 0; d < srcType.getRank(); ++d)
+    if (offsets[d] < 0 || offsets[d] + dstType.getShape()[d] > srcType.getShape()[d])
+      return emitOpError() << "subslice along dimension " << d << " is out of bounds";
+  if (srcType.getElementType() != dstType.getElementType())
+    return emitOpError() << "result must keep the source's element type";
+  return success();
+}
+
+LogicalResult MemDescTransOp::verify() {
+  auto srcShape = getSrc().getType().getShape();
+  auto order = getOrder();
+  if (order.size() != srcShape.size())
+    return emitOpError() << "order must have one entry per dimension";
+  SmallVector<bool> seen(order.size(), false);
+  for (int32_t dim : order) {
+    if (dim < 0 || size_t(dim) >= order.size() || seen[dim])
+      return emitOpError() << "order must be a permutation";
+    seen[dim] = true;
+  }
+  auto dstShape = getType().getShape();
+  for (auto [i, dim] : llvm::enumerate(order))
+    if (dstShape[i] != srcShape[dim])
+      return emitOpError() << "result shape must be the source shape permuted by order";
+  return success();
+}
+
+LogicalResult MemDescReshapeOp::verify() {
+  auto srcType = getSrc().getType(), dstType = getType();
+  if (srcType.getNumElements() != dstType.getNumElements())
+    return emitOpError() << "requires the same number of elements in source and result";
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  return verifyTileMatchesBuffer(*this, getType(), getSrc().getType());
+}
+
+LogicalResult LocalStoreOp::verify() {
+  if (!getDst().getType().getMutableMemory())
+    return emitOpError() << "cannot store into immutable memory";
+  return verifyTileMatchesBuffer(*this, getSrc().getType(), getDst().getType());
+}
+
+LogicalResult Fp4ToFpOp::verify() {
+  auto srcType = getSrc().getType(), dstType = getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= srcType.getRank() || srcType.getRank() != dstType.getRank())
+    return emitOpError() << "axis " << axis << " is out of range";
+  for (int64_t d = 0; d < srcType.getRank(); ++d) {
+    int64_t expected = srcType.getShape()[d] * (d == axis ? 2 : 1);
+    if (dstType.getShape()[d] != expected)
+      return emitOpError() << "result must have twice as many elements as the source along axis "
+                           << axis;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ttg.warp_specialize
+//===----------------------------------------------------------------------===//
+
+// ttg.warp_specialize(%a, %b) attributes {...}
+// default { ... ttg.warp_yield ... }
+// partition0(%arg0: T0, %arg1: T1) num_warps(4) { ... ttg.warp_return }
+// ... : (T0, T1) -> (R...)
+ParseResult WarpSpecializeOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> captures;
+  SMLoc capturesLoc = parser.getCurrentLocation();
+  if (parser.parseOperandList(captures, AsmParser::Delimiter::Paren) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes) || parser.parseKeyword("default") ||
+      parser.parseRegion(*result.addRegion()))
+    return failure();
+
+  OperationState partitions(parser.getEncodedSourceLoc(parser.getCurrentLocation()),
+                            WarpSpecializePartitionsOp::getOperationName());
+  SmallVector<int32_t> numWarps;
+  while (succeeded(parser.parseOptionalKeyword(("partition" + Twine(numWarps.size())).str()))) {
+    SmallVector<OpAsmParser::Argument> arguments;
+    if (parser.parseArgumentList(arguments, AsmParser::Delimiter::Paren, /*allowType=*/true) ||
+        parser.parseKeyword("num_warps") || parser.parseLParen() ||
+        parser.parseInteger(numWarps.emplace_back()) || parser.parseRParen() ||
+        parser.parseRegion(*partitions.addRegion(), arguments))
+      return failure();
+  }
+
+  FunctionType types;
+  if (parser.parseColon() || parser.parseType(types) ||
+      parser.resolveOperands(captures, types.getInputs(), capturesLoc, result.operands))
+    return failure();
+  result.addTypes(types.getResults());
+  result.addAttribute(getPartitionNumWarpsAttrName(result.name),
+                      parser.getBuilder().getDenseI32ArrayAttr(numWarps));
+
+  Block &holder = result.addRegion()->emplaceBlock();
+  OpBuilder builder(parser.getContext());
+  builder.setInsertionPointToStart(&holder);
+  builder.create(partitions);
+  return success();
+}
+
+void WarpSpecializeOp::print(OpAsmPrinter &printer) {
+  printer << "(";
+  printer.printOperands(getOperands());
+  printer << ")";
+  printer.printOptionalAttrDictWithKeyword((*this)->getAttrs(), {getPartitionNumWarpsAttrName()});
+  printer.printNewline();
+  printer << "default ";
+  printer.printRegion(getDefaultRegion(), /*printEntryBlockArgs=*/false);
+  auto partitions = getPartitionOpHolder().front().empty()
+                        ? nullptr
+                        : dyn_cast<WarpSpecializePartitionsOp>(getPartitionOpHolder().front().front());
+  if (partitions) {
+    for (auto [i, region] : llvm::enumerate(partitions.getPartitionRegions())) {
+      printer.printNewline();
+      printer << "partition" << i << "(";
+      llvm::interleaveComma(region.getArguments(), printer,
+                            [&](BlockArgument arg) { printer.printRegionArgument(arg); });
+      int32_t warps = i < getPartitionNumWarps().size() ? getPartitionNumWarps()[i] : 0;
+      printer << ") num_warps(" << warps << ") ";
+      printer.printRegion(region, /*printEntryBlockArgs=*/false);
+    }
+  }
+  printer << " : ";
+  printer.printFunctionalType(*this);
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  Block &holder = getPartitionOpHolder().front();
+  auto partitions = holder.empty() ? nullptr : dyn_cast<WarpSpecializePartitionsOp>(holder.front());
+  if (!partitions)
+    return emitOpError() << "expects its second region to hold a ttg.warp_specialize.partitions";
+  if (partitions.getNumRegions() != getPartitionNumWarps().size())
+    return emitOpError() << "has " << partitions.getNumRegions() << " partitions but "
+                         << getPartitionNumWarps().size() << " partitionNumWarps entries";
+  for (auto [i, region] : llvm::enumerate(partitions.getPartitionRegions())) {
+    if (region.getNumArguments() != getNumOperands())
+      return emitOpError() << "partition #" << i << " takes " << region.getNumArguments()
+                           << " arguments but " << getNumOperands() << " values are captured";
+    for (auto [arg, capture] : llvm::zip(region.getArguments(), getOperands()))
+      if (arg.getType() != capture.getType())
+        return emitOpError() << "partition #" << i << " argument type " << arg.getType()
+                             << " does not match captured value type " << capture.getType();
+  }
+  for (int32_t warps : getPartitionNumWarps())
+    if (warps <= 0 || !llvm::isPowerOf2_32(warps))
+      return emitOpError() << "partition warp counts must be powers of two";
+  return success();
+}
+
+LogicalResult WarpYieldOp::verify() {
+  auto parent = cast<WarpSpecializeOp>((*this)->getParentOp());
+  if (TypeRange(getValues().getTypes()) != TypeRange(parent.getResultTypes()))
+    return emitOpError() << "must yield values of the types ttg.warp_specialize returns";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Layout attributes <-> dictionaries
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class DictionaryBuilder {
+public:
+  DictionaryBuilder(MLIRContext *context, StringRef kind) : builder(context) {
+    add("kind", builder.getStringAttr(kind));
+  }
+  DictionaryBuilder &add(StringRef key, Attribute value) {
+    entries.emplace_back(builder.getStringAttr(key), value);
+    return *this;
+  }
+  DictionaryBuilder &integer(StringRef key, int64_t value) {
+    return add(key, builder.getI64IntegerAttr(value));
+  }
+  DictionaryBuilder &boolean(StringRef key, bool value) { return add(key, builder.getBoolAttr(value)); }
+  template <typename T> DictionaryBuilder &array(StringRef key, ArrayRef<T> values) {
+    SmallVector<Attribute> elements;
+    for (T v : values)
+      elements.push_back(builder.getI64IntegerAttr(v));
+    return add(key, builder.getArrayAttr(elements));
+  }
+  DictionaryAttr get() { return builder.getDictionaryAttr(entries); }
+
+private:
+  Builder builder;
+  SmallVector<NamedAttribute> entries;
+};
+
+} // namespace
+
+Attribute layoutToDictionary(Attribute attr) {
+  MLIRContext *ctx = attr.getContext();
+  if (auto a = dyn_cast<BlockedEncodingAttr>(attr))
+    return DictionaryBuilder(ctx, "blocked")
+        .array("sizePerThread", a.getSizePerThread())
+        .array("threadsPerWarp", a.getThreadsPerWarp())
+        .array("warpsPerCTA", a.getWarpsPerCTA())
+        .array("order", a.getOrder())
+        .array("cgaBases", a.getCgaBases())
+        .get();
+  if (auto a = dyn_cast<SliceEncodingAttr>(attr))
+    return DictionaryBuilder(ctx, "slice").integer("dim", a.getDim()).add("parent", a.getParent()).get();
+  if (auto a = dyn_cast<DotOperandEncodingAttr>(attr))
+    return DictionaryBuilder(ctx, "dot_op")
+        .integer("opIdx", a.getOpIdx())
+        .add("parent", a.getParent())
+        .integer("kWidth", a.getKWidth())
+        .get();
+  if (auto a = dyn_cast<NvidiaMmaEncodingAttr>(attr))
+    return DictionaryBuilder(ctx, "nvidia_mma")
+        .integer("versionMajor", a.getVersionMajor())
+        .integer("versionMinor", a.getVersionMinor())
+        .array("warpsPerCTA", a.getWarpsPerCTA())
+        .array("cgaBases", a.getCgaBases())
+        .array("instrShape", a.getInstrShape())
+        .get();
+  if (auto a = dyn_cast<LinearEncodingAttr>(attr))
+    return DictionaryBuilder(ctx, "linear")
+        .integer("rank", a.getRank())
+        .array("register", a.getRegisterBases())
+        .array("lane", a.getLaneBases())
+        .array("warp", a.getWarpBases())
+        .array("block", a.getBlockBases())
+        .get();
+  if (auto a = dyn_cast<SwizzledSharedEncodingAttr>(attr))
+    return DictionaryBuilder(ctx, "swizzled_shared")
+        .integer("vec", a.getVec())
+        .integer("perPhase", a.getPerPhase())
+        .integer("maxPhase", a.getMaxPhase())
+        .array("order", a.getOrder())
+        .array("cgaBases", a.getCgaBases())
+        .get();
+  if (auto a = dyn_cast<NVMMASharedEncodingAttr>(attr))
+    return DictionaryBuilder(ctx, "nvmma_shared")
+        .integer("swizzlingByteWidth", a.getSwizzlingByteWidth())
+        .boolean("transposed", a.getTransposed())
+        .integer("elementBitWidth", a.getElementBitWidth())
+        .boolean("fp4Padded", a.getFp4Padded())
+        .integer("rank", a.getRank())
+        .array("cgaBases", a.getCgaBases())
+        .get();
+  if (isa<SharedMemorySpaceAttr>(attr))
+    return DictionaryBuilder(ctx, "shared_memory").get();
+  return {};
+}
+
+namespace {
+// Reads fields of a layout dictionary, reporting the first problem at `loc`.
+class DictionaryReader {
+public:
+  DictionaryReader(Location loc, DictionaryAttr dict) : loc(loc), dict(dict) {}
+
+  bool ok() const { return !failed; }
+
+  Attribute attribute(StringRef key) {
+    Attribute value = dict.get(key);
+    if (!value)
+      fail("missing '" + key + "'");
+    return value;
+  }
+
+  int64_t integer(StringRef key) {
+    if (auto value = dyn_cast_or_null<IntegerAttr>(attribute(key)))
+      return value.getInt();
+    fail("'" + key + "' must be an integer");
+    return 0;
+  }
+
+  bool boolean(StringRef key) {
+    if (auto value = dyn_cast_or_null<BoolAttr>(attribute(key)))
+      return value.getValue();
+    fail("'" + key + "' must be a boolean");
+    return false;
+  }
+
+  template <typename T> SmallVector<T> array(StringRef key) {
+    SmallVector<T> result;
+    auto value = dyn_cast_or_null<ArrayAttr>(attribute(key));
+    if (!value) {
+      fail("'" + key + "' must be an array of integers");
+      return result;
+    }
+    for (Attribute element : value) {
+      auto integer = dyn_cast<IntegerAttr>(element);
+      if (!integer || integer.getInt() < 0 ||
+          integer.getInt() > int64_t(std::numeric_limits<int32_t>::max())) {
+        fail("'" + key + "' must be an array of non-negative 32-bit integers");
+        return result;
+      }
+      result.push_back(integer.getInt());
+    }
+    return result;
+  }
+
+  void fail(const Twine &message) {
+    if (!failed)
+      emitError(loc) << "invalid layout dictionary: " << message;
+    failed = true;
+  }
+
+  Location loc;
+
+private:
+  DictionaryAttr dict;
+  bool failed = false;
+};
+
+} // namespace
+
+Attribute layoutFromDictionary(Location loc, DictionaryAttr dict) {
+  MLIRContext *ctx = loc.getContext();
+  auto kindAttr = dyn_cast_or_null<StringAttr>(dict.get("kind"));
+  DictionaryReader r(loc, dict);
+  if (!kindAttr) {
+    r.fail("missing string 'kind'");
+    return {};
+  }
+  StringRef kind = kindAttr.getValue();
+  auto emitFn = [&] { return emitError(loc); };
+  function_ref<InFlightDiagnostic()> emit = emitFn;
+  Attribute result;
+  if (kind == "blocked") {
+    auto spt = r.array<unsigned>("sizePerThread"), tpw = r.array<unsigned>("threadsPerWarp"),
+         wpc = r.array<unsigned>("warpsPerCTA"), order = r.array<unsigned>("order");
+    auto cga = r.array<int32_t>("cgaBases");
+    if (r.ok())
+      result = BlockedEncodingAttr::getChecked(emit, ctx, spt, tpw, wpc, order, cga);
+  } else if (kind == "slice") {
+    int64_t dim = r.integer("dim");
+    auto parent = dyn_cast_or_null<DistributedEncoding>(r.attribute("parent"));
+    if (!parent)
+      r.fail("'parent' must be a distributed layout");
+    if (r.ok())
+      result = SliceEncodingAttr::getChecked(emit, ctx, dim, parent);
+  } else if (kind == "dot_op") {
+    int64_t opIdx = r.integer("opIdx"), kWidth = r.integer("kWidth");
+    Attribute parent = r.attribute("parent");
+    if (r.ok())
+      result = DotOperandEncodingAttr::getChecked(emit, ctx, opIdx, parent, kWidth);
+  } else if (kind == "nvidia_mma") {
+    int64_t major = r.integer("versionMajor"), minor = r.integer("versionMinor");
+    auto wpc = r.array<unsigned>("warpsPerCTA"), instr = r.array<unsigned>("instrShape");
+    auto cga = r.array<int32_t>("cgaBases");
+    if (r.ok())
+      result = NvidiaMmaEncodingAttr::getChecked(emit, ctx, major, minor, wpc, cga, instr);
+  } else if (kind == "linear") {
+    int64_t rank = r.integer("rank");
+    auto reg = r.array<int32_t>("register"), lane = r.array<int32_t>("lane"),
+         warp = r.array<int32_t>("warp"), block = r.array<int32_t>("block");
+    if (r.ok())
+      result = LinearEncodingAttr::getChecked(emit, ctx, rank, reg, lane, warp, block);
+  } else if (kind == "swizzled_shared") {
+    int64_t vec = r.integer("vec"), perPhase = r.integer("perPhase"), maxPhase = r.integer("maxPhase");
+    auto order = r.array<unsigned>("order");
+    auto cga = r.array<int32_t>("cgaBases");
+    if (r.ok())
+      result = SwizzledSharedEncodingAttr::getChecked(emit, ctx, vec, perPhase, maxPhase, order, cga);
+  } else if (kind == "nvmma_shared") {
+    int64_t swizzle = r.integer("swizzlingByteWidth"), bits = r.integer("elementBitWidth"),
+            rank = r.integer("rank");
+    bool transposed = r.boolean("transposed"), fp4Padded = r.boolean("fp4Padded");
+    auto cga = r.array<int32_t>("cgaBases");
+    if (r.ok())
+      result = NVMMASharedEncodingAttr::getChecked(emit, ctx, swizzle, transposed, bits, fp4Padded,
+                                                   rank, cga);
+  } else if (kind == "shared_memory") {
+    result = SharedMemorySpaceAttr::get(ctx);
+  } else {
+    r.fail("unknown kind '" + kind + "'");
+  }
+  return result;
+}
+MemDescType memDescTypeGetChecked(Location loc, ArrayRef<int64_t> shape, Type elementType,
+                                  Attribute encoding, Attribute memorySpace, bool mutableMemory,
+                                  ArrayRef<int64_t> allocShape) {
+  return MemDescType::getChecked([&] { return emitError(loc); }, loc.getContext(), shape,
+                                 elementType, encoding, memorySpace, mutableMemory, allocShape);
+}
+
+} // namespace tritium::ttg

@@ -1,0 +1,103 @@
+// C++ declarations of Tritium's tt, ttg and ttng dialects. Almost everything
+// here is generated from dialects/td; this header adds the helpers the ODS
+// definitions refer to (type inference helpers, traits, memory resources).
+#ifndef TRITIUM_DIALECTS_H
+#define TRITIUM_DIALECTS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace tritium {
+
+// Memory that the ops of the three dialects read and write; the side-effect
+// analyses upstream MLIR runs (CSE, DCE, LICM) key on these.
+struct GlobalMemory : public mlir::SideEffects::Resource::Base<GlobalMemory> {
+  llvm::StringRef getName() final { return "<GlobalMemory>"; }
+};
+struct SharedMemory : public mlir::SideEffects::Resource::Base<SharedMemory> {
+  llvm::StringRef getName() final { return "<SharedMemory>"; }
+};
+
+namespace impl {
+mlir::LogicalResult verifyTensorLayouts(mlir::Operation *op);
+mlir::LogicalResult verifySameOperandsEncoding(mlir::Operation *op);
+mlir::LogicalResult verifySameOperandsAndResultEncoding(mlir::Operation *op);
+mlir::LogicalResult verifySameLoadStoreOperandsShape(mlir::Operation *op);
+mlir::LogicalResult verifySameLoadStoreOperandsAndResultShape(mlir::Operation *op);
+mlir::LogicalResult verifySameLoadStoreOperandsEncoding(mlir::Operation *op);
+mlir::LogicalResult verifySameLoadStoreOperandsAndResultEncoding(mlir::Operation *op);
+} // namespace impl
+
+#define TRITIUM_DEFINE_VERIFY_TRAIT(Name, verifyFn)                            \
+  template <typename ConcreteType>                                             \
+  class Name : public mlir::OpTrait::TraitBase<ConcreteType, Name> {           \
+  public:                                                                      \
+    static mlir::LogicalResult verifyTrait(mlir::Operation *op) {              \
+      return impl::verifyFn(op);                                               \
+    }                                                                          \
+  };
+TRITIUM_DEFINE_VERIFY_TRAIT(VerifyTensorLayouts, verifyTensorLayouts)
+TRITIUM_DEFINE_VERIFY_TRAIT(SameOperandsEncoding, verifySameOperandsEncoding)
+TRITIUM_DEFINE_VERIFY_TRAIT(SameOperandsAndResultEncoding, verifySameOperandsAndResultEncoding)
+TRITIUM_DEFINE_VERIFY_TRAIT(SameLoadStoreOperandsShape, verifySameLoadStoreOperandsShape)
+TRITIUM_DEFINE_VERIFY_TRAIT(SameLoadStoreOperandsAndResultShape,
+                            verifySameLoadStoreOperandsAndResultShape)
+TRITIUM_DEFINE_VERIFY_TRAIT(SameLoadStoreOperandsEncoding, verifySameLoadStoreOperandsEncoding)
+TRITIUM_DEFINE_VERIFY_TRAIT(SameLoadStoreOperandsAndResultEncoding,
+                            verifySameLoadStoreOperandsAndResultEncoding)
+#undef TRITIUM_DEFINE_VERIFY_TRAIT
+
+} // namespace tritium
+
+#include "tritium/TTDialect.h.inc"
+#include "tritium/TTEnums.h.inc"
+#define GET_TYPEDEF_CLASSES
+#include "tritium/TTTypes.h.inc"
+
+namespace tritium::tt {
+// Helpers that the ODS type constraints of tt ops call.
+mlir::Type getPointeeType(mlir::Type type);
+mlir::Type getI1SameShape(mlir::Type type);
+mlir::Type getPointerTypeSameShape(mlir::Type type);
+mlir::Type getBasePointerOfBlockPointer(mlir::Type blockPointerType);
+} // namespace tritium::tt
+
+#define GET_OP_CLASSES
+#include "tritium/TTOps.h.inc"
+
+#include "tritium/TTGDialect.h.inc"
+#include "tritium/TTGAttrInterfaces.h.inc"
+#define GET_ATTRDEF_CLASSES
+#include "tritium/TTGAttrs.h.inc"
+#define GET_TYPEDEF_CLASSES
+#include "tritium/TTGTypes.h.inc"
+#define GET_OP_CLASSES
+#include "tritium/TTGOps.h.inc"
+
+namespace tritium::ttg {
+// A layout attribute as a builtin dictionary {kind = "blocked", ...} and back;
+// the form Rust reads and builds layouts in (see CAPI.h).
+mlir::Attribute layoutToDictionary(mlir::Attribute layout);
+mlir::Attribute layoutFromDictionary(mlir::Location loc, mlir::DictionaryAttr dictionary);
+MemDescType memDescTypeGetChecked(mlir::Location loc, llvm::ArrayRef<int64_t> shape,
+                                  mlir::Type elementType, mlir::Attribute encoding,
+                                  mlir::Attribute memorySpace, bool mutableMemory,
+                                  llvm::ArrayRef<int64_t> allocShape);
+} // namespace tritium::ttg
+
+#include "tritium/TTNGDialect.h.inc"
+#define GET_OP_CLASSES
+#include "tritium/TTNGOps.h.inc"
+
+#endif // TRITIUM_DIALECTS_H

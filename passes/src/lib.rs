@@ -1,0 +1,6 @@
+//! Tritium's passes. Each lives in a file named after its flag; `registry`
+//! lists them all, and is what tt-opt, pipelines and tests read.
+pub mod registry;
+mod test_print_linear_layouts;
+
+pub use registry::{register_all, PASSES};

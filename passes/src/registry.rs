@@ -1,0 +1,17 @@
+//! Every pass of Tritium, by flag. Adding a pass is one file plus one line here.
+use std::sync::Once;
+use tritium_dialects::pass::{register, PassDefinition};
+
+pub static PASSES: &[&PassDefinition] = &[&crate::test_print_linear_layouts::PASS];
+
+/// Registers every pass in MLIR's pass registry (and the upstream passes
+/// Tritium's pipelines use). Safe to call more than once.
+pub fn register_all() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        tritium_dialects::register_upstream_passes();
+        for pass in PASSES {
+            register(pass);
+        }
+    });
+}

@@ -1,0 +1,59 @@
+//! `test-print-linear-layouts`: for every tensor result with a ttg layout,
+//! emit a remark with the linear layout (register/lane/warp/block -> dims)
+//! that the layout means for the tensor's shape. A test pass, like upstream's
+//! `test-print-*` passes: it checks the attribute -> Rust layout -> linear
+//! layout path end to end.
+use melior::ir::{
+    operation::OperationLike, r#type::RankedTensorType, BlockLike, OperationRef, RegionLike,
+    ValueLike,
+};
+use tritium_dialects::{
+    layout::layout_of,
+    types::static_shape,
+    pass::{emit_error, emit_remark, PassDefinition, PassFailed, PassOptions, PassResult},
+};
+
+pub static PASS: PassDefinition = PassDefinition {
+    argument: "test-print-linear-layouts",
+    description: "Print the linear layout of every tensor result that has a ttg layout",
+    anchor: "builtin.module",
+    options: &[],
+    run,
+};
+
+fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
+    let mut failed = false;
+    walk(module, &mut |op| {
+        for i in 0..op.result_count() {
+            let Ok(result) = op.result(i) else { continue };
+            let Ok(tensor) = RankedTensorType::try_from(result.r#type()) else { continue };
+            let Some(encoding) = tensor.encoding() else { continue };
+            let Some(shape) = static_shape(result.r#type()) else { continue };
+            match layout_of(encoding).map_err(|e| e.to_string()).and_then(|l| l.to_linear(&shape).map_err(|e| e.to_string())) {
+                Ok(linear) => emit_remark(op.location(), &format!("result #{i}: {}", linear.to_upstream_string())),
+                Err(message) => {
+                    emit_error(op.location(), &format!("result #{i}: {message}"));
+                    failed = true;
+                }
+            }
+        }
+    });
+    if failed { Err(PassFailed) } else { Ok(()) }
+}
+
+/// Pre-order walk of the operations nested in `op`.
+fn walk<'c, 'a>(op: OperationRef<'c, 'a>, f: &mut dyn FnMut(OperationRef<'c, 'a>)) {
+    for r in 0..op.region_count() {
+        let Ok(region) = op.region(r) else { continue };
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut next = b.first_operation();
+            while let Some(inner) = next {
+                f(inner);
+                walk(inner, f);
+                next = inner.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+}
