@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -137,6 +138,14 @@ private:
 
 void tritiumRegisterPass(const TritiumPassSpec *spec) {
   registerPass([spec]() -> std::unique_ptr<Pass> { return std::make_unique<RustPass>(spec); });
+}
+
+MlirOperation tritiumParseSourceString(MlirContext context, MlirStringRef source,
+                                       MlirStringRef sourceName) {
+  ParserConfig config(unwrap(context));
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(unwrap(source), config, unwrap(sourceName));
+  return wrap(module.release().getOperation());
 }
 
 void tritiumEmitRemark(MlirLocation location, const char *message) {

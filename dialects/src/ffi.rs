@@ -49,6 +49,11 @@ unsafe extern "C" {
     pub fn tritiumRegisterDialects(registry: MlirDialectRegistry);
     pub fn tritiumRegisterUpstreamPasses();
     pub fn tritiumRegisterPass(spec: *const TritiumPassSpec);
+    pub fn tritiumParseSourceString(
+        context: MlirContext,
+        source: mlir_sys::MlirStringRef,
+        source_name: mlir_sys::MlirStringRef,
+    ) -> MlirOperation;
     pub fn tritiumEmitRemark(location: MlirLocation, message: *const c_char);
     pub fn tritiumOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
 

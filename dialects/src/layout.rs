@@ -50,6 +50,21 @@ pub fn attribute_of<'c>(layout: &Layout, location: Location<'c>) -> Option<Attri
     unsafe { Attribute::from_option_raw(raw) }
 }
 
+/// The elements of an array attribute. (melior 0.27's `ArrayAttribute::try_from`
+/// tests for a dense i64 array instead, so it cannot be used here.)
+fn array_elements(attribute: Attribute<'_>) -> Option<Vec<Attribute<'_>>> {
+    use mlir_sys::{mlirArrayAttrGetElement, mlirArrayAttrGetNumElements, mlirAttributeIsAArray};
+    let raw = attribute.to_raw();
+    // SAFETY: `raw` is a live attribute; elements are read only when it is an array.
+    unsafe {
+        mlirAttributeIsAArray(raw).then(|| {
+            (0..mlirArrayAttrGetNumElements(raw))
+                .map(|i| Attribute::from_raw(mlirArrayAttrGetElement(raw, i)))
+                .collect()
+        })
+    }
+}
+
 struct Reader<'c> {
     dictionary: DictionaryAttribute<'c>,
 }
@@ -75,17 +90,20 @@ impl<'c> Reader<'c> {
     }
 
     fn bool(&self, key: &str) -> Result<bool, NotALayout> {
-        BoolAttribute::try_from(self.get(key)?)
-            .map(|b| b.value())
-            .map_err(|_| NotALayout(format!("'{key}' is not a boolean")))
+        use mlir_sys::{mlirAttributeIsABool, mlirBoolAttrGetValue};
+        let raw = self.get(key)?.to_raw();
+        // SAFETY: a live attribute, read as a bool only when it is one.
+        // (melior's `BoolAttribute::try_from` tests for a string instead.)
+        unsafe { mlirAttributeIsABool(raw).then(|| mlirBoolAttrGetValue(raw)) }
+            .ok_or_else(|| NotALayout(format!("'{key}' is not a boolean")))
     }
 
     fn ints(&self, key: &str) -> Result<Vec<u32>, NotALayout> {
-        let array = ArrayAttribute::try_from(self.get(key)?)
-            .map_err(|_| NotALayout(format!("'{key}' is not an array")))?;
-        (0..array.len())
-            .map(|i| {
-                let element = array.element(i).map_err(|e| NotALayout(e.to_string()))?;
+        let elements = array_elements(self.get(key)?)
+            .ok_or_else(|| NotALayout(format!("'{key}' is not an array")))?;
+        elements
+            .into_iter()
+            .map(|element| {
                 let value = IntegerAttribute::try_from(element)
                     .map_err(|_| NotALayout(format!("'{key}' holds a non-integer")))?
                     .value();

@@ -6,10 +6,12 @@
 //! - [`layout`]: layout attributes as typed values of `tritium-layout`.
 //! - [`types`]: `!tt.ptr`, `!tt.tensordesc`, `!ttg.memdesc`, `!ttg.async.token`.
 //! - [`ops`]: op builders generated from the ODS.
+//! - [`io`]: parse and print with diagnostics as values.
 //! - [`pass`]: registering Rust passes in MLIR's pass registry.
 
 mod context;
 pub mod ffi;
+pub mod io;
 pub mod layout;
 pub mod ops;
 pub mod pass;

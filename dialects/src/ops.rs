@@ -17,3 +17,19 @@ melior::dialect! {
     files: ["TritonNvidiaGPUOps.td"],
     include_directory_env_vars: ["TRITIUM_TD_DIR"],
 }
+
+use melior::ir::{
+    attribute::DenseI32ArrayAttribute,
+    operation::{OperationLike, OperationMutLike},
+    Operation,
+};
+
+/// Sets the operand segment sizes of an op with several optional or variadic
+/// operand groups (tt.load's ptr/mask/other, ...). melior 0.27's generated
+/// builders do not set them, so call this on what they build:
+/// `with_operand_segments(tt::LoadOperation::builder(..)...build().into(), &[1, 1, 0])`.
+pub fn with_operand_segments<'c>(mut operation: Operation<'c>, sizes: &[i32]) -> Operation<'c> {
+    let context = unsafe { operation.context().to_ref() };
+    operation.set_attribute("operandSegmentSizes", DenseI32ArrayAttribute::new(context, sizes).into());
+    operation
+}

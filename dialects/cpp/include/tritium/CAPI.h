@@ -50,6 +50,12 @@ typedef struct {
 /// every string it points to must live until the process ends.
 void tritiumRegisterPass(const TritiumPassSpec *spec);
 
+/// Parses a module like mlir-opt does: top-level ops that are not a module get
+/// an implicit one, diagnostics name `sourceName`. Null on failure (the
+/// diagnostics went to the context's handlers).
+MlirOperation tritiumParseSourceString(MlirContext context, MlirStringRef source,
+                                       MlirStringRef sourceName);
+
 /// The C API has mlirEmitError but no remark.
 void tritiumEmitRemark(MlirLocation location, const char *message);
 

@@ -1,0 +1,98 @@
+//! Parsing and printing modules, with diagnostics returned as text rather
+//! than printed, for library users and tests.
+use melior::{
+    diagnostic::DiagnosticSeverity,
+    ir::{operation::OperationLike, Module, Operation},
+    Context,
+};
+use mlir_sys::{
+    mlirOpPrintingFlagsCreate, mlirOpPrintingFlagsDestroy, mlirOpPrintingFlagsEnableDebugInfo,
+    mlirOpPrintingFlagsPrintGenericOpForm, mlirOpPrintingFlagsPrintNameLocAsPrefix,
+    mlirOperationPrintWithFlags, mlirOperationVerify, MlirStringRef,
+};
+use std::{cell::RefCell, ffi::c_void};
+
+/// How to print IR. The default is MLIR's: custom syntax, no locations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PrintOptions {
+    /// Print locations (`loc(...)`), like `--mlir-print-debuginfo`.
+    pub debug_info: bool,
+    /// Print every op in the generic form, like `--mlir-print-op-generic`.
+    pub generic: bool,
+    /// Name SSA values after their name locations (`%x_4`), like
+    /// `--mlir-use-nameloc-as-prefix`; what Triton's dumps use.
+    pub name_loc_as_prefix: bool,
+}
+
+impl PrintOptions {
+    /// The way upstream Triton prints IR in its dumps and `asm` fields.
+    pub const TRITON: PrintOptions =
+        PrintOptions { debug_info: true, generic: false, name_loc_as_prefix: true };
+}
+
+/// Prints an operation (usually a module) to a string.
+pub fn print<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, options: PrintOptions) -> String {
+    unsafe extern "C" fn append(text: MlirStringRef, data: *mut c_void) {
+        // SAFETY: `data` is the Vec below; MLIR passes valid byte ranges.
+        let out = unsafe { &mut *(data as *mut Vec<u8>) };
+        out.extend_from_slice(unsafe { std::slice::from_raw_parts(text.data as *const u8, text.length) });
+    }
+    let mut out = Vec::<u8>::new();
+    unsafe {
+        let flags = mlirOpPrintingFlagsCreate();
+        if options.debug_info {
+            mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+        }
+        if options.generic {
+            mlirOpPrintingFlagsPrintGenericOpForm(flags);
+        }
+        if options.name_loc_as_prefix {
+            mlirOpPrintingFlagsPrintNameLocAsPrefix(flags);
+        }
+        mlirOperationPrintWithFlags(op.to_raw(), flags, Some(append), &mut out as *mut _ as *mut c_void);
+        mlirOpPrintingFlagsDestroy(flags);
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Parses `source` (named `source_name` in diagnostics) into a module and
+/// verifies it. On failure returns the diagnostics, one
+/// `name:line:col: error: message` string each.
+pub fn parse_module<'c>(context: &'c Context, source: &str, source_name: &str) -> Result<Module<'c>, Vec<String>> {
+    let diagnostics = RefCell::new(Vec::new());
+    let handler = context.attach_diagnostic_handler(|diagnostic| {
+        let severity = match diagnostic.severity() {
+            DiagnosticSeverity::Error => "error",
+            DiagnosticSeverity::Warning => "warning",
+            DiagnosticSeverity::Note => "note",
+            DiagnosticSeverity::Remark => "remark",
+        };
+        let location = diagnostic.location().to_string();
+        let location = location.trim_start_matches("loc(").trim_end_matches(')').replace('"', "");
+        diagnostics.borrow_mut().push(format!("{location}: {severity}: {diagnostic}"));
+        true
+    });
+    let parsed = unsafe {
+        let raw = crate::ffi::tritiumParseSourceString(
+            context.to_raw(),
+            MlirStringRef { data: source.as_ptr() as *const _, length: source.len() },
+            MlirStringRef { data: source_name.as_ptr() as *const _, length: source_name.len() },
+        );
+        (!raw.ptr.is_null()).then(|| Operation::from_raw(raw))
+    };
+    let result = match parsed {
+        Some(operation) if unsafe { mlirOperationVerify(operation.to_raw()) } => match Module::from_operation(operation) {
+            Some(module) => Ok(module),
+            None => Err(vec![format!("{source_name}: error: the top-level operation is not a builtin.module")]),
+        },
+        _ => Err(std::mem::take(&mut *diagnostics.borrow_mut())),
+    };
+    context.detach_diagnostic_handler(handler);
+    match result {
+        Err(mut errors) if errors.is_empty() => {
+            errors.push(format!("{source_name}: error: invalid IR"));
+            Err(errors)
+        }
+        other => other,
+    }
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what Tritium needs on Debian 12 and is missing: LLVM/MLIR 22 from
+# Debian's packages (static libraries, mlir-tblgen, lit, FileCheck), CMake,
+# Ninja and lld. Idempotent: when everything is there it returns in a second.
+# Needs the machine's Rust toolchain (cargo) already installed.
+set -euo pipefail
+
+packages=(
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libclang-22-dev clang-22 lld-22
+  libpolly-22-dev libzstd-dev libz3-dev libxml2-dev zlib1g-dev cmake ninja-build python3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+command -v cargo >/dev/null || { echo "setup: cargo not found; install Rust (rustup) first" >&2; exit 1; }
+test -x /usr/lib/llvm-22/bin/mlir-tblgen || { echo "setup: MLIR 22 is not where expected" >&2; exit 1; }
+echo "setup: ok"

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Runs every test: the pure-Rust layout tests and the integration binary (the
+# lit suite under test/, corpus round trips, Rust API, malformed input,
+# CSE/DCE). Installs what is missing first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+cargo build -p tt-opt
+cargo test --workspace
