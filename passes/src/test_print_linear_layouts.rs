@@ -3,10 +3,8 @@
 //! that the layout means for the tensor's shape. A test pass, like upstream's
 //! `test-print-*` passes: it checks the attribute -> Rust layout -> linear
 //! layout path end to end.
-use melior::ir::{
-    operation::OperationLike, r#type::RankedTensorType, BlockLike, OperationRef, RegionLike,
-    ValueLike,
-};
+use crate::ir::{collect_ops, Order};
+use melior::ir::{operation::OperationLike, r#type::RankedTensorType, OperationRef, ValueLike};
 use tritium_dialects::{
     layout::layout_of,
     types::static_shape,
@@ -23,7 +21,7 @@ pub static PASS: PassDefinition = PassDefinition {
 
 fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     let mut failed = false;
-    walk(module, &mut |op| {
+    for op in collect_ops(module, Order::Pre) {
         for i in 0..op.result_count() {
             let Ok(result) = op.result(i) else { continue };
             let Ok(tensor) = RankedTensorType::try_from(result.r#type()) else { continue };
@@ -37,23 +35,6 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
                 }
             }
         }
-    });
-    if failed { Err(PassFailed) } else { Ok(()) }
-}
-
-/// Pre-order walk of the operations nested in `op`.
-fn walk<'c, 'a>(op: OperationRef<'c, 'a>, f: &mut dyn FnMut(OperationRef<'c, 'a>)) {
-    for r in 0..op.region_count() {
-        let Ok(region) = op.region(r) else { continue };
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            let mut next = b.first_operation();
-            while let Some(inner) = next {
-                f(inner);
-                walk(inner, f);
-                next = inner.next_in_block();
-            }
-            block = b.next_in_region();
-        }
     }
+    if failed { Err(PassFailed) } else { Ok(()) }
 }

@@ -4,6 +4,7 @@
 mod common;
 mod corpus_roundtrip;
 mod cse_dce;
+mod differential;
 mod layout_api;
 mod lit;
 mod malformed;

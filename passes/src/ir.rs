@@ -1,0 +1,133 @@
+//! Small IR helpers that melior lacks, shared by the passes: snapshots of op
+//! lists (so a pass can rewrite while it iterates), retyping values, RAUW,
+//! erasing, reading integer attributes, tensor types with layouts.
+use melior::ir::{
+    attribute::IntegerAttribute,
+    operation::{OperationBuilder, OperationLike},
+    r#type::{RankedTensorType, ShapedTypeLike},
+    Attribute, AttributeLike, BlockLike, Identifier, Location, Operation, OperationRef, RegionLike,
+    Type, TypeLike, Value, ValueLike,
+};
+use tritium_dialects::pass::{emit_error, PassFailed};
+
+/// The name of an operation, e.g. `"tt.load"`.
+pub fn name_of(op: &OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+}
+
+/// Order of [`collect_ops`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Parents before the ops nested in them.
+    Pre,
+    /// Nested ops before their parents.
+    Post,
+}
+
+/// All operations nested in `root` (not `root` itself), in program order.
+/// A snapshot: the IR may be changed while the list is used, as long as the
+/// ops still in use were not erased.
+pub fn collect_ops<'c, 'a>(root: OperationRef<'c, 'a>, order: Order) -> Vec<OperationRef<'c, 'a>> {
+    fn visit<'c, 'a>(op: OperationRef<'c, 'a>, order: Order, out: &mut Vec<OperationRef<'c, 'a>>) {
+        for region in op.regions() {
+            let mut block = region.first_block();
+            while let Some(b) = block {
+                let mut next = b.first_operation();
+                while let Some(inner) = next {
+                    if order == Order::Pre {
+                        out.push(inner);
+                    }
+                    visit(inner, order, out);
+                    if order == Order::Post {
+                        out.push(inner);
+                    }
+                    next = inner.next_in_block();
+                }
+                block = b.next_in_region();
+            }
+        }
+    }
+    let mut ops = Vec::new();
+    visit(root, order, &mut ops);
+    ops
+}
+
+/// Changes the type of a value in place (results and block arguments).
+pub fn set_type(value: Value, ty: Type) {
+    // SAFETY: both handles are live.
+    unsafe { mlir_sys::mlirValueSetType(value.to_raw(), ty.to_raw()) };
+}
+
+/// Replaces every use of `old` with `new`.
+pub fn replace_all_uses(old: Value, new: Value) {
+    // SAFETY: both handles are live.
+    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
+}
+
+/// Erases an operation that has no remaining uses.
+pub fn erase(op: OperationRef) {
+    // SAFETY: the op is live, owned by its block, and its results are unused.
+    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+}
+
+/// An integer attribute of `op`, inherent or discardable.
+pub fn int_attribute(op: &OperationRef, name: &str) -> Option<i64> {
+    op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value())
+}
+
+/// The nearest enclosing op (or `op` itself) that carries integer attribute
+/// `name`, e.g. "ttg.num-warps" on the module.
+pub fn enclosing_int_attribute(op: OperationRef, name: &str) -> Option<i64> {
+    let mut current = Some(op);
+    while let Some(op) = current {
+        if let Some(value) = int_attribute(&op, name) {
+            return Some(value);
+        }
+        current = op.parent_operation();
+    }
+    None
+}
+
+/// Shape, element type and layout of a ranked tensor type.
+pub fn tensor_parts(ty: Type) -> Option<(Vec<i64>, Type, Option<Attribute>)> {
+    let tensor = RankedTensorType::try_from(ty).ok()?;
+    let shape = tritium_dialects::types::static_shape(ty)?;
+    Some((shape, tensor.element(), tensor.encoding()))
+}
+
+/// `tensor<shape x element, layout>`.
+pub fn tensor_type<'c>(shape: &[i64], element: Type<'c>, layout: Option<Attribute<'c>>) -> Type<'c> {
+    let dims: Vec<u64> = shape.iter().map(|d| *d as u64).collect();
+    RankedTensorType::new(&dims, element, layout).into()
+}
+
+/// Builds an operation by name with operands, result types and attributes.
+pub fn create<'c>(
+    name: &str,
+    location: Location<'c>,
+    operands: &[Value<'c, '_>],
+    results: &[Type<'c>],
+    attributes: &[(&str, Attribute<'c>)],
+) -> Operation<'c> {
+    let context = unsafe { location.context().to_ref() };
+    let attributes: Vec<(Identifier, Attribute)> =
+        attributes.iter().map(|(k, v)| (Identifier::new(context, k), *v)).collect();
+    OperationBuilder::new(name, location)
+        .add_operands(operands)
+        .add_results(results)
+        .add_attributes(&attributes)
+        .build()
+        .expect("operation with a registered name and valid parts")
+}
+
+/// Reports an error on `op` and returns the failure to propagate with `?`.
+pub fn fail(op: &OperationRef, message: impl AsRef<str>) -> PassFailed {
+    emit_error(op.location(), message.as_ref());
+    PassFailed
+}
+
+/// `true` if `attribute` is set (an integer attribute with a non-zero value,
+/// or a unit attribute).
+pub fn is_set(attribute: Option<Attribute>) -> bool {
+    attribute.is_some_and(|a| IntegerAttribute::try_from(a).map(|i| i.value() != 0).unwrap_or(a.is_unit()))
+}

@@ -1,0 +1,134 @@
+//! Differential tests against upstream Triton 3.6: for every corpus kernel
+//! and target, each of Tritium's passes runs on upstream's input of that pass
+//! (`passes/NN-<flag>.mlir`) and its output is compared with upstream's output
+//! (the next dump), both parsed and printed without locations. The report
+//! gives the match rate per pass:
+//!
+//!     cargo test -p tt-opt differential -- --nocapture
+//!
+//! Passes upstream runs that Tritium does not have yet are listed as such.
+//! `FLOORS` holds the number of exact matches each pass has reached; the test
+//! fails if a pass falls below it (raise it when a pass improves).
+use crate::common::{context, corpus, repo_root, CorpusEntry};
+use melior::{ir::Module, pass::PassManager, utility::parse_pass_pipeline, Context};
+use std::collections::BTreeMap;
+use tritium_dialects::io::{parse_module, print, PrintOptions};
+
+/// Passes of upstream MLIR in Triton's pipelines; their results on tt/ttg IR
+/// depend on Tritium's dialects (traits, folders, canonicalization patterns).
+const UPSTREAM_MLIR_PASSES: &[&str] = &["canonicalize", "cse", "sccp", "symbol-dce", "inline", "convert-scf-to-cf"];
+
+/// (pass flag, minimum number of (kernel, target) pairs that must match).
+const FLOORS: &[(&str, usize)] = &[];
+
+/// Upstream's options for a pass, as make_ttgir passes them.
+fn pass_options(flag: &str, entry: &CorpusEntry) -> String {
+    let meta: String = std::fs::read_to_string(
+        repo_root().join(format!("test/fixtures/corpus/meta/{}/{}.json", entry.target, entry.kernel)),
+    )
+    .unwrap();
+    let field = |key: &str| -> String {
+        let start = meta.find(&format!("\"{key}\":")).unwrap() + key.len() + 3;
+        meta[start..].trim_start().split([',', '\n']).next().unwrap().trim().trim_matches('"').to_string()
+    };
+    let capability: u32 = entry.target.trim_start_matches("cuda").parse().unwrap();
+    match flag {
+        "convert-triton-to-tritongpu" => format!(
+            "{{target=cuda:{capability} num-warps={} threads-per-warp=32 num-ctas={}}}",
+            field("num_warps"),
+            field("num_ctas")
+        ),
+        "tritongpu-F32DotTC" => format!("{{emu-tf32={}}}", capability >= 80),
+        "tritongpu-optimize-dot-operands" => format!("{{hoist-layout-conversion={}}}", capability >= 80),
+        _ => String::new(),
+    }
+}
+
+/// Upstream pass flag of a dump stage `NN-<flag>`.
+fn stage_flag(stage: &str) -> Option<&str> {
+    stage.split_once('-').filter(|(n, _)| n.chars().all(|c| c.is_ascii_digit())).map(|(_, f)| f)
+}
+
+#[derive(Default)]
+struct PassReport {
+    matched: usize,
+    total: usize,
+    failures: Vec<String>,
+}
+
+fn normalized(context: &Context, module: &Module) -> String {
+    let _ = context;
+    print(&module.as_operation(), PrintOptions::default())
+}
+
+fn run_pass(context: &Context, input: &str, pipeline: &str) -> Result<String, String> {
+    let mut module = parse_module(context, input, "input").map_err(|e| e.join("; "))?;
+    let manager = PassManager::new(context);
+    parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|e| e.to_string())?;
+    manager.run(&mut module).map_err(|_| "the pass failed".to_string())?;
+    Ok(normalized(context, &module))
+}
+
+fn differential_report() -> BTreeMap<String, PassReport> {
+    let context = context();
+    let mut registered: Vec<&str> = tritium_passes::PASSES.iter().map(|p| p.argument).collect();
+    // Upstream MLIR's own passes, which Triton's pipelines also run.
+    registered.extend(UPSTREAM_MLIR_PASSES);
+    let entries = corpus();
+    let mut by_kernel: BTreeMap<(String, String), Vec<&CorpusEntry>> = BTreeMap::new();
+    for entry in &entries {
+        if stage_flag(&entry.stage).is_some() {
+            by_kernel.entry((entry.target.clone(), entry.kernel.clone())).or_default().push(entry);
+        }
+    }
+    let mut report: BTreeMap<String, PassReport> = BTreeMap::new();
+    for ((target, kernel), stages) in &by_kernel {
+        for pair in stages.windows(2) {
+            let (input, output) = (pair[0], pair[1]);
+            let flag = stage_flag(&input.stage).unwrap();
+            if !registered.contains(&flag) {
+                report.entry(flag.to_string()).or_default();
+                continue;
+            }
+            let pipeline = format!("builtin.module({flag}{})", pass_options(flag, input));
+            let expected = parse_module(&context, &output.text(), "expected")
+                .map(|m| normalized(&context, &m))
+                .expect("upstream output parses");
+            let row = report.entry(flag.to_string()).or_default();
+            row.total += 1;
+            match run_pass(&context, &input.text(), &pipeline) {
+                Ok(actual) if actual == expected => row.matched += 1,
+                Ok(actual) => row.failures.push(format!(
+                    "{target}/{kernel} {}:\n{}",
+                    input.stage,
+                    crate::corpus_roundtrip::first_difference(&expected, &actual)
+                )),
+                Err(error) => row.failures.push(format!("{target}/{kernel} {}: {error}", input.stage)),
+            }
+        }
+    }
+    report
+}
+
+#[test]
+fn differential_against_upstream() {
+    let report = differential_report();
+    let mut table = String::from("\npass                                     matched / total\n");
+    for (flag, row) in &report {
+        if row.total == 0 {
+            table += &format!("{flag:40} (not implemented)\n");
+        } else {
+            table += &format!("{flag:40} {:3} / {:3}\n", row.matched, row.total);
+        }
+    }
+    println!("{table}");
+    for (flag, row) in &report {
+        for failure in row.failures.iter().take(3) {
+            println!("{flag}: {failure}\n");
+        }
+    }
+    for (flag, floor) in FLOORS {
+        let matched = report.get(*flag).map_or(0, |r| r.matched);
+        assert!(matched >= *floor, "{flag}: {matched} matches, below the floor of {floor}\n{table}");
+    }
+}
