@@ -5,6 +5,7 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
+#include "mlir/CAPI/Rewrite.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,6 +28,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <variant>
@@ -138,6 +140,17 @@ private:
 
 void tritiumRegisterPass(const TritiumPassSpec *spec) {
   registerPass([spec]() -> std::unique_ptr<Pass> { return std::make_unique<RustPass>(spec); });
+}
+
+static std::atomic<TritiumPatternProvider> canonicalizationProvider{nullptr};
+
+void tritiumSetCanonicalizationProvider(TritiumPatternProvider provider) {
+  canonicalizationProvider.store(provider);
+}
+
+void tritium::addRustCanonicalizationPatterns(RewritePatternSet &patterns, StringRef opName) {
+  if (TritiumPatternProvider provider = canonicalizationProvider.load())
+    provider(wrap(opName), wrap(patterns.getContext()), wrap(&patterns));
 }
 
 MlirOperation tritiumParseSourceString(MlirContext context, MlirStringRef source,

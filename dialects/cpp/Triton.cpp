@@ -217,21 +217,33 @@ static int64_t product(ArrayRef<unsigned> values) {
   return result;
 }
 
-// Warps and lanes a distributed layout spreads over, where it says so directly.
-static std::optional<std::pair<int64_t, int64_t>> warpsAndLanes(Attribute layout) {
+// Warps, lanes and CTAs a distributed layout spreads over, where it says so directly.
+struct LayoutSpread {
+  int64_t warps, lanes, ctas;
+};
+
+// Number of CTAs of a CGALayout (or linear block bases): one per basis doubles it.
+static int64_t ctasOf(ArrayRef<int32_t> flatBases, unsigned rank) {
+  return int64_t(1) << (flatBases.size() / std::max(1u, rank));
+}
+
+static std::optional<LayoutSpread> spreadOf(Attribute layout) {
   if (auto blocked = dyn_cast<ttg::BlockedEncodingAttr>(layout))
-    return std::make_pair(product(blocked.getWarpsPerCTA()), product(blocked.getThreadsPerWarp()));
+    return LayoutSpread{product(blocked.getWarpsPerCTA()), product(blocked.getThreadsPerWarp()),
+                        ctasOf(blocked.getCgaBases(), blocked.getRank())};
   if (auto mma = dyn_cast<ttg::NvidiaMmaEncodingAttr>(layout))
-    return std::make_pair(product(mma.getWarpsPerCTA()), int64_t(32));
+    return LayoutSpread{product(mma.getWarpsPerCTA()), 32,
+                        ctasOf(mma.getCgaBases(), mma.getRank())};
   if (auto linear = dyn_cast<ttg::LinearEncodingAttr>(layout)) {
     unsigned rank = std::max(1u, linear.getRank());
-    return std::make_pair(int64_t(1) << (linear.getWarpBases().size() / rank),
-                          int64_t(1) << (linear.getLaneBases().size() / rank));
+    return LayoutSpread{int64_t(1) << (linear.getWarpBases().size() / rank),
+                        int64_t(1) << (linear.getLaneBases().size() / rank),
+                        ctasOf(linear.getBlockBases(), rank)};
   }
   if (auto slice = dyn_cast<ttg::SliceEncodingAttr>(layout))
-    return warpsAndLanes(slice.getParent());
+    return spreadOf(slice.getParent());
   if (auto dot = dyn_cast<ttg::DotOperandEncodingAttr>(layout))
-    return warpsAndLanes(dot.getParent());
+    return spreadOf(dot.getParent());
   return std::nullopt;
 }
 
@@ -242,23 +254,27 @@ static LogicalResult verifyLayoutOf(Operation *op, Type type, StringRef what) {
   if (!tensor || !tensor.getEncoding())
     return success();
   Attribute encoding = tensor.getEncoding();
-  auto layout = dyn_cast<ttg::LayoutEncoding>(encoding);
-  if (!layout)
+  if (!isa<ttg::TTGDialect>(encoding.getDialect()))
     return success(); // encodings of other dialects are theirs to check
-  if (isa<ttg::SharedEncoding>(encoding))
-    return op->emitOpError() << what << " is a tensor with a shared-memory layout " << encoding;
+  if (!isa<ttg::DistributedEncoding>(encoding))
+    return op->emitOpError() << what << " is a tensor with " << encoding
+                             << ", which is not a distributed layout";
+  auto layout = cast<ttg::LayoutEncoding>(encoding);
   if (layout.getRank() != tensor.getRank())
     return op->emitOpError() << what << " has rank " << tensor.getRank()
                              << " but its layout " << encoding << " has rank " << layout.getRank();
-  auto counts = warpsAndLanes(encoding);
-  if (!counts)
+  auto spread = spreadOf(encoding);
+  if (!spread)
     return success();
-  if (auto numWarps = enclosingNumWarps(op); numWarps && counts->first != *numWarps)
-    return op->emitOpError() << what << " has layout " << encoding << " over " << counts->first
+  if (auto numWarps = enclosingNumWarps(op); numWarps && spread->warps != *numWarps)
+    return op->emitOpError() << what << " has layout " << encoding << " over " << spread->warps
                              << " warps, but the code runs on " << *numWarps << " warps";
-  if (auto lanes = moduleIntAttr(op, "ttg.threads-per-warp"); lanes && counts->second != *lanes)
-    return op->emitOpError() << what << " has layout " << encoding << " over " << counts->second
+  if (auto lanes = moduleIntAttr(op, "ttg.threads-per-warp"); lanes && spread->lanes != *lanes)
+    return op->emitOpError() << what << " has layout " << encoding << " over " << spread->lanes
                              << " threads per warp, but the module has " << *lanes;
+  if (auto ctas = moduleIntAttr(op, "ttg.num-ctas"); ctas && spread->ctas != *ctas)
+    return op->emitOpError() << what << " has layout " << encoding << " over " << spread->ctas
+                             << " CTAs, but the module has " << *ctas;
   return success();
 }
 
@@ -459,6 +475,8 @@ LogicalResult TransOp::verify() {
   if (failed(verifyPermutation(*this, order, srcShape.size())))
     return failure();
   auto resultShape = getType().getShape();
+  if (resultShape.size() != srcShape.size())
+    return emitOpError() << "result must have the rank of the source";
   for (auto [i, dim] : llvm::enumerate(order))
     if (resultShape[i] != srcShape[dim])
       return emitOpError() << "result shape must be the source shape permuted by order";
@@ -695,8 +713,19 @@ static LogicalResult verifyDescriptorBlock(Operation *op, TensorDescType desc, R
   if (numIndices != size_t(block.getRank()))
     return op->emitOpError() << "needs " << block.getRank() << " indices for a rank-"
                              << block.getRank() << " descriptor, got " << numIndices;
-  if (block.getNumElements() != tensor.getNumElements() ||
-      bitWidthOf(block.getElementType()) != bitWidthOf(tensor.getElementType()))
+  // As in Triton: the block's shape, less leading unit dimensions it may drop,
+  // and its element type up to the signedness of integers.
+  auto signless = [](Type type) -> Type {
+    if (auto integer = dyn_cast<IntegerType>(type))
+      return IntegerType::get(type.getContext(), integer.getWidth());
+    return type;
+  };
+  auto blockShape = block.getShape(), shape = tensor.getShape();
+  auto isOne = [](int64_t d) { return d == 1; };
+  bool dropsUnitDims = blockShape.size() >= shape.size() &&
+                       llvm::all_of(blockShape.drop_back(shape.size()), isOne);
+  if (!dropsUnitDims || blockShape.take_back(shape.size()) != shape ||
+      signless(block.getElementType()) != signless(tensor.getElementType()))
     return op->emitOpError() << "tensor type " << tensor << " does not match descriptor block "
                              << block;
   return success();

@@ -229,15 +229,17 @@ LogicalResult verifyPowersOfTwo(function_ref<InFlightDiagnostic()> emitError, St
   return success();
 }
 
-// Bases of a linear layout: `rank` entries each, every entry 0 or a power of two.
+// Bases of a linear layout: `rank` non-negative entries each. Those of a
+// CGALayout must be 0 or powers of two (Triton aborts on others); those of a
+// #ttg.linear may be any value, as in Triton.
 LogicalResult verifyBases(function_ref<InFlightDiagnostic()> emitError, StringRef name,
-                          ArrayRef<int32_t> flat, unsigned rank) {
+                          ArrayRef<int32_t> flat, unsigned rank, bool powersOfTwo = true) {
   if (flat.empty())
     return success();
   if (rank == 0 || flat.size() % rank != 0)
     return emitError() << name << " bases must have " << rank << " entries each";
   for (int32_t v : flat)
-    if (v < 0 || (v != 0 && !llvm::isPowerOf2_32(v)))
+    if (v < 0 || (powersOfTwo && v != 0 && !llvm::isPowerOf2_32(v)))
       return emitError() << name << " basis entries must be 0 or powers of two, got " << v;
   return success();
 }
@@ -342,16 +344,18 @@ LogicalResult DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> 
                                              unsigned opIdx, Attribute parent, unsigned kWidth) {
   if (opIdx > 1)
     return emitError() << "dot_op opIdx must be 0 (operand A) or 1 (operand B)";
-  if (!isa_and_nonnull<DistributedEncoding>(parent))
-    return emitError() << "the parent of a dot_op layout must be a distributed layout";
-  if (auto mma = dyn_cast<NvidiaMmaEncodingAttr>(parent)) {
+  if (auto mma = dyn_cast_or_null<NvidiaMmaEncodingAttr>(parent)) {
     if (kWidth == 0)
       return emitError() << "dot_op with an nvidia_mma parent needs kWidth";
     if (mma.isHopper() && opIdx != 0)
       return emitError() << "wgmma (nvidia_mma version 3) takes only operand A from registers";
-  } else if (kWidth != 0) {
-    return emitError() << "kWidth applies only to dot_op layouts with an nvidia_mma parent";
+    return success();
   }
+  // As in Triton, a dot operand is that of an mma or, for FMA dots, a blocked layout.
+  if (!isa_and_nonnull<BlockedEncodingAttr>(parent))
+    return emitError() << "the parent of a dot_op layout must be an nvidia_mma or blocked layout";
+  if (kWidth != 0)
+    return emitError() << "kWidth applies only to dot_op layouts with an nvidia_mma parent";
   return success();
 }
 
@@ -456,7 +460,7 @@ LogicalResult LinearEncodingAttr::verify(function_ref<InFlightDiagnostic()> emit
     return emitError() << "linear layout must have rank at least 1";
   for (auto [name, bases] : {std::make_pair("register", registerBases), {"lane", laneBases},
                              {"warp", warpBases}, {"block", blockBases}}) {
-    if (failed(verifyBases(emitError, name, bases, rank)))
+    if (failed(verifyBases(emitError, name, bases, rank, /*powersOfTwo=*/false)))
       return failure();
     // A distributed layout moves along at most one dimension per basis.
     for (size_t i = 0; i < bases.size(); i += rank)
@@ -522,7 +526,8 @@ Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
       dict.checkKeys({"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank",
                       "CGALayout"}) ||
       dict.getUInt("swizzlingByteWidth", swizzlingByteWidth) ||
-      dict.getBool("transposed", transposed) || dict.getUInt("elementBitWidth", elementBitWidth) ||
+      dict.getBool("transposed", transposed, /*required=*/false) ||
+      dict.getUInt("elementBitWidth", elementBitWidth) ||
       dict.getBool("fp4Padded", fp4Padded, /*required=*/false) ||
       dict.getUInt("rank", rank, /*required=*/false) ||
       dict.getBases("CGALayout", cgaRank, cgaBases))
@@ -635,19 +640,27 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "memdesc shape " << shape << " exceeds its alloc shape " << allocShape;
   if (!elementType.isIntOrFloat() && !isa<tt::PointerType>(elementType))
     return emitError() << "memdesc element type must be an integer or a float, got " << elementType;
-  if (auto layout = dyn_cast_or_null<LayoutEncoding>(encoding)) {
-    if (isa<DistributedEncoding>(encoding))
-      return emitError() << "memdesc layout must be a shared-memory layout, got " << encoding;
-    if (layout.getRank() > shape.size())
-      return emitError() << "memdesc layout " << encoding << " has rank " << layout.getRank()
-                         << ", more than the memdesc's " << shape.size();
-  }
+  // Shared memory is the only memory with layouts here (no tensor memory yet).
+  if (!isa_and_nonnull<SharedEncoding>(encoding))
+    return emitError() << "memdesc layout must be a shared-memory layout, got " << encoding;
+  if (!isa_and_nonnull<SharedMemorySpaceAttr>(memorySpace))
+    return emitError() << "memdesc of a shared-memory layout must be in #ttg.shared_memory, got "
+                       << memorySpace;
+  // The layout describes the tile; a leading dimension may count buffers.
+  unsigned rank = cast<LayoutEncoding>(encoding).getRank();
+  if (rank != shape.size() && rank + 1 != shape.size())
+    return emitError() << "memdesc layout " << encoding << " has rank " << rank
+                       << "; the memdesc's rank " << shape.size() << " must be that or one more";
   return success();
 }
 
 //===----------------------------------------------------------------------===//
-// Op verifiers
+// Op verifiers and canonicalization
 //===----------------------------------------------------------------------===//
+
+void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *) {
+  addRustCanonicalizationPatterns(patterns, getOperationName());
+}
 
 static LogicalResult verifyTileMatchesBuffer(Operation *op, RankedTensorType tensor,
                                              MemDescType buffer) {
@@ -699,11 +712,15 @@ LogicalResult MemDescIndexOp::verify() {
   auto srcType = getSrc().getType(), dstType = getType();
   if (srcType.getRank() < 2 || dstType.getShape() != srcType.getShape().drop_front())
     return emitOpError() << "result shape must be the source shape without its first dimension";
+  // As in Triton: index whole buffers only, and the result is a buffer of its own.
+  if (srcType.getAllocShape() != srcType.getShape() || dstType.getAllocShape() != dstType.getShape())
+    return emitOpError() << "alloc shape must match shape for both result and src";
+  // A view may drop write access, not gain it.
   if (srcType.getElementType() != dstType.getElementType() ||
-      srcType.getMutableMemory() != dstType.getMutableMemory() ||
+      (dstType.getMutableMemory() && !srcType.getMutableMemory()) ||
       srcType.getMemorySpace() != dstType.getMemorySpace())
-    return emitOpError() << "result must keep the source's element type, memory space and "
-                            "mutability";
+    return emitOpError() << "result must keep the source's element type and memory space, and "
+                            "cannot make immutable memory mutable";
   return success();
 }
 
@@ -732,6 +749,8 @@ LogicalResult MemDescTransOp::verify() {
     seen[dim] = true;
   }
   auto dstShape = getType().getShape();
+  if (dstShape.size() != srcShape.size())
+    return emitOpError() << "result must have the rank of the source";
   for (auto [i, dim] : llvm::enumerate(order))
     if (dstShape[i] != srcShape[dim])
       return emitOpError() << "result shape must be the source shape permuted by order";
@@ -858,6 +877,12 @@ LogicalResult WarpSpecializeOp::verify() {
   for (int32_t warps : getPartitionNumWarps())
     if (warps <= 0 || !llvm::isPowerOf2_32(warps))
       return emitOpError() << "partition warp counts must be powers of two";
+  auto startIds = getWarpGroupStartIds();
+  if (startIds && startIds->size() != getPartitionNumWarps().size())
+    return emitOpError() << "has " << startIds->size() << " warp group start IDs for "
+                         << getPartitionNumWarps().size() << " partitions";
+  if ((*this)->getParentOfType<WarpSpecializeOp>())
+    return emitOpError() << "cannot be nested inside another ttg.warp_specialize";
   return success();
 }
 

@@ -14,5 +14,6 @@ pub fn create_context() -> Context {
     context.load_all_available_dialects();
     // SAFETY: idempotent global registration.
     unsafe { ffi::tritiumRegisterUpstreamPasses() };
+    crate::canonicalization::register();
     context
 }

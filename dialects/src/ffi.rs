@@ -41,7 +41,14 @@ pub struct TritiumPassSpec {
 unsafe impl Send for TritiumPassSpec {}
 unsafe impl Sync for TritiumPassSpec {}
 
+pub type TritiumPatternProvider = unsafe extern "C" fn(
+    op_name: mlir_sys::MlirStringRef,
+    context: MlirContext,
+    patterns: mlir_sys::MlirRewritePatternSet,
+);
+
 unsafe extern "C" {
+    pub fn tritiumSetCanonicalizationProvider(provider: TritiumPatternProvider);
     pub fn mlirGetDialectHandle__tt__() -> MlirDialectHandle;
     pub fn mlirGetDialectHandle__ttg__() -> MlirDialectHandle;
     pub fn mlirGetDialectHandle__ttng__() -> MlirDialectHandle;

@@ -9,12 +9,14 @@
 //! - [`io`]: parse and print with diagnostics as values.
 //! - [`pass`]: registering Rust passes in MLIR's pass registry.
 
+pub mod canonicalization;
 mod context;
 pub mod ffi;
 pub mod io;
 pub mod layout;
 pub mod ops;
 pub mod pass;
+pub mod rewrite;
 pub mod types;
 
 pub use context::create_context;
@@ -24,6 +26,7 @@ pub use context::create_context;
 pub fn register_upstream_passes() {
     // SAFETY: idempotent global registration.
     unsafe { ffi::tritiumRegisterUpstreamPasses() };
+    canonicalization::register();
 }
 
 /// Runs mlir-opt's driver over Tritium's dialects and every registered pass
@@ -37,6 +40,7 @@ pub fn opt_main(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
     let mut argv: Vec<*mut std::os::raw::c_char> =
         args.iter().map(|a| a.as_ptr() as *mut _).collect();
     argv.push(std::ptr::null_mut());
+    canonicalization::register();
     // SAFETY: argv holds args.len() valid C strings and a final null, alive
     // for the call.
     unsafe { ffi::tritiumOptMain(args.len() as i32, argv.as_mut_ptr()) }

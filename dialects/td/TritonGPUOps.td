@@ -16,6 +16,8 @@ def TTG_ConvertLayoutOp : TTG_Op<"convert_layout", [SameOperandsAndResultShape,
   let arguments = (ins TT_Tensor:$src);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  // The patterns are written in Rust (dialects/src/canonicalization).
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//

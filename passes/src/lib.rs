@@ -1,6 +1,7 @@
 //! Tritium's passes. Each lives in a file named after its flag; `registry`
 //! lists them all, and is what tt-opt, pipelines and tests read.
 pub mod ir;
+pub mod pipeline;
 pub mod registry;
 mod test_print_linear_layouts;
 

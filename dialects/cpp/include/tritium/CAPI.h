@@ -5,6 +5,7 @@
 #define TRITIUM_CAPI_H
 
 #include "mlir-c/IR.h"
+#include "mlir-c/Rewrite.h"
 #include "mlir-c/Support.h"
 
 #ifdef __cplusplus
@@ -49,6 +50,13 @@ typedef struct {
 /// Registers a pass implemented in Rust under `spec->argument`. The spec and
 /// every string it points to must live until the process ends.
 void tritiumRegisterPass(const TritiumPassSpec *spec);
+
+/// Rust's source of canonicalization patterns: called with the name of an op
+/// whose canonicalization patterns MLIR collects and the set to add them to
+/// (an `mlir::RewritePatternSet *`, as the C API's MlirRewritePatternSet).
+typedef void (*TritiumPatternProvider)(MlirStringRef opName, MlirContext context,
+                                       MlirRewritePatternSet patterns);
+void tritiumSetCanonicalizationProvider(TritiumPatternProvider provider);
 
 /// Parses a module like mlir-opt does: top-level ops that are not a module get
 /// an implicit one, diagnostics name `sourceName`. Null on failure (the

@@ -11,6 +11,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -28,6 +29,11 @@ struct GlobalMemory : public mlir::SideEffects::Resource::Base<GlobalMemory> {
 struct SharedMemory : public mlir::SideEffects::Resource::Base<SharedMemory> {
   llvm::StringRef getName() final { return "<SharedMemory>"; }
 };
+
+/// Adds the canonicalization patterns that Rust provides for `opName` (see
+/// tritiumSetCanonicalizationProvider); the getCanonicalizationPatterns of
+/// every op declared with hasCanonicalizer forwards here.
+void addRustCanonicalizationPatterns(mlir::RewritePatternSet &patterns, llvm::StringRef opName);
 
 namespace impl {
 mlir::LogicalResult verifyTensorLayouts(mlir::Operation *op);

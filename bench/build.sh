@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds what the GPU harness launches, under out/bench/:
+#   tritium/<target>/<kernel>.{ptx,json}: Tritium's bundles, compiled from
+#       upstream's TTGIR of each corpus kernel (test/fixtures/corpus);
+#   upstream/<target>/<kernel>.{ptx,json}: upstream Triton 3.6's PTX of the same
+#       kernel, from the shared corpus (skipped when ../shared is absent).
+# Then: run bench/harness.py on the GPU machine (carry out/bench).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release -p tritium
+out=out/bench
+rm -rf "$out" && mkdir -p "$out"
+for target in cuda90 cuda80; do
+  mkdir -p "$out/tritium/$target" "$out/upstream/$target"
+  while IFS=$'\t' read -r t kernel stage ir; do
+    [[ "$t" == "$target" && "$stage" == ttgir ]] || continue
+    tmp=$(mktemp -d)
+    if target/release/tritium compile "test/fixtures/corpus/ir/$ir.mlir" -o "$tmp" 2> "$out/tritium/$target/$kernel.log"; then
+      for f in "$tmp"/*.ptx; do cp "$f" "$out/tritium/$target/$kernel.ptx"; done
+      for f in "$tmp"/*.json; do cp "$f" "$out/tritium/$target/$kernel.json"; done
+      echo "built $target/$kernel"
+    else
+      echo "skipped $target/$kernel: $(grep -m1 error "$out/tritium/$target/$kernel.log")"
+    fi
+    rm -rf "$tmp"
+    corpus=../shared/corpus/$target/$kernel
+    if [ -f "$corpus/kernel.ptx" ]; then
+      cp "$corpus/kernel.ptx" "$out/upstream/$target/$kernel.ptx"
+      python3 -c "import json,sys; m=json.load(open('$corpus/meta.json')); json.dump(dict(name=m['name'], num_warps=m['num_warps'], shared=m['shared']), open('$out/upstream/$target/$kernel.json','w'))"
+    fi
+  done < test/fixtures/corpus/manifest.tsv
+done

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""GPU harness: runs Tritium's kernels and upstream Triton's on the same inputs
+in the same process, checks both against torch, and times them.
+
+For each case it loads, with cuda-python, the PTX Tritium made
+(out/bench/tritium/<target>/<kernel>.ptx + .json, see bench/build.sh) and the
+PTX upstream Triton 3.6 made from the same TTIR (out/bench/upstream/...),
+poisons the outputs, launches, compares with torch, and times both with
+triton.testing.do_bench, next to upstream Triton's JIT on the Python kernel
+(bench/kernels.py) with the same constexprs and num_warps.
+
+Usage (on the GPU machine): python3 bench/harness.py [--out DIR] [--filter REGEX]
+"""
+import argparse, ctypes, json, math, os, re, sys, time
+
+import torch
+import triton
+from cuda.bindings import driver as cu
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kernels as K  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def check(result):
+    err = result[0]
+    if err != cu.CUresult.CUDA_SUCCESS:
+        raise RuntimeError(f"CUDA error {err}")
+    return result[1:] if len(result) > 2 else (result[1] if len(result) == 2 else None)
+
+
+class PtxKernel:
+    """A kernel loaded from PTX, launched with cuLaunchKernel."""
+
+    def __init__(self, ptx_path, name, num_warps, shared, extra_null_args=0):
+        with open(ptx_path, "rb") as f:
+            ptx = f.read() + b"\0"
+        self.module = check(cu.cuModuleLoadData(ptx))
+        self.function = check(cu.cuModuleGetFunction(self.module, name.encode()))
+        self.threads = num_warps * 32
+        self.shared = shared
+        self.extra = extra_null_args
+        if shared > 48 * 1024:
+            check(cu.cuFuncSetAttribute(self.function,
+                  cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared))
+
+    def __call__(self, grid, args):
+        values, types = [], []
+        for a in args:
+            if isinstance(a, torch.Tensor):
+                values.append(a.data_ptr()); types.append(ctypes.c_void_p)
+            elif isinstance(a, float):
+                values.append(a); types.append(ctypes.c_float)
+            else:
+                values.append(a); types.append(ctypes.c_int32)
+        for _ in range(self.extra):  # upstream's global and profile scratch pointers
+            values.append(0); types.append(ctypes.c_void_p)
+        grid = tuple(grid) + (1,) * (3 - len(grid))
+        stream = torch.cuda.current_stream().cuda_stream
+        check(cu.cuLaunchKernel(self.function, *grid, self.threads, 1, 1, self.shared, stream,
+                                (tuple(values), tuple(types)), 0))
+
+
+def cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def case_list():
+    """(case name, corpus kernel, shape text, make(inputs), grid, args, outputs, reference, tolerance, bytes)"""
+    dev = "cuda"
+    cases = []
+
+    def vector_add(n, kernel, tiles):
+        x = torch.randn(n, device=dev); y = torch.randn(n, device=dev); out = torch.empty(n, device=dev)
+        block = 1024 * tiles
+        return dict(args=[x, y, out, n], out=[out], ref=[x + y], grid=(cdiv(n, block),),
+                    constexprs=dict(BLOCK=1024, **({"TILES": tiles} if tiles > 1 else {})),
+                    tol=(0, 0), bytes=3 * 4 * n, jit=getattr(K, kernel))
+    cases.append(("vector_add", "vector_add", "n=67108864", lambda: vector_add(1 << 26, "vector_add", 1)))
+    cases.append(("vector_add", "vector_add", "n=98432", lambda: vector_add(98432, "vector_add", 1)))
+    cases.append(("vector_add_2tiles", "vector_add_2tiles", "n=67108864", lambda: vector_add(1 << 26, "vector_add_2tiles", 2)))
+
+    def softmax(rows, cols, block, persistent):
+        x = torch.randn(rows, cols, device=dev); out = torch.empty_like(x)
+        ref = torch.softmax(x.double(), dim=-1).float()
+        if persistent:
+            programs = min(rows, torch.cuda.get_device_properties(0).multi_processor_count * 4)
+            args = [out, x, x.stride(0), out.stride(0), rows, cols]
+            grid = (programs,)
+        else:
+            args = [out, x, x.stride(0), out.stride(0), cols]
+            grid = (rows,)
+        return dict(args=args, out=[out], ref=[ref], grid=grid, constexprs=dict(BLOCK=block), tol=(1e-6, 1e-4),
+                    bytes=2 * 4 * rows * cols, jit=K.softmax_persistent if persistent else K.softmax)
+    cases.append(("softmax", "softmax", "32768x1024", lambda: softmax(32768, 1024, 1024, False)))
+    cases.append(("softmax_persistent", "softmax_persistent", "4096x4096", lambda: softmax(4096, 4096, 4096, True)))
+
+    def norm(kind, rows, cols, block, dtype):
+        x = torch.randn(rows, cols, device=dev, dtype=dtype); w = torch.randn(cols, device=dev, dtype=dtype)
+        y = torch.empty_like(x); eps = 1e-6
+        xf, wf = x.float(), w.float()
+        if kind == "layernorm":
+            b = torch.randn(cols, device=dev, dtype=dtype)
+            mean = xf.mean(-1, keepdim=True); d = xf - mean
+            ref = (d * torch.rsqrt((d * d).mean(-1, keepdim=True) + eps) * wf + b.float()).to(dtype)
+            args = [x, w, b, y, x.stride(0), cols, eps]
+            moved = 2 * rows * cols * x.element_size() + 2 * cols * x.element_size()
+            jit = K.layernorm
+        else:
+            ref = (xf * torch.rsqrt((xf * xf).mean(-1, keepdim=True) + eps) * wf).to(dtype)
+            args = [x, w, y, x.stride(0), cols, eps]
+            moved = 2 * rows * cols * x.element_size() + cols * x.element_size()
+            jit = K.rmsnorm_looped if kind == "rmsnorm_looped" else K.rmsnorm
+        return dict(args=args, out=[y], ref=[ref], grid=(rows,), constexprs=dict(BLOCK=block), tol=(1e-2, 1e-2),
+                    bytes=moved, jit=jit)
+    cases.append(("rmsnorm_f16", "rmsnorm", "16384x4096", lambda: norm("rmsnorm", 16384, 4096, 4096, torch.float16)))
+    cases.append(("rmsnorm_looped_bf16", "rmsnorm_looped", "16384x8192", lambda: norm("rmsnorm_looped", 16384, 8192, 1024, torch.bfloat16)))
+    cases.append(("layernorm_f16", "layernorm", "16384x2048", lambda: norm("layernorm", 16384, 2048, 2048, torch.float16)))
+    return cases
+
+
+def load_bundle(directory, kernel):
+    meta_path = os.path.join(directory, kernel + ".json")
+    if not os.path.exists(meta_path):
+        return None
+    with open(meta_path) as f:
+        meta = json.load(f)
+    return meta
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default=os.environ.get("OUT", "."))
+    parser.add_argument("--filter", default=".")
+    parser.add_argument("--target", default="cuda90")
+    args = parser.parse_args()
+    torch.cuda.init()
+    torch.manual_seed(0)
+    rows = []
+    log = open(os.path.join(args.out, "harness.log"), "w")
+
+    def say(text):
+        print(text, flush=True)
+        log.write(text + "\n")
+
+    bench_dir = os.path.join(ROOT, "out", "bench")
+    for case, kernel, shape, make in case_list():
+        if not re.search(args.filter, case + " " + shape):
+            continue
+        row = dict(kernel=case, shape=shape)
+        try:
+            c = make()
+            meta = load_bundle(os.path.join(bench_dir, "tritium", args.target), case)
+            upstream_meta = load_bundle(os.path.join(bench_dir, "upstream", args.target), case)
+            launchers = {}
+            if meta:
+                launchers["tritium"] = PtxKernel(os.path.join(bench_dir, "tritium", args.target, case + ".ptx"),
+                                                 meta["name"], meta["num_warps"], meta["shared"])
+            if upstream_meta:
+                launchers["triton_ptx"] = PtxKernel(os.path.join(bench_dir, "upstream", args.target, case + ".ptx"),
+                                                    upstream_meta["name"], upstream_meta["num_warps"],
+                                                    upstream_meta["shared"], extra_null_args=2)
+            num_warps = (meta or upstream_meta or {}).get("num_warps", 4)
+            jit = c["jit"]
+            launchers["triton_jit"] = lambda grid, a: jit[grid](*a, **c["constexprs"], num_warps=num_warps)
+            for who, launch in launchers.items():
+                for o in c["out"]:
+                    o.fill_(float("nan")) if o.is_floating_point() else o.fill_(-1)
+                launch(c["grid"], c["args"])
+                torch.cuda.synchronize()
+                ok, err = True, 0.0
+                for o, r in zip(c["out"], c["ref"]):
+                    atol, rtol = c["tol"]
+                    diff = (o.double() - r.double()).abs()
+                    err = max(err, diff.max().item())
+                    ok = ok and not torch.isnan(o).any().item() and torch.allclose(o.double(), r.double(), atol=atol, rtol=rtol)
+                row[who + "_ok"] = ok
+                row[who + "_err"] = err
+            if shape != "n=98432":
+                for who, launch in launchers.items():
+                    fn = lambda launch=launch: launch(c["grid"], c["args"])
+                    times = [triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median") for _ in range(2)]
+                    row[who + "_ms"] = sorted(times)[0] if False else sum(times) / 2
+                    row[who + "_gbs"] = c["bytes"] / (row[who + "_ms"] * 1e-3) / 1e9
+        except Exception as e:  # report and go on with the next case
+            row["error"] = f"{type(e).__name__}: {e}"
+        rows.append(row)
+        say(json.dumps(row))
+
+    with open(os.path.join(args.out, "results.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    say("\n| kernel | shape | Tritium ms | Triton ms (same TTIR) | Triton JIT ms | ratio vs same TTIR | Tritium GB/s | correct |")
+    say("|---|---|---:|---:|---:|---:|---:|:---:|")
+    for r in rows:
+        t, u, j = r.get("tritium_ms"), r.get("triton_ptx_ms"), r.get("triton_jit_ms")
+        fmt = lambda x: f"{x:.4f}" if x else "-"
+        ratio = f"{t / u:.2f}" if t and u else "-"
+        gbs = f"{r['tritium_gbs']:.0f}" if r.get("tritium_gbs") else "-"
+        ok = "yes" if r.get("tritium_ok") else ("no" if "tritium_ok" in r else r.get("error", "-"))
+        say(f"| {r['kernel']} | {r['shape']} | {fmt(t)} | {fmt(u)} | {fmt(j)} | {ratio} | {gbs} | {ok} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+//! The compile command's core: a module of Triton IR (TTIR or TTGIR) to a
+//! kernel bundle: PTX plus what a launcher needs (name, parameters, warps,
+//! shared memory).
+use crate::{emit, ptx, target::Target};
+use melior::{
+    ir::{operation::OperationLike, Module},
+    pass::PassManager,
+    utility::parse_pass_pipeline,
+    Context,
+};
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    pub target: Target,
+    pub num_warps: u32,
+    pub num_stages: u32,
+    pub num_ctas: u32,
+    /// libdevice.10.bc, linked when the kernel calls `__nv_*` functions.
+    pub libdevice: Option<PathBuf>,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions { target: Target { capability: 90 }, num_warps: 4, num_stages: 3, num_ctas: 1, libdevice: None }
+    }
+}
+
+pub struct Bundle {
+    pub info: emit::KernelInfo,
+    pub target: Target,
+    pub llvm_ir: String,
+    pub ptx: String,
+}
+
+impl Bundle {
+    /// `{name, target, num_warps, threads_per_block, shared, parameters}`.
+    pub fn metadata_json(&self) -> String {
+        let parameters: Vec<String> = self
+            .info
+            .parameters
+            .iter()
+            .map(|(name, ty)| format!("    {{\"name\": {:?}, \"type\": {:?}}}", name, ty))
+            .collect();
+        format!(
+            "{{\n  \"name\": {:?},\n  \"target\": {:?},\n  \"num_warps\": {},\n  \"threads_per_block\": {},\n  \"shared\": {},\n  \"parameters\": [\n{}\n  ]\n}}\n",
+            self.info.name,
+            self.target.name(),
+            self.info.num_warps,
+            self.info.num_warps * 32,
+            self.info.shared_bytes,
+            parameters.join(",\n")
+        )
+    }
+
+    /// Writes `DIR/NAME.ptx` and `DIR/NAME.json`.
+    pub fn write(&self, directory: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(directory)?;
+        std::fs::write(directory.join(format!("{}.ptx", self.info.name)), &self.ptx)?;
+        std::fs::write(directory.join(format!("{}.json", self.info.name)), self.metadata_json())
+    }
+}
+
+fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), String> {
+    let manager = PassManager::new(context);
+    parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|e| format!("pipeline {pipeline}: {e}"))?;
+    manager.run(module).map_err(|_| format!("the passes {pipeline} failed"))
+}
+
+/// Compiles a kernel module in place. TTGIR (a module with `ttg.num-warps`)
+/// is lowered as it is; TTIR first goes through Tritium's TTGIR pipeline.
+/// Errors were emitted as diagnostics; the string says which stage failed.
+pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions) -> Result<Bundle, String> {
+    let is_ttgir = module.as_operation().attribute("ttg.num-warps").is_ok();
+    let target = if is_ttgir {
+        match module.as_operation().attribute("ttg.target") {
+            Ok(t) => Target::parse(t.to_string().trim_matches('"'))?,
+            Err(_) => options.target,
+        }
+    } else {
+        let pipeline = tritium_passes::pipeline::ttgir_pipeline(options.target.capability, options.num_warps, options.num_ctas)?;
+        run_pipeline(context, module, &pipeline)?;
+        options.target
+    };
+    let info = emit::lower_kernel(context, module, target).map_err(|e| {
+        e.emit();
+        format!("lowering failed at {}: {}", e.location, e.message)
+    })?;
+    run_pipeline(
+        context,
+        module,
+        "builtin.module(convert-scf-to-cf,convert-arith-to-llvm,convert-math-to-llvm,convert-cf-to-llvm,\
+         convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts,canonicalize,cse)",
+    )?;
+    if !module.as_operation().verify() {
+        return Err("the lowered module does not verify".into());
+    }
+    let assembly = ptx::module_to_ptx(module, &target, options.libdevice.as_deref())?;
+    Ok(Bundle { info, target, llvm_ir: assembly.llvm_ir, ptx: assembly.ptx })
+}

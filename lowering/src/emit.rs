@@ -1,0 +1,365 @@
+//! The lowering of one kernel: a `tt.func` of TritonGPU IR becomes an
+//! `llvm.func` whose values are the registers of one thread. Every tensor
+//! value maps to the list of its registers in the order of its layout's
+//! `register` dimension; scalars map to one value.
+use crate::{
+    builder::{Builder, Cursor, V},
+    layout::{runtime_coords, TensorLayout},
+    ops,
+    target::Target,
+};
+use melior::{
+    ir::{
+        attribute::{DenseI32ArrayAttribute, StringAttribute},
+        operation::{OperationBuilder, OperationLike},
+        r#type::{FunctionType, RankedTensorType, ShapedTypeLike},
+        Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type,
+        TypeLike, ValueLike,
+    },
+    Context,
+};
+use mlir_sys::MlirOperation;
+use std::{collections::HashMap, rc::Rc};
+use tritium_dialects::{layout::layout_of, types};
+
+/// A lowering failure, reported on the op that caused it.
+#[derive(Debug)]
+pub struct LowerError {
+    pub location: String,
+    pub message: String,
+    raw_location: mlir_sys::MlirLocation,
+}
+
+impl LowerError {
+    pub fn at(op: &OperationRef, message: impl Into<String>) -> LowerError {
+        let name = op.name().as_string_ref().as_str().unwrap_or("?").to_string();
+        LowerError {
+            location: op.location().to_string(),
+            message: format!("'{name}': {}", message.into()),
+            raw_location: op.location().to_raw(),
+        }
+    }
+
+    /// Emits the error as an MLIR diagnostic at the op's location.
+    pub fn emit(&self) {
+        let location = unsafe { Location::from_raw(self.raw_location) };
+        tritium_dialects::pass::emit_error(location, &self.message);
+    }
+}
+
+pub type Result<T> = std::result::Result<T, LowerError>;
+
+fn key(v: V) -> usize {
+    v.ptr as usize
+}
+
+pub struct Lowering<'c> {
+    pub b: Builder<'c>,
+    pub target: Target,
+    pub num_warps: u32,
+    values: HashMap<usize, Vec<V>>,
+    layouts: HashMap<(String, Vec<i64>), Rc<TensorLayout>>,
+    thread_coords: HashMap<(String, Vec<i64>), Rc<Vec<V>>>,
+    register_coords: HashMap<(String, Vec<i64>, usize, usize), V>,
+    /// The terminator of the prologue block: values that must dominate the
+    /// whole function (thread ids, constants, layout coordinates) go before it.
+    prologue: MlirOperation,
+    pub tid: V,
+    pub lane: V,
+    pub warp: V,
+    pub shared_base: V,
+    /// Bytes of shared memory used as scratch by conversions and reductions.
+    pub scratch_bytes: usize,
+    /// Bytes of shared memory allocated by ttg.local_alloc, after the scratch.
+    pub allocation_bytes: usize,
+    pub allocations: HashMap<usize, usize>,
+    /// Functions declared in the module (libdevice, ...).
+    pub declared_functions: std::collections::HashSet<String>,
+    /// The llvm.func being built; module-level declarations go before it.
+    pub function_op: MlirOperation,
+}
+
+impl<'c> Lowering<'c> {
+    /// Runs `f` with new ops going into the prologue.
+    pub fn in_prologue<R>(&mut self, f: impl FnOnce(&mut Builder<'c>) -> R) -> R {
+        let saved = self.b.cursor;
+        self.b.cursor = Cursor::Before(self.prologue);
+        let result = f(&mut self.b);
+        self.b.cursor = saved;
+        result
+    }
+
+    pub fn set(&mut self, old: V, registers: Vec<V>) {
+        self.values.insert(key(old), registers);
+    }
+
+    pub fn get(&self, op: &OperationRef, old: V) -> Result<Vec<V>> {
+        self.values
+            .get(&key(old))
+            .cloned()
+            .ok_or_else(|| LowerError::at(op, "uses a value the lowering has not produced"))
+    }
+
+    pub fn operand(&self, op: &OperationRef, index: usize) -> Result<Vec<V>> {
+        let operand = op.operand(index).map_err(|e| LowerError::at(op, e.to_string()))?;
+        self.get(op, operand.to_raw())
+    }
+
+    pub fn set_result(&mut self, op: &OperationRef, index: usize, registers: Vec<V>) {
+        let result = op.result(index).expect("result index in range").to_raw();
+        self.set(result, registers);
+    }
+
+    /// The scalar type that stands for one element of `ty` (a tensor's
+    /// element, `!tt.ptr` as `!llvm.ptr<addrspace>`).
+    pub fn lower_type(&self, ty: Type<'c>) -> Type<'c> {
+        let element = RankedTensorType::try_from(ty).map(|t| t.element()).unwrap_or(ty);
+        match types::pointer_parts(element) {
+            Some((_, address_space)) => self.b.ptr(address_space as u32),
+            None => element,
+        }
+    }
+
+    /// The distribution of a tensor type over the threads.
+    pub fn tensor_layout(&mut self, op: &OperationRef, ty: Type<'c>) -> Result<Rc<TensorLayout>> {
+        let tensor = RankedTensorType::try_from(ty).map_err(|_| LowerError::at(op, format!("{ty} is not a tensor")))?;
+        let encoding = tensor
+            .encoding()
+            .ok_or_else(|| LowerError::at(op, format!("{ty} has no layout; run the TTGIR passes first")))?;
+        let shape = types::static_shape(ty).ok_or_else(|| LowerError::at(op, "dynamic shapes are not supported"))?;
+        let key = (encoding.to_string(), shape.clone());
+        if let Some(layout) = self.layouts.get(&key) {
+            return Ok(layout.clone());
+        }
+        let layout = layout_of(encoding).map_err(|e| LowerError::at(op, e.to_string()))?;
+        if !layout.is_distributed() {
+            return Err(LowerError::at(op, format!("{encoding} is not a distributed layout")));
+        }
+        let layout = Rc::new(TensorLayout::new(layout, &shape).map_err(|e| LowerError::at(op, e))?);
+        self.layouts.insert(key, layout.clone());
+        Ok(layout)
+    }
+
+    /// The coordinate along `dim` of register `register` of this thread.
+    pub fn coordinate(&mut self, layout: &TensorLayout, register: usize, dim: usize) -> V {
+        let layout_key = (format!("{:?}", layout.layout), layout.shape.clone());
+        let full_key = (layout_key.0.clone(), layout_key.1.clone(), register, dim);
+        if let Some(v) = self.register_coords.get(&full_key) {
+            return *v;
+        }
+        let thread = match self.thread_coords.get(&layout_key) {
+            Some(coords) => coords.clone(),
+            None => {
+                let (lane, warp) = (self.lane, self.warp);
+                let coords = Rc::new(self.in_prologue(|b| runtime_coords(b, layout, lane, warp)));
+                self.thread_coords.insert(layout_key, coords.clone());
+                coords
+            }
+        };
+        let constant = layout.register_coords[register][dim] as i64;
+        let base = thread[dim];
+        let v = self.in_prologue(|b| {
+            if constant == 0 {
+                base
+            } else {
+                let c = b.i32_const(constant);
+                b.xor(base, c)
+            }
+        });
+        self.register_coords.insert(full_key, v);
+        v
+    }
+
+    /// Lowers the ops of `block` in order, at the current cursor.
+    pub fn lower_block(&mut self, block: &melior::ir::BlockRef<'c, '_>) -> Result<()> {
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            self.b.location = op.location();
+            ops::lower_op(self, op)?;
+            next = op.next_in_block();
+        }
+        Ok(())
+    }
+
+    pub fn context(&self) -> &'c Context {
+        self.b.context
+    }
+
+    pub fn attr_i32_array(&self, values: &[i32]) -> Attribute<'c> {
+        DenseI32ArrayAttribute::new(self.context(), values).into()
+    }
+}
+
+/// What the kernel needs at launch.
+#[derive(Clone, Debug)]
+pub struct KernelInfo {
+    pub name: String,
+    pub num_warps: u32,
+    pub shared_bytes: usize,
+    /// (name, type) of each parameter, in order.
+    pub parameters: Vec<(String, String)>,
+}
+
+/// Lowers the public `tt.func` of `module` into an `llvm.func` added to the
+/// module (the tt.func is erased). Returns what a launch needs to know.
+pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, target: Target) -> Result<KernelInfo> {
+    let body = module.body();
+    let module_op = module.as_operation();
+    let num_warps = crate::module_int_attribute(&module_op, "ttg.num-warps").unwrap_or(4) as u32;
+    let threads_per_warp = crate::module_int_attribute(&module_op, "ttg.threads-per-warp").unwrap_or(32);
+    if threads_per_warp != 32 {
+        return Err(LowerError::at(&module_op, "only 32 threads per warp are supported on NVIDIA GPUs"));
+    }
+    if crate::module_int_attribute(&module_op, "ttg.num-ctas").unwrap_or(1) != 1 {
+        return Err(LowerError::at(&module_op, "kernels over several CTAs (num-ctas > 1) are not supported yet"));
+    }
+    let mut kernels = Vec::new();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        if name == "tt.func" {
+            kernels.push(op);
+        }
+        next = op.next_in_block();
+    }
+    let [kernel] = kernels[..] else {
+        return Err(LowerError::at(&module_op, format!("expected one tt.func (the kernel), found {}", kernels.len())));
+    };
+    if kernel.attribute("sym_visibility").is_ok_and(|v| v.to_string() != "\"public\"") {
+        return Err(LowerError::at(&kernel, "the kernel must be a public tt.func"));
+    }
+
+    // Shared memory: one extern array, its size given at launch.
+    let location = Location::unknown(context);
+    let b = Builder::new(context, location, Cursor::Before(kernel.to_raw()));
+    let i8 = b.int_type(8);
+    let array = melior::dialect::llvm::r#type::array(i8, 0);
+    let global = OperationBuilder::new("llvm.mlir.global", location)
+        .add_attributes(&[
+            (Identifier::new(context, "global_type"), b.type_attr(array)),
+            (Identifier::new(context, "sym_name"), b.str_attr("global_smem")),
+            (
+                Identifier::new(context, "linkage"),
+                melior::dialect::llvm::attributes::linkage(context, melior::dialect::llvm::attributes::Linkage::External),
+            ),
+            (Identifier::new(context, "addr_space"), b.int_attr(b.i32(), 3)),
+            (Identifier::new(context, "alignment"), b.int_attr(b.i64(), 16)),
+        ])
+        .add_regions([Region::new()])
+        .build()
+        .map_err(|e| LowerError::at(&kernel, e.to_string()))?;
+    body.insert_operation_before(kernel, global);
+
+    // The llvm.func and its two blocks: the prologue, then the body.
+    let function_type = kernel
+        .attribute("function_type")
+        .ok()
+        .and_then(|a| melior::ir::attribute::TypeAttribute::try_from(a).ok())
+        .and_then(|t| FunctionType::try_from(t.value()).ok())
+        .ok_or_else(|| LowerError::at(&kernel, "has no function type"))?;
+    if function_type.result_count() != 0 {
+        return Err(LowerError::at(&kernel, "a kernel returns nothing"));
+    }
+    let entry = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| LowerError::at(&kernel, "has no body"))?;
+    let mut parameter_types = Vec::new();
+    let mut parameters = Vec::new();
+    for i in 0..function_type.input_count() {
+        let ty = function_type.input(i).unwrap();
+        if ty.is_ranked_tensor() {
+            return Err(LowerError::at(&kernel, "kernel parameters must be scalars or pointers"));
+        }
+        let name = entry
+            .argument(i)
+            .ok()
+            .map(|a| a.location().to_string())
+            .and_then(|l| l.split('"').nth(1).map(str::to_string))
+            .unwrap_or_else(|| format!("arg{i}"));
+        parameters.push((name, ty.to_string()));
+        let lowered = match types::pointer_parts(ty) {
+            Some((_, space)) => b.ptr(space as u32),
+            None => ty,
+        };
+        parameter_types.push(lowered);
+    }
+    let void = melior::dialect::llvm::r#type::void(context);
+    let llvm_function_type = melior::dialect::llvm::r#type::function(void, &parameter_types, false);
+    let region = Region::new();
+    let prologue_block = Block::new(&parameter_types.iter().map(|t| (*t, location)).collect::<Vec<_>>());
+    let body_block = Block::new(&[]);
+    let prologue_ref = region.append_block(prologue_block);
+    let body_ref = region.append_block(body_block);
+    let branch = OperationBuilder::new("llvm.br", location)
+        .add_successors(&[&body_ref])
+        .add_operands(&[])
+        .build()
+        .expect("branch");
+    let branch = prologue_ref.append_operation(branch);
+    let kernel_name = kernel
+        .attribute("sym_name")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_string())
+        .unwrap_or_else(|| "kernel".into());
+    let threads = num_warps * 32;
+    let unit = Attribute::unit(context);
+    let function = OperationBuilder::new("llvm.func", location)
+        .add_attributes(&[
+            (Identifier::new(context, "sym_name"), StringAttribute::new(context, &kernel_name).into()),
+            (Identifier::new(context, "function_type"), b.type_attr(llvm_function_type)),
+            (Identifier::new(context, "nvvm.kernel"), unit),
+            (Identifier::new(context, "nvvm.reqntid"), DenseI32ArrayAttribute::new(context, &[threads as i32]).into()),
+        ])
+        .add_regions([region])
+        .build()
+        .map_err(|e| LowerError::at(&kernel, e.to_string()))?;
+    let function = body.insert_operation_before(kernel, function);
+    let function_body = function.region(0).unwrap();
+    let prologue_block = function_body.first_block().unwrap();
+    let body_block = prologue_block.next_in_region().unwrap();
+
+    let mut b = Builder::new(context, location, Cursor::Before(branch.to_raw()));
+    b.constant_anchor = Some(branch.to_raw());
+    let tid = b.special_register("tid.x");
+    let lane_mask = b.i32_const(31);
+    let lane = b.and(tid, lane_mask);
+    let five = b.i32_const(5);
+    let warp = b.lshr(tid, five);
+    let shared_type = b.ptr(3);
+    let shared_base = b.op1(
+        "llvm.mlir.addressof",
+        &[],
+        shared_type,
+        &[("global_name", melior::ir::attribute::FlatSymbolRefAttribute::new(context, "global_smem").into())],
+    );
+    b.cursor = Cursor::End(body_block.to_raw());
+    let mut lowering = Lowering {
+        b,
+        target,
+        num_warps,
+        values: HashMap::new(),
+        layouts: HashMap::new(),
+        thread_coords: HashMap::new(),
+        register_coords: HashMap::new(),
+        prologue: branch.to_raw(),
+        tid,
+        lane,
+        warp,
+        shared_base,
+        scratch_bytes: 0,
+        allocation_bytes: 0,
+        allocations: HashMap::new(),
+        declared_functions: Default::default(),
+        function_op: function.to_raw(),
+    };
+    for i in 0..entry.argument_count() {
+        let old = entry.argument(i).unwrap().to_raw();
+        let new = prologue_block.argument(i).unwrap().to_raw();
+        lowering.set(old, vec![new]);
+    }
+    ops::shared::plan_allocations(&mut lowering, &kernel)?;
+    lowering.lower_block(&entry)?;
+    let shared_bytes = lowering.scratch_bytes + lowering.allocation_bytes;
+    // The tt.func is replaced by the llvm.func.
+    unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };
+    Ok(KernelInfo { name: kernel_name, num_warps, shared_bytes, parameters })
+}

@@ -1,0 +1,43 @@
+//! Tritium's backend: TritonGPU IR -> LLVM and NVVM dialects -> LLVM IR ->
+//! PTX, and the kernel bundle (`NAME.ptx` + `NAME.json`).
+//!
+//! The lowering ([`emit`]) is a direct emitter: each tensor value maps to the
+//! registers one thread holds, found through the linear layout of its
+//! layout ([`layout`]); ops are lowered family by family ([`ops`]). Upstream
+//! MLIR then converts scf/arith/math/cf to the LLVM dialect, and LLVM's NVPTX
+//! backend makes PTX ([`ptx`]).
+pub mod builder;
+pub mod bundle;
+pub mod emit;
+pub mod layout;
+pub mod ops;
+pub mod ptx;
+pub mod target;
+
+pub use bundle::{compile, Bundle, CompileOptions};
+pub use target::Target;
+
+use melior::ir::{
+    attribute::{DenseI32ArrayAttribute, IntegerAttribute},
+    operation::OperationLike,
+    AttributeLike, OperationRef,
+};
+
+pub(crate) fn int_attribute(op: &OperationRef, name: &str) -> Option<i64> {
+    op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value())
+}
+
+pub(crate) fn module_int_attribute(op: &OperationRef, name: &str) -> Option<i64> {
+    int_attribute(op, name)
+}
+
+pub(crate) fn dense_i32_attribute(op: &OperationRef, name: &str) -> Option<Vec<i32>> {
+    let attribute = op.attribute(name).ok()?;
+    let array = DenseI32ArrayAttribute::try_from(attribute).ok()?;
+    let raw = attribute.to_raw();
+    let _ = array;
+    unsafe {
+        let n = mlir_sys::mlirDenseArrayGetNumElements(raw);
+        Some((0..n).map(|i| mlir_sys::mlirDenseI32ArrayGetElement(raw, i)).collect())
+    }
+}

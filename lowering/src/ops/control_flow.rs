@@ -1,0 +1,182 @@
+//! scf.for, scf.if and scf.while over registers: loop-carried tensors become
+//! their registers, flattened in order, and the bodies are lowered inside the
+//! new ops. (Upstream's convert-scf-to-cf then turns them into branches.)
+use crate::{
+    builder::{type_of, Cursor, V},
+    emit::{LowerError, Lowering, Result},
+};
+use melior::ir::{
+    operation::{OperationBuilder, OperationLike},
+    Block, BlockLike, Location, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
+};
+
+pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
+    match name {
+        "scf.for" => lower_for(l, op),
+        "scf.if" => lower_if(l, op),
+        "scf.while" => lower_while(l, op),
+        "scf.yield" | "scf.condition" => terminator(l, op, name),
+        _ => unreachable!(),
+    }
+}
+
+/// Registers of a range of operands, flattened, with their counts.
+fn flatten<'c>(l: &Lowering<'c>, op: &OperationRef, operands: std::ops::Range<usize>) -> Result<(Vec<V>, Vec<usize>)> {
+    let mut flat = Vec::new();
+    let mut counts = Vec::new();
+    for i in operands {
+        let registers = l.operand(op, i)?;
+        counts.push(registers.len());
+        flat.extend(registers);
+    }
+    Ok((flat, counts))
+}
+
+fn unflatten(flat: &[V], counts: &[usize]) -> Vec<Vec<V>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for count in counts {
+        out.push(flat[start..start + count].to_vec());
+        start += count;
+    }
+    out
+}
+
+fn terminator<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
+    let (flat, _) = flatten(l, &op, 0..op.operand_count())?;
+    l.b.op(name, &flat, &[], &[]);
+    Ok(())
+}
+
+/// Creates `name` with the given operands/results and regions whose entry
+/// blocks take `region_arguments[i]`; returns the op.
+fn build_with_regions<'c>(
+    l: &Lowering<'c>,
+    name: &str,
+    operands: &[V],
+    results: &[Type<'c>],
+    region_arguments: &[Vec<Type<'c>>],
+) -> OperationRef<'c, 'c> {
+    let location: Location = l.b.location;
+    let region = |arguments: &Vec<Type<'c>>| {
+        let region = Region::new();
+        region.append_block(Block::new(&arguments.iter().map(|t| (*t, location)).collect::<Vec<_>>()));
+        region
+    };
+    let operands: Vec<_> = operands.iter().map(|v| crate::builder::value(*v)).collect();
+    let builder = OperationBuilder::new(name, location).add_operands(&operands).add_results(results);
+    let builder = match region_arguments {
+        [a] => builder.add_regions([region(a)]),
+        [a, b] => builder.add_regions([region(a), region(b)]),
+        _ => unreachable!("scf ops have one or two regions"),
+    };
+    let operation = builder.build().expect("structured op");
+    match l.b.cursor {
+        Cursor::End(block) => unsafe { melior::ir::BlockRef::from_raw(block) }.append_operation(operation),
+        Cursor::Before(anchor) => {
+            let anchor = unsafe { OperationRef::from_raw(anchor) };
+            anchor.block().unwrap().insert_operation_before(anchor, operation)
+        }
+    }
+}
+
+/// Lowers the old region's block into the new op's region `index`, with the
+/// old block arguments bound to `arguments` (grouped per old argument).
+fn lower_region_into<'c>(
+    l: &mut Lowering<'c>,
+    old: &OperationRef<'c, '_>,
+    old_region: usize,
+    new: &OperationRef<'c, 'c>,
+    new_region: usize,
+    arguments: &[Vec<V>],
+) -> Result<()> {
+    let old_block = old.region(old_region).unwrap().first_block().ok_or_else(|| LowerError::at(old, "empty region"))?;
+    let new_block = new.region(new_region).unwrap().first_block().unwrap();
+    for (i, registers) in arguments.iter().enumerate() {
+        l.set(old_block.argument(i).unwrap().to_raw(), registers.clone());
+    }
+    let saved = l.b.cursor;
+    l.b.cursor = Cursor::End(new_block.to_raw());
+    let result = l.lower_block(&old_block);
+    l.b.cursor = saved;
+    result
+}
+
+fn block_arguments(new: &OperationRef, region: usize) -> Vec<V> {
+    let block = new.region(region).unwrap().first_block().unwrap();
+    (0..block.argument_count()).map(|i| block.argument(i).unwrap().to_raw()).collect()
+}
+
+fn lower_for<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let bounds: Vec<V> = (0..3).map(|i| l.operand(&op, i).map(|r| r[0])).collect::<Result<_>>()?;
+    let (inits, counts) = flatten(l, &op, 3..op.operand_count())?;
+    let types: Vec<Type> = inits.iter().map(|v| type_of(*v)).collect();
+    let induction_type = type_of(bounds[0]);
+    let mut arguments = vec![induction_type];
+    arguments.extend(types.iter().copied());
+    let mut operands = bounds.clone();
+    operands.extend(inits);
+    let new = build_with_regions(l, "scf.for", &operands, &types, &[arguments]);
+    let args = block_arguments(&new, 0);
+    let mut grouped = vec![vec![args[0]]];
+    grouped.extend(unflatten(&args[1..], &counts));
+    lower_region_into(l, &op, 0, &new, 0, &grouped)?;
+    let results: Vec<V> = (0..new.result_count()).map(|i| new.result(i).unwrap().to_raw()).collect();
+    for (i, registers) in unflatten(&results, &counts).into_iter().enumerate() {
+        l.set_result(&op, i, registers);
+    }
+    Ok(())
+}
+
+/// The register count and lowered element type of each result of `op`.
+fn result_shapes<'c>(l: &mut Lowering<'c>, op: &OperationRef<'c, '_>) -> Result<(Vec<usize>, Vec<Type<'c>>)> {
+    let mut counts = Vec::new();
+    let mut types = Vec::new();
+    for i in 0..op.result_count() {
+        let ty = op.result(i).unwrap().r#type();
+        let count = if ty.is_ranked_tensor() { l.tensor_layout(op, ty)?.num_registers() } else { 1 };
+        counts.push(count);
+        types.extend(std::iter::repeat_n(l.lower_type(ty), count));
+    }
+    Ok((counts, types))
+}
+
+fn lower_if<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let condition = l.operand(&op, 0)?[0];
+    let (counts, types) = result_shapes(l, &op)?;
+    let has_else = op.region(1).ok().and_then(|r| r.first_block()).is_some();
+    let regions = if has_else { vec![vec![], vec![]] } else { vec![vec![], vec![]] };
+    let new = build_with_regions(l, "scf.if", &[condition], &types, &regions);
+    lower_region_into(l, &op, 0, &new, 0, &[])?;
+    if has_else {
+        lower_region_into(l, &op, 1, &new, 1, &[])?;
+    } else {
+        // scf.if without results may omit `else`; keep an empty one that yields.
+        let block = new.region(1).unwrap().first_block().unwrap();
+        let saved = l.b.cursor;
+        l.b.cursor = Cursor::End(block.to_raw());
+        l.b.op("scf.yield", &[], &[], &[]);
+        l.b.cursor = saved;
+    }
+    let results: Vec<V> = (0..new.result_count()).map(|i| new.result(i).unwrap().to_raw()).collect();
+    for (i, registers) in unflatten(&results, &counts).into_iter().enumerate() {
+        l.set_result(&op, i, registers);
+    }
+    Ok(())
+}
+
+fn lower_while<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let (inits, init_counts) = flatten(l, &op, 0..op.operand_count())?;
+    let before_types: Vec<Type> = inits.iter().map(|v| type_of(*v)).collect();
+    let (result_counts, result_types) = result_shapes(l, &op)?;
+    let new = build_with_regions(l, "scf.while", &inits, &result_types, &[before_types, result_types.clone()]);
+    let before_args = block_arguments(&new, 0);
+    lower_region_into(l, &op, 0, &new, 0, &unflatten(&before_args, &init_counts))?;
+    let after_args = block_arguments(&new, 1);
+    lower_region_into(l, &op, 1, &new, 1, &unflatten(&after_args, &result_counts))?;
+    let results: Vec<V> = (0..new.result_count()).map(|i| new.result(i).unwrap().to_raw()).collect();
+    for (i, registers) in unflatten(&results, &result_counts).into_iter().enumerate() {
+        l.set_result(&op, i, registers);
+    }
+    Ok(())
+}

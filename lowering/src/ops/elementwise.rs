@@ -1,0 +1,232 @@
+//! Element-wise ops: each register of the result is the op applied to the
+//! same register of the operands. Where upstream Triton uses a fast PTX
+//! instruction (ex2.approx for exp, div.full for f32 division, sqrt.approx
+//! for sqrt) Tritium does too, so results and speed match.
+use crate::{
+    builder::{type_of, V},
+    emit::{LowerError, Lowering, Result},
+};
+use melior::ir::{
+    attribute::{DenseElementsAttribute, FloatAttribute},
+    operation::OperationLike,
+    r#type::{RankedTensorType, ShapedTypeLike},
+    Attribute, AttributeLike, OperationRef, Type, TypeLike, ValueLike,
+};
+
+pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
+    if name == "arith.constant" {
+        return constant(l, op);
+    }
+    let result = op.result(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let result_type = l.lower_type(result.r#type());
+    let count = if result.r#type().is_ranked_tensor() {
+        l.tensor_layout(&op, result.r#type())?.num_registers()
+    } else {
+        1
+    };
+    let operands: Vec<Vec<V>> = (0..op.operand_count()).map(|i| l.operand(&op, i)).collect::<Result<_>>()?;
+    if operands.iter().any(|o| o.len() != count) {
+        return Err(LowerError::at(&op, "operands and result are distributed differently"));
+    }
+    let attributes: Vec<(String, Attribute<'c>)> =
+        op.attributes().map(|(k, v)| (k.as_string_ref().as_str().unwrap_or("").to_string(), v)).collect();
+    let mut registers = Vec::with_capacity(count);
+    for i in 0..count {
+        let args: Vec<V> = operands.iter().map(|o| o[i]).collect();
+        registers.push(scalar(l, &op, name, &args, result_type, &attributes)?);
+    }
+    l.set_result(&op, 0, registers);
+    Ok(())
+}
+
+fn is_f32(ty: Type) -> bool {
+    ty.to_string() == "f32"
+}
+
+fn float_bits(ty: Type) -> Option<u32> {
+    match ty.to_string().as_str() {
+        "f16" | "bf16" => Some(16),
+        "f32" => Some(32),
+        "f64" => Some(64),
+        _ => None,
+    }
+}
+
+/// One element of an element-wise op.
+fn scalar<'c>(
+    l: &mut Lowering<'c>,
+    op: &OperationRef,
+    name: &str,
+    args: &[V],
+    result_type: Type<'c>,
+    attributes: &[(String, Attribute<'c>)],
+) -> Result<V> {
+    let b = &mut l.b;
+    let asm_f32 = |b: &crate::builder::Builder<'c>, asm: &str, constraints: &str, args: &[V]| {
+        b.inline_asm(asm, constraints, args, Some(b.context_f32())).unwrap()
+    };
+    let in_type = args.first().map(|a| type_of(*a));
+    // Fast paths for f32, as upstream emits them.
+    if is_f32(result_type) {
+        match name {
+            "math.exp" => {
+                let log2e = b.f32_const(std::f32::consts::LOG2_E);
+                let scaled = b.op1("arith.mulf", &[args[0], log2e], result_type, &[]);
+                return Ok(asm_f32(b, "ex2.approx.f32 $0, $1;", "=f,f", &[scaled]));
+            }
+            "math.exp2" => return Ok(asm_f32(b, "ex2.approx.f32 $0, $1;", "=f,f", args)),
+            "math.log2" => return Ok(asm_f32(b, "lg2.approx.f32 $0, $1;", "=f,f", args)),
+            "math.log" => {
+                let log2 = asm_f32(b, "lg2.approx.f32 $0, $1;", "=f,f", args);
+                let ln2 = b.f32_const(std::f32::consts::LN_2);
+                return Ok(b.op1("arith.mulf", &[log2, ln2], result_type, &[]));
+            }
+            "math.sqrt" => return Ok(asm_f32(b, "sqrt.approx.ftz.f32 $0, $1;", "=f,f", args)),
+            "math.rsqrt" => return Ok(asm_f32(b, "rsqrt.approx.ftz.f32 $0, $1;", "=f,f", args)),
+            "arith.divf" => return Ok(asm_f32(b, "div.full.f32 $0, $1, $2;", "=f,f,f", args)),
+            "tt.precise_sqrt" => return Ok(asm_f32(b, "sqrt.rn.f32 $0, $1;", "=f,f", args)),
+            "tt.precise_divf" => return Ok(asm_f32(b, "div.rn.f32 $0, $1, $2;", "=f,f,f", args)),
+            _ => {}
+        }
+    }
+    // 16-bit floats: compute in f32 like upstream.
+    if float_bits(result_type) == Some(16)
+        && matches!(name, "math.exp" | "math.exp2" | "math.log" | "math.log2" | "math.sqrt" | "math.rsqrt")
+    {
+        let f32 = b.context_f32();
+        let wide: Vec<V> = args.iter().map(|a| b.op1("arith.extf", &[*a], f32, &[])).collect();
+        let value = scalar(l, op, name, &wide, f32, &[])?;
+        return Ok(l.b.op1("arith.truncf", &[value], result_type, &[]));
+    }
+    match name {
+        "tt.precise_sqrt" => return Ok(b.op1("math.sqrt", args, result_type, &[])),
+        "tt.precise_divf" => return Ok(b.op1("arith.divf", args, result_type, &[])),
+        "tt.mulhiui" => {
+            let asm = if float_bits(result_type).is_none() && result_type.to_string() == "i64" {
+                ("mul.hi.u64 $0, $1, $2;", "=l,l,l")
+            } else {
+                ("mul.hi.u32 $0, $1, $2;", "=r,r,r")
+            };
+            return Ok(b.inline_asm(asm.0, asm.1, args, Some(result_type)).unwrap());
+        }
+        "tt.clampf" => {
+            // clamp(x, lo, hi) = min(max(x, lo), hi); propagateNan = all keeps NaNs.
+            let propagate = attributes.iter().any(|(k, v)| k == "propagateNan" && v.to_string().contains("65535"));
+            let (max, min) = if propagate { ("arith.maximumf", "arith.minimumf") } else { ("arith.maxnumf", "arith.minnumf") };
+            let low = b.op1(max, &[args[0], args[1]], result_type, &[]);
+            return Ok(b.op1(min, &[low, args[2]], result_type, &[]));
+        }
+        "tt.bitcast" => {
+            let from_ptr = in_type.is_some_and(|t| t.to_string().starts_with("!llvm.ptr"));
+            let to_ptr = result_type.to_string().starts_with("!llvm.ptr");
+            let kind = match (from_ptr, to_ptr) {
+                (true, true) => "llvm.addrspacecast",
+                (true, false) => "llvm.ptrtoint",
+                (false, true) => "llvm.inttoptr",
+                (false, false) => "llvm.bitcast",
+            };
+            if from_ptr && to_ptr && in_type == Some(result_type) {
+                return Ok(args[0]);
+            }
+            return Ok(b.op1(kind, args, result_type, &[]));
+        }
+        "tt.int_to_ptr" => return Ok(b.op1("llvm.inttoptr", args, result_type, &[])),
+        "tt.ptr_to_int" => return Ok(b.op1("llvm.ptrtoint", args, result_type, &[])),
+        "tt.fp_to_fp" => {
+            let (from, to) = (in_type.and_then(float_bits), float_bits(result_type));
+            return match (from, to) {
+                (Some(f), Some(t)) if f < t => Ok(b.op1("arith.extf", args, result_type, &[])),
+                (Some(f), Some(t)) if f > t => Ok(b.op1("arith.truncf", args, result_type, &[])),
+                (Some(_), Some(_)) => Ok(args[0]),
+                _ => Err(LowerError::at(op, "fp8 conversions are not supported yet")),
+            };
+        }
+        "tt.extern_elementwise" => return Err(LowerError::at(op, "extern_elementwise (libdevice) is not supported yet")),
+        _ => {}
+    }
+    if let Some(function) = libdevice_function(name, result_type) {
+        return Ok(crate::ops::elementwise::call_libdevice(l, &function, args, result_type));
+    }
+    // Everything else in arith and math maps one to one onto scalars.
+    let attributes: Vec<(&str, Attribute<'c>)> = attributes.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    Ok(l.b.op1(name, args, result_type, &attributes))
+}
+
+/// libdevice implements the math functions that have no PTX instruction.
+fn libdevice_function(name: &str, ty: Type) -> Option<String> {
+    let base = match name {
+        "math.sin" => "sin",
+        "math.cos" => "cos",
+        "math.tan" => "tan",
+        "math.tanh" => "tanh",
+        "math.erf" => "erf",
+        "math.atan2" => "atan2",
+        "math.powf" => "pow",
+        "math.exp" => "exp",
+        "math.log" => "log",
+        "math.log2" => "log2",
+        "math.exp2" => "exp2",
+        "math.sqrt" => "sqrt",
+        "math.rsqrt" => "rsqrt",
+        "math.log1p" => "log1p",
+        "math.expm1" => "expm1",
+        "math.asin" => "asin",
+        "math.acos" => "acos",
+        "math.atan" => "atan",
+        "math.sinh" => "sinh",
+        "math.cosh" => "cosh",
+        _ => return None,
+    };
+    match float_bits(ty) {
+        Some(32) => Some(format!("__nv_{base}f")),
+        Some(64) => Some(format!("__nv_{base}")),
+        _ => None,
+    }
+}
+
+/// Calls a libdevice function, declaring it in the module on first use.
+pub fn call_libdevice<'c>(l: &mut Lowering<'c>, function: &str, args: &[V], result_type: Type<'c>) -> V {
+    let arg_types: Vec<Type> = args.iter().map(|a| type_of(*a)).collect();
+    crate::ops::elementwise::declare_function(l, function, &arg_types, result_type);
+    let callee = melior::ir::attribute::FlatSymbolRefAttribute::new(l.context(), function);
+    let segments = l.attr_i32_array(&[args.len() as i32, 0]);
+    l.b.op1("llvm.call", args, result_type, &[("callee", callee.into()), ("operandSegmentSizes", segments), ("op_bundle_sizes", l.attr_i32_array(&[]))])
+}
+
+/// Declares `llvm.func @name(args) -> result` at module level, once.
+pub fn declare_function<'c>(l: &mut Lowering<'c>, name: &str, args: &[Type<'c>], result: Type<'c>) {
+    if !l.declared_functions.insert(name.to_string()) {
+        return;
+    }
+    let function_type = melior::dialect::llvm::r#type::function(result, args, false);
+    let saved = l.b.cursor;
+    l.b.cursor = crate::builder::Cursor::Before(l.function_op);
+    let sym = l.b.str_attr(name);
+    let ty = l.b.type_attr(function_type);
+    l.b.op_ref("llvm.func", &[], &[], &[("sym_name", sym), ("function_type", ty)]);
+    l.b.cursor = saved;
+}
+
+/// `arith.constant`: scalars are copied; a splat tensor becomes one scalar
+/// shared by all registers.
+fn constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let result = op.result(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let value = op.attribute("value").map_err(|_| LowerError::at(&op, "has no value"))?;
+    if !result.r#type().is_ranked_tensor() {
+        let ty = result.r#type();
+        let v = l.in_prologue(|b| b.op1("arith.constant", &[], ty, &[("value", value)]));
+        l.set_result(&op, 0, vec![v]);
+        return Ok(());
+    }
+    let layout = l.tensor_layout(&op, result.r#type())?;
+    let element_type = RankedTensorType::try_from(result.r#type()).unwrap().element();
+    let splat = DenseElementsAttribute::try_from(value)
+        .ok()
+        .filter(|_| unsafe { mlir_sys::mlirDenseElementsAttrIsSplat(value.to_raw()) })
+        .map(|_| unsafe { Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(value.to_raw())) })
+        .ok_or_else(|| LowerError::at(&op, "only splat tensor constants are supported"))?;
+    let _ = FloatAttribute::try_from(splat);
+    let v = l.in_prologue(|b| b.op1("arith.constant", &[], element_type, &[("value", splat)]));
+    l.set_result(&op, 0, vec![v; layout.num_registers()]);
+    Ok(())
+}

@@ -1,0 +1,48 @@
+//! Lowering of each op family. `lower_op` dispatches on the op name.
+pub mod control_flow;
+pub mod convert;
+pub mod elementwise;
+pub mod memory;
+pub mod reduce;
+pub mod shape;
+pub mod shared;
+
+use crate::emit::{LowerError, Lowering, Result};
+use melior::ir::{operation::OperationLike, OperationRef};
+
+pub fn name_of(op: &OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+}
+
+pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let name = name_of(&op);
+    match name.as_str() {
+        "tt.return" => {
+            if op.operand_count() != 0 {
+                return Err(LowerError::at(&op, "kernels return nothing"));
+            }
+            l.b.op("llvm.return", &[], &[], &[]);
+            Ok(())
+        }
+        "tt.get_program_id" | "tt.get_num_programs" => {
+            let axis = crate::int_attribute(&op, "axis").unwrap_or(0);
+            let register = if name == "tt.get_program_id" { "ctaid" } else { "nctaid" };
+            let axis = ["x", "y", "z"].get(axis as usize).ok_or_else(|| LowerError::at(&op, "axis must be 0, 1 or 2"))?;
+            let v = l.b.special_register(&format!("{register}.{axis}"));
+            l.set_result(&op, 0, vec![v]);
+            Ok(())
+        }
+        "tt.make_range" | "tt.splat" | "tt.broadcast" | "tt.expand_dims" | "tt.reshape" | "tt.trans" | "tt.join"
+        | "tt.split" | "tt.unsplat" => shape::lower(l, op, &name),
+        "tt.addptr" | "tt.load" | "tt.store" | "tt.atomic_rmw" | "tt.atomic_cas" => memory::lower(l, op, &name),
+        "tt.reduce" => reduce::lower_reduce(l, op),
+        "ttg.convert_layout" => convert::lower(l, op),
+        "scf.for" | "scf.if" | "scf.while" | "scf.yield" | "scf.condition" => control_flow::lower(l, op, &name),
+        "ttg.local_alloc" | "ttg.local_load" | "ttg.local_store" | "ttg.local_dealloc" | "ttg.memdesc_index"
+        | "ttg.memdesc_subslice" | "ttg.memdesc_trans" | "ttg.local_barrier" => shared::lower(l, op, &name),
+        _ if name.starts_with("arith.") || name.starts_with("math.") => elementwise::lower(l, op, &name),
+        "tt.precise_sqrt" | "tt.precise_divf" | "tt.clampf" | "tt.mulhiui" | "tt.bitcast" | "tt.fp_to_fp"
+        | "tt.extern_elementwise" | "tt.int_to_ptr" | "tt.ptr_to_int" => elementwise::lower(l, op, &name),
+        _ => Err(LowerError::at(&op, "the lowering does not support this op yet")),
+    }
+}

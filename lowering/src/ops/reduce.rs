@@ -1,0 +1,268 @@
+//! tt.reduce: combine within each thread, then across the lanes of a warp
+//! with butterfly shuffles, then across warps through shared memory. Which
+//! registers, lanes and warps hold elements along the axis is read off the
+//! linear layout.
+use crate::{
+    builder::{type_of, V},
+    emit::{LowerError, Lowering, Result},
+    layout::TensorLayout,
+};
+use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, ValueLike};
+
+/// Applies a combiner region (two sets of k scalars -> k scalars) by
+/// lowering its ops inline.
+pub fn combine<'c>(l: &mut Lowering<'c>, block: &BlockRef<'c, '_>, lhs: &[V], rhs: &[V]) -> Result<Vec<V>> {
+    let k = lhs.len();
+    for i in 0..k {
+        l.set(block.argument(i).unwrap().to_raw(), vec![lhs[i]]);
+        l.set(block.argument(k + i).unwrap().to_raw(), vec![rhs[i]]);
+    }
+    let mut next = block.first_operation();
+    let mut results = None;
+    while let Some(op) = next {
+        let name = crate::ops::name_of(&op);
+        if name.ends_with(".return") {
+            results = Some((0..op.operand_count()).map(|i| l.operand(&op, i).map(|r| r[0])).collect::<Result<Vec<V>>>()?);
+        } else {
+            crate::ops::lower_op(l, op)?;
+        }
+        next = op.next_in_block();
+    }
+    results.ok_or_else(|| LowerError::at(&block.parent_operation().unwrap(), "combiner has no return"))
+}
+
+/// `shfl.sync.bfly` of any 16, 32 or 64-bit scalar.
+pub fn shuffle_xor<'c>(l: &mut Lowering<'c>, v: V, mask: u32) -> V {
+    let ty = type_of(v);
+    let text = ty.to_string();
+    let bits = match text.as_str() {
+        "f64" | "i64" => 64,
+        "f16" | "bf16" | "i16" => 16,
+        "i8" => 8,
+        "i1" => 1,
+        _ => 32,
+    };
+    let i32 = l.b.i32();
+    let asm = format!("shfl.sync.bfly.b32 $0, $1, {mask}, 31, -1;");
+    let shuffle32 = |l: &mut Lowering<'c>, x: V| l.b.inline_asm(&asm, "=r,r", &[x], Some(i32)).unwrap();
+    match bits {
+        32 => {
+            let x = if text == "i32" { v } else { l.b.op1("llvm.bitcast", &[v], i32, &[]) };
+            let y = shuffle32(l, x);
+            if text == "i32" { y } else { l.b.op1("llvm.bitcast", &[y], ty, &[]) }
+        }
+        64 => {
+            let i64 = l.b.i64();
+            let x = if text == "i64" { v } else { l.b.op1("llvm.bitcast", &[v], i64, &[]) };
+            let low = l.b.op1("arith.trunci", &[x], i32, &[]);
+            let thirty_two = l.b.int(i64, 32);
+            let high64 = l.b.op1("arith.shrui", &[x, thirty_two], i64, &[]);
+            let high = l.b.op1("arith.trunci", &[high64], i32, &[]);
+            let (low, high) = (shuffle32(l, low), shuffle32(l, high));
+            let low = l.b.op1("arith.extui", &[low], i64, &[]);
+            let high = l.b.op1("arith.extui", &[high], i64, &[]);
+            let high = l.b.op1("arith.shli", &[high, thirty_two], i64, &[]);
+            let y = l.b.op1("arith.ori", &[low, high], i64, &[]);
+            if text == "i64" { y } else { l.b.op1("llvm.bitcast", &[y], ty, &[]) }
+        }
+        _ => {
+            // Narrow types travel in the low bits of a 32-bit register.
+            let narrow = l.b.int_type(bits);
+            let x = if text.starts_with('i') { v } else { l.b.op1("llvm.bitcast", &[v], narrow, &[]) };
+            let wide = l.b.op1("arith.extui", &[x], i32, &[]);
+            let y = shuffle32(l, wide);
+            let y = l.b.op1("arith.trunci", &[y], narrow, &[]);
+            if text.starts_with('i') { y } else { l.b.op1("llvm.bitcast", &[y], ty, &[]) }
+        }
+    }
+}
+
+fn byte_size(ty: melior::ir::Type) -> usize {
+    match ty.to_string().as_str() {
+        "f64" | "i64" => 8,
+        "f16" | "bf16" | "i16" => 2,
+        "i8" | "i1" => 1,
+        _ => 4,
+    }
+}
+
+pub fn lower_reduce<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let axis = crate::int_attribute(&op, "axis").unwrap_or(0) as usize;
+    let k = op.operand_count();
+    let layout = l.tensor_layout(&op, op.operand(0).unwrap().r#type())?;
+    let inputs: Vec<Vec<V>> = (0..k).map(|i| l.operand(&op, i)).collect::<Result<_>>()?;
+    let region = op.region(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let block = region.first_block().ok_or_else(|| LowerError::at(&op, "has no combiner"))?;
+
+    // 1. Within the thread: registers that differ only along the axis.
+    let mut groups: Vec<(Vec<u32>, Vec<V>)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (r, coords) in layout.register_coords.iter().enumerate() {
+        if !seen.insert(coords.clone()) {
+            continue; // a replicated register must not be counted twice
+        }
+        let mut key = coords.clone();
+        key[axis] = 0;
+        let values: Vec<V> = inputs.iter().map(|input| input[r]).collect();
+        match groups.iter().position(|(g, _)| *g == key) {
+            Some(g) => {
+                let accumulated = groups[g].1.clone();
+                groups[g].1 = combine(l, &block, &accumulated, &values)?;
+            }
+            None => groups.push((key, values)),
+        }
+    }
+
+    // 2. Across lanes: butterfly over the lane bits that move along the axis.
+    for (bit, basis) in layout.lane_bases.clone().iter().enumerate() {
+        if basis[axis] == 0 {
+            continue;
+        }
+        for group in groups.iter_mut() {
+            let partner: Vec<V> = group.1.iter().map(|v| shuffle_xor(l, *v, 1 << bit)).collect();
+            group.1 = combine(l, &block, &group.1.clone(), &partner)?;
+        }
+    }
+
+    // 3. Across warps, through shared memory.
+    let axis_warp_bits: Vec<usize> =
+        layout.warp_bases.iter().enumerate().filter(|(_, b)| b[axis] != 0).map(|(bit, _)| bit).collect();
+    if !axis_warp_bits.is_empty() {
+        across_warps(l, &op, &layout, axis, &axis_warp_bits, &block, &mut groups)?;
+    }
+
+    // 4. The result: a scalar for a 1-D operand, else the slice layout.
+    if layout.rank() == 1 {
+        for i in 0..k {
+            l.set_result(&op, i, vec![groups[0].1[i]]);
+        }
+        return Ok(());
+    }
+    let result_layout = l.tensor_layout(&op, op.result(0).unwrap().r#type())?;
+    let mut results: Vec<Vec<V>> = vec![Vec::new(); k];
+    for coords in &result_layout.register_coords {
+        let mut key = coords.clone();
+        key.insert(axis, 0);
+        let group = groups
+            .iter()
+            .find(|(g, _)| *g == key)
+            .ok_or_else(|| LowerError::at(&op, "the result layout is not the slice of the operand layout"))?;
+        for i in 0..k {
+            results[i].push(group.1[i]);
+        }
+    }
+    for (i, registers) in results.into_iter().enumerate() {
+        l.set_result(&op, i, registers);
+    }
+    Ok(())
+}
+
+/// Each warp writes its partial results to shared memory (one slot per warp
+/// along the axis), then every thread combines the slots of its outputs.
+fn across_warps<'c>(
+    l: &mut Lowering<'c>,
+    op: &OperationRef<'c, '_>,
+    layout: &TensorLayout,
+    axis: usize,
+    axis_warp_bits: &[usize],
+    block: &BlockRef<'c, '_>,
+    groups: &mut [(Vec<u32>, Vec<V>)],
+) -> Result<()> {
+    let slots = 1usize << axis_warp_bits.len();
+    let outputs: usize = layout.shape.iter().enumerate().filter(|(d, _)| *d != axis).map(|(_, s)| *s as usize).product();
+    let element_types: Vec<_> = groups[0].1.iter().map(|v| type_of(*v)).collect();
+    let sizes: Vec<usize> = element_types.iter().map(|t| byte_size(*t)).collect();
+    // One array per operand, laid out [output][slot].
+    let mut offsets = Vec::new();
+    let mut total = 0usize;
+    for size in &sizes {
+        total = total.div_ceil(*size) * size;
+        offsets.push(total);
+        total += outputs * slots * size;
+    }
+    l.scratch_bytes = l.scratch_bytes.max(total);
+
+    // The slot of this warp: its warp-id bits along the axis, packed.
+    let warp = l.warp;
+    let slot = l.in_prologue(|b| {
+        let mut slot: Option<V> = None;
+        for (k, bit) in axis_warp_bits.iter().enumerate() {
+            let shift = b.i32_const(*bit as i64);
+            let one = b.i32_const(1);
+            let moved = b.lshr(warp, shift);
+            let masked = b.and(moved, one);
+            let term = if k == 0 { masked } else { let s = b.i32_const(k as i64); b.shl(masked, s) };
+            slot = Some(match slot { Some(acc) => b.or(acc, term), None => term });
+        }
+        slot.unwrap()
+    });
+
+    // The output index of each group: its coordinates off the axis, row major,
+    // plus this thread's lane and warp coordinates.
+    let mut output_index = Vec::new();
+    for (group_coords, _) in groups.iter() {
+        let register = layout.register_coords.iter().position(|c| {
+            let mut key = c.clone();
+            key[axis] = 0;
+            key == *group_coords
+        }).unwrap();
+        let mut index: Option<V> = None;
+        for d in 0..layout.rank() {
+            if d == axis {
+                continue;
+            }
+            let coordinate = l.coordinate(layout, register, d);
+            index = Some(match index {
+                None => coordinate,
+                Some(acc) => {
+                    let size = l.b.i32_const(layout.shape[d]);
+                    let scaled = l.b.mul(acc, size);
+                    l.b.add(scaled, coordinate)
+                }
+            });
+        }
+        output_index.push(index.unwrap_or_else(|| l.b.i32_const(0)));
+    }
+
+    let base = l.shared_base;
+    let i8 = l.b.int_type(8);
+    l.b.barrier();
+    for (g, (_, values)) in groups.iter().enumerate() {
+        let slots_const = l.b.i32_const(slots as i64);
+        let row = l.b.mul(output_index[g], slots_const);
+        let index = l.b.add(row, slot);
+        for (i, v) in values.iter().enumerate() {
+            let array = l.b.i32_const(offsets[i] as i64);
+            let array = l.b.gep(base, array, i8);
+            let address = l.b.gep(array, index, element_types[i]);
+            l.b.op("llvm.store", &[*v, address], &[], &[]);
+        }
+    }
+    l.b.barrier();
+    for (g, group) in groups.iter_mut().enumerate() {
+        let slots_const = l.b.i32_const(slots as i64);
+        let row = l.b.mul(output_index[g], slots_const);
+        let mut accumulated: Option<Vec<V>> = None;
+        for s in 0..slots {
+            let s = l.b.i32_const(s as i64);
+            let index = l.b.add(row, s);
+            let values: Vec<V> = (0..element_types.len())
+                .map(|i| {
+                    let array = l.b.i32_const(offsets[i] as i64);
+                    let array = l.b.gep(base, array, i8);
+                    let address = l.b.gep(array, index, element_types[i]);
+                    l.b.op1("llvm.load", &[address], element_types[i], &[])
+                })
+                .collect();
+            accumulated = Some(match accumulated {
+                None => values,
+                Some(acc) => combine(l, block, &acc, &values)?,
+            });
+        }
+        group.1 = accumulated.unwrap();
+    }
+    // The scratch may be reused by the next op.
+    l.b.barrier();
+    let _ = op;
+    Ok(())
+}

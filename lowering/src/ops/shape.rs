@@ -1,0 +1,185 @@
+//! Ops that change a tensor's shape without moving data between threads
+//! (make_range, splat, broadcast, expand_dims, reshape, trans, join, split):
+//! each result register takes the operand register that holds the same
+//! element, found through the two layouts.
+use crate::{
+    builder::V,
+    emit::{LowerError, Lowering, Result},
+    layout::TensorLayout,
+};
+use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
+use std::collections::HashMap;
+
+pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
+    match name {
+        "tt.make_range" => make_range(l, op),
+        "tt.splat" => {
+            let scalar = l.operand(&op, 0)?;
+            if scalar.len() != 1 {
+                return Err(LowerError::at(&op, "splat of a tensor is not supported"));
+            }
+            let layout = l.tensor_layout(&op, op.result(0).unwrap().r#type())?;
+            l.set_result(&op, 0, vec![scalar[0]; layout.num_registers()]);
+            Ok(())
+        }
+        "tt.unsplat" => {
+            let registers = l.operand(&op, 0)?;
+            l.set_result(&op, 0, vec![registers[0]]);
+            Ok(())
+        }
+        "tt.join" => join(l, op),
+        "tt.split" => split(l, op),
+        _ => remap(l, op, name),
+    }
+}
+
+fn make_range<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let start = crate::int_attribute(&op, "start").unwrap_or(0);
+    let layout = l.tensor_layout(&op, op.result(0).unwrap().r#type())?;
+    let mut registers = Vec::with_capacity(layout.num_registers());
+    for r in 0..layout.num_registers() {
+        let coordinate = l.coordinate(&layout, r, 0);
+        registers.push(if start == 0 {
+            coordinate
+        } else {
+            let offset = l.b.i32_const(start);
+            l.b.add(coordinate, offset)
+        });
+    }
+    l.set_result(&op, 0, registers);
+    Ok(())
+}
+
+/// For each register of `dst`, the register of `src` holding the element at
+/// `to_source(coordinates in dst)`. The lane and warp bases must agree too:
+/// otherwise the op would move data between threads.
+pub fn register_map(
+    src: &TensorLayout,
+    dst: &TensorLayout,
+    to_source: &dyn Fn(&[u32]) -> Vec<u32>,
+) -> std::result::Result<Vec<usize>, String> {
+    same_threads(src, dst, to_source)?;
+    let mut index: HashMap<&[u32], usize> = HashMap::new();
+    for (r, coords) in src.register_coords.iter().enumerate() {
+        index.entry(coords.as_slice()).or_insert(r);
+    }
+    dst.register_coords
+        .iter()
+        .map(|coords| {
+            let wanted = to_source(coords);
+            index.get(wanted.as_slice()).copied().ok_or_else(|| {
+                "a result register holds an element no operand register of this thread holds".to_string()
+            })
+        })
+        .collect()
+}
+
+/// Checks that each lane and warp holds, in `dst`, the elements that map to
+/// the ones it holds in `src`.
+pub fn same_threads(
+    src: &TensorLayout,
+    dst: &TensorLayout,
+    to_source: &dyn Fn(&[u32]) -> Vec<u32>,
+) -> std::result::Result<(), String> {
+    for (which, dst_bases, src_bases) in [("lane", &dst.lane_bases, &src.lane_bases), ("warp", &dst.warp_bases, &src.warp_bases)] {
+        let mapped: Vec<Vec<u32>> = dst_bases.iter().map(|b| to_source(b)).collect();
+        if &mapped != src_bases {
+            return Err(format!("the {which}s of the operand and the result hold different elements; a ttg.convert_layout is needed"));
+        }
+    }
+    Ok(())
+}
+
+fn remap<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
+    let src_type = op.operand(0).unwrap().r#type();
+    let dst_type = op.result(0).unwrap().r#type();
+    let (src, dst) = (l.tensor_layout(&op, src_type)?, l.tensor_layout(&op, dst_type)?);
+    let (src_shape, dst_shape) = (src.shape.clone(), dst.shape.clone());
+    let to_source: Box<dyn Fn(&[u32]) -> Vec<u32>> = match name {
+        "tt.broadcast" => Box::new(move |c: &[u32]| {
+            c.iter().zip(&src_shape).map(|(x, size)| if *size == 1 { 0 } else { *x }).collect()
+        }),
+        "tt.expand_dims" => {
+            let axis = crate::int_attribute(&op, "axis").unwrap_or(0) as usize;
+            Box::new(move |c: &[u32]| c.iter().enumerate().filter(|(d, _)| *d != axis).map(|(_, x)| *x).collect())
+        }
+        "tt.trans" => {
+            let order = crate::dense_i32_attribute(&op, "order").ok_or_else(|| LowerError::at(&op, "has no order"))?;
+            Box::new(move |c: &[u32]| {
+                let mut source = vec![0; c.len()];
+                for (i, d) in order.iter().enumerate() {
+                    source[*d as usize] = c[i];
+                }
+                source
+            })
+        }
+        "tt.reshape" => Box::new(move |c: &[u32]| {
+            // Row-major linear index, split again along the source shape.
+            let mut linear: u64 = 0;
+            for (x, size) in c.iter().zip(&dst_shape) {
+                linear = linear * *size as u64 + *x as u64;
+            }
+            let mut source = vec![0; src_shape.len()];
+            for (d, size) in src_shape.iter().enumerate().rev() {
+                source[d] = (linear % *size as u64) as u32;
+                linear /= *size as u64;
+            }
+            source
+        }),
+        _ => return Err(LowerError::at(&op, "is not a shape op")),
+    };
+    let map = register_map(&src, &dst, to_source.as_ref()).map_err(|e| LowerError::at(&op, e))?;
+    let registers = l.operand(&op, 0)?;
+    l.set_result(&op, 0, map.iter().map(|r| registers[*r]).collect());
+    Ok(())
+}
+
+/// join(lhs, rhs): the new minor dimension selects the operand.
+fn join<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let src = l.tensor_layout(&op, op.operand(0).unwrap().r#type())?;
+    let dst = l.tensor_layout(&op, op.result(0).unwrap().r#type())?;
+    let (lhs, rhs) = (l.operand(&op, 0)?, l.operand(&op, 1)?);
+    let last = dst.rank() - 1;
+    let drop_last = |c: &[u32]| c[..c.len() - 1].to_vec();
+    let mut registers = Vec::new();
+    for coords in &dst.register_coords {
+        let source = drop_last(coords);
+        let r = src
+            .register_coords
+            .iter()
+            .position(|c| *c == source)
+            .ok_or_else(|| LowerError::at(&op, "the result layout does not keep both halves in one thread"))?;
+        registers.push(if coords[last] == 0 { lhs[r] } else { rhs[r] });
+    }
+    same_threads(&src, &dst, &drop_last).map_err(|e| LowerError::at(&op, e))?;
+    l.set_result(&op, 0, registers);
+    Ok(())
+}
+
+/// split(x): the halves along the minor dimension of size 2.
+fn split<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let src = l.tensor_layout(&op, op.operand(0).unwrap().r#type())?;
+    let dst = l.tensor_layout(&op, op.result(0).unwrap().r#type())?;
+    let registers = l.operand(&op, 0)?;
+    let append_zero = |c: &[u32]| {
+        let mut with_half = c.to_vec();
+        with_half.push(0);
+        with_half
+    };
+    same_threads(&src, &dst, &append_zero).map_err(|e| LowerError::at(&op, e))?;
+    for half in 0..2u32 {
+        let mut result: Vec<V> = Vec::new();
+        for coords in &dst.register_coords {
+            let mut wanted = coords.clone();
+            wanted.push(half);
+            let r = src
+                .register_coords
+                .iter()
+                .position(|c| *c == wanted)
+                .ok_or_else(|| LowerError::at(&op, "the operand layout does not keep both halves in one thread"))?;
+            result.push(registers[r]);
+        }
+        l.set_result(&op, half as usize, result);
+    }
+    Ok(())
+}

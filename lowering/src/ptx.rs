@@ -1,0 +1,185 @@
+//! LLVM dialect module -> LLVM IR -> (libdevice linked, O3) -> PTX, through
+//! MLIR's LLVM translation and LLVM's NVPTX backend (llvm-sys).
+use crate::target::Target;
+use llvm_sys::{
+    bit_reader::LLVMParseBitcodeInContext2,
+    core::*,
+    linker::LLVMLinkModules2,
+    prelude::*,
+    target::*,
+    target_machine::*,
+    transforms::pass_builder::*,
+};
+use melior::ir::Module;
+use std::{
+    ffi::{CStr, CString},
+    path::Path,
+    ptr,
+    sync::Once,
+};
+
+fn init_nvptx() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| unsafe {
+        LLVMInitializeNVPTXTargetInfo();
+        LLVMInitializeNVPTXTarget();
+        LLVMInitializeNVPTXTargetMC();
+        LLVMInitializeNVPTXAsmPrinter();
+    });
+}
+
+unsafe fn take_message(message: *mut std::os::raw::c_char) -> String {
+    if message.is_null() {
+        return String::new();
+    }
+    let text = unsafe { CStr::from_ptr(message) }.to_string_lossy().into_owned();
+    unsafe { LLVMDisposeMessage(message) };
+    text
+}
+
+/// LLVM IR (text) and PTX of a module in the LLVM dialect.
+pub struct Assembly {
+    pub llvm_ir: String,
+    pub ptx: String,
+}
+
+/// Translates `module` (LLVM and NVVM dialects only) to LLVM IR, links the
+/// libdevice functions it calls, optimises at O3 and emits PTX for `target`.
+pub fn module_to_ptx(module: &Module, target: &Target, libdevice: Option<&Path>) -> Result<Assembly, String> {
+    init_nvptx();
+    unsafe {
+        let context = LLVMContextCreate();
+        let result = translate_and_emit(module, target, libdevice, context);
+        LLVMContextDispose(context);
+        result
+    }
+}
+
+unsafe fn translate_and_emit(
+    module: &Module,
+    target: &Target,
+    libdevice: Option<&Path>,
+    context: LLVMContextRef,
+) -> Result<Assembly, String> {
+    let llvm_module = unsafe {
+        mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), context as *mut _)
+    } as LLVMModuleRef;
+    if llvm_module.is_null() {
+        return Err("translation to LLVM IR failed".into());
+    }
+    let triple = CString::new("nvptx64-nvidia-cuda").unwrap();
+    unsafe { LLVMSetTarget(llvm_module, triple.as_ptr()) };
+
+    if let Some(path) = libdevice {
+        if calls_libdevice(llvm_module) {
+            unsafe { link_bitcode(context, llvm_module, path)? };
+        }
+    }
+
+    let cpu = CString::new(target.cpu()).unwrap();
+    let features = CString::new(target.features()).unwrap();
+    let mut llvm_target: LLVMTargetRef = ptr::null_mut();
+    let mut message = ptr::null_mut();
+    if unsafe { LLVMGetTargetFromTriple(triple.as_ptr(), &mut llvm_target, &mut message) } != 0 {
+        return Err(format!("NVPTX target: {}", unsafe { take_message(message) }));
+    }
+    let machine = unsafe {
+        LLVMCreateTargetMachine(
+            llvm_target,
+            triple.as_ptr(),
+            cpu.as_ptr(),
+            features.as_ptr(),
+            LLVMCodeGenOptLevel::LLVMCodeGenLevelAggressive,
+            LLVMRelocMode::LLVMRelocDefault,
+            LLVMCodeModel::LLVMCodeModelDefault,
+        )
+    };
+    let layout = unsafe { LLVMCreateTargetDataLayout(machine) };
+    unsafe { LLVMSetModuleDataLayout(llvm_module, layout) };
+    unsafe { LLVMDisposeTargetData(layout) };
+
+    let options = unsafe { LLVMCreatePassBuilderOptions() };
+    let pipeline = CString::new("default<O3>").unwrap();
+    let error = unsafe { LLVMRunPasses(llvm_module, pipeline.as_ptr(), machine, options) };
+    unsafe { LLVMDisposePassBuilderOptions(options) };
+    if !error.is_null() {
+        let text = unsafe { take_message(llvm_sys::error::LLVMGetErrorMessage(error)) };
+        unsafe { LLVMDisposeTargetMachine(machine) };
+        return Err(format!("LLVM optimisation failed: {text}"));
+    }
+    let llvm_ir = unsafe { take_message(LLVMPrintModuleToString(llvm_module)) };
+
+    let mut buffer: LLVMMemoryBufferRef = ptr::null_mut();
+    let failed = unsafe {
+        LLVMTargetMachineEmitToMemoryBuffer(
+            machine,
+            llvm_module,
+            LLVMCodeGenFileType::LLVMAssemblyFile,
+            &mut message,
+            &mut buffer,
+        )
+    };
+    unsafe { LLVMDisposeTargetMachine(machine) };
+    unsafe { LLVMDisposeModule(llvm_module) };
+    if failed != 0 {
+        return Err(format!("PTX emission failed: {}", unsafe { take_message(message) }));
+    }
+    let start = unsafe { LLVMGetBufferStart(buffer) } as *const u8;
+    let size = unsafe { LLVMGetBufferSize(buffer) };
+    let ptx = String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(start, size) })
+        .trim_end_matches('\0')
+        .to_string();
+    unsafe { LLVMDisposeMemoryBuffer(buffer) };
+    Ok(Assembly { llvm_ir, ptx })
+}
+
+/// Whether the module declares a libdevice function (`__nv_*`).
+fn calls_libdevice(module: LLVMModuleRef) -> bool {
+    unsafe {
+        let mut function = LLVMGetFirstFunction(module);
+        while !function.is_null() {
+            let mut length = 0;
+            let name = LLVMGetValueName2(function, &mut length);
+            let name = std::slice::from_raw_parts(name as *const u8, length);
+            if name.starts_with(b"__nv_") && LLVMIsDeclaration(function) != 0 {
+                return true;
+            }
+            function = LLVMGetNextFunction(function);
+        }
+    }
+    false
+}
+
+unsafe fn link_bitcode(context: LLVMContextRef, module: LLVMModuleRef, path: &Path) -> Result<(), String> {
+    let path_c = CString::new(path.to_string_lossy().as_bytes()).unwrap();
+    let mut buffer = ptr::null_mut();
+    let mut message = ptr::null_mut();
+    if unsafe { LLVMCreateMemoryBufferWithContentsOfFile(path_c.as_ptr(), &mut buffer, &mut message) } != 0 {
+        return Err(format!("cannot read libdevice at {}: {}", path.display(), unsafe { take_message(message) }));
+    }
+    let mut library = ptr::null_mut();
+    let failed = unsafe { LLVMParseBitcodeInContext2(context, buffer, &mut library) };
+    unsafe { LLVMDisposeMemoryBuffer(buffer) };
+    if failed != 0 {
+        return Err(format!("{} is not LLVM bitcode", path.display()));
+    }
+    let triple = CString::new("nvptx64-nvidia-cuda").unwrap();
+    unsafe { LLVMSetTarget(library, triple.as_ptr()) };
+    // Keep only what the kernel calls: libdevice functions become internal.
+    if unsafe { LLVMLinkModules2(module, library) } != 0 {
+        return Err("linking libdevice failed".into());
+    }
+    unsafe {
+        let mut function = LLVMGetFirstFunction(module);
+        while !function.is_null() {
+            let mut length = 0;
+            let name = LLVMGetValueName2(function, &mut length);
+            let name = std::slice::from_raw_parts(name as *const u8, length);
+            if name.starts_with(b"__nv_") && LLVMIsDeclaration(function) == 0 {
+                LLVMSetLinkage(function, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+            }
+            function = LLVMGetNextFunction(function);
+        }
+    }
+    Ok(())
+}

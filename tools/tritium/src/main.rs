@@ -1,0 +1,111 @@
+//! `tritium compile KERNEL.ttir|.ttgir [options] -o DIR`: compiles one
+//! Triton kernel to `DIR/NAME.ptx` and `DIR/NAME.json`.
+use std::{path::PathBuf, process::ExitCode};
+use tritium_dialects::io::parse_module;
+use tritium_lowering::{compile, CompileOptions, Target};
+
+const USAGE: &str = "usage: tritium compile INPUT [--target cuda:90] [--num-warps N] [--num-stages N] [--num-ctas N]
+                       [--libdevice PATH] [--emit-llvm] -o DIR
+
+INPUT is TTIR (then Tritium's TTGIR pipeline runs with the options) or TTGIR
+(its module attributes give target and warps). Writes DIR/NAME.ptx and
+DIR/NAME.json (name, target, num_warps, threads_per_block, shared bytes,
+parameters: the non-constexpr arguments of the kernel, in order).";
+
+struct Arguments {
+    input: PathBuf,
+    output: PathBuf,
+    options: CompileOptions,
+    emit_llvm: bool,
+}
+
+fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
+    let mut args = args.iter();
+    match args.next().map(String::as_str) {
+        Some("compile") => {}
+        Some("--help") | Some("-h") | None => return Err(USAGE.into()),
+        Some(other) => return Err(format!("unknown command '{other}'\n{USAGE}")),
+    }
+    let mut input = None;
+    let mut output = None;
+    let mut options = CompileOptions::default();
+    let mut emit_llvm = false;
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().cloned().ok_or_else(|| format!("{name} needs a value"));
+        let number = |text: String, name: &str| text.parse::<u32>().map_err(|_| format!("{name} must be a number, got '{text}'"));
+        match arg.as_str() {
+            "-o" => output = Some(PathBuf::from(value("-o")?)),
+            "--target" => options.target = Target::parse(&value("--target")?)?,
+            "--num-warps" => options.num_warps = number(value("--num-warps")?, "--num-warps")?,
+            "--num-stages" => options.num_stages = number(value("--num-stages")?, "--num-stages")?,
+            "--num-ctas" => options.num_ctas = number(value("--num-ctas")?, "--num-ctas")?,
+            "--libdevice" => options.libdevice = Some(PathBuf::from(value("--libdevice")?)),
+            "--emit-llvm" => emit_llvm = true,
+            "--help" | "-h" => return Err(USAGE.into()),
+            flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'\n{USAGE}")),
+            path => input = Some(PathBuf::from(path)),
+        }
+    }
+    if !options.num_warps.is_power_of_two() || options.num_warps > 32 {
+        return Err(format!("--num-warps must be a power of two up to 32, got {}", options.num_warps));
+    }
+    Ok(Arguments {
+        input: input.ok_or_else(|| format!("no input file\n{USAGE}"))?,
+        output: output.unwrap_or_else(|| PathBuf::from(".")),
+        options,
+        emit_llvm,
+    })
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arguments = match parse_arguments(&args) {
+        Ok(a) => a,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(if args.iter().any(|a| a == "--help" || a == "-h") { 0 } else { 1 });
+        }
+    };
+    tritium_passes::register_all();
+    let context = tritium_dialects::create_context();
+    let source = match std::fs::read_to_string(&arguments.input) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", arguments.input.display());
+            return ExitCode::from(1);
+        }
+    };
+    let name = arguments.input.display().to_string();
+    let mut module = match parse_module(&context, &source, &name) {
+        Ok(m) => m,
+        Err(errors) => {
+            for e in errors {
+                eprintln!("{e}");
+            }
+            return ExitCode::from(1);
+        }
+    };
+    // Diagnostics of the passes and the lowering go to stderr with their location.
+    let handler = context.attach_diagnostic_handler(|d| {
+        eprintln!("{}: {d}", d.location());
+        true
+    });
+    let result = compile(&context, &mut module, &arguments.options);
+    context.detach_diagnostic_handler(handler);
+    match result {
+        Ok(bundle) => {
+            if let Err(e) = bundle.write(&arguments.output) {
+                eprintln!("error: cannot write the bundle to {}: {e}", arguments.output.display());
+                return ExitCode::from(1);
+            }
+            if arguments.emit_llvm {
+                let _ = std::fs::write(arguments.output.join(format!("{}.ll", bundle.info.name)), &bundle.llvm_ir);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
