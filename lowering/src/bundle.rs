@@ -82,7 +82,17 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         run_pipeline(context, module, &pipeline)?;
         options.target
     };
-    let info = emit::lower_kernel(context, module, target).map_err(|e| {
+    // A bug in the lowering must be an error, not a crash of the caller.
+    let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| emit::lower_kernel(context, module, target)))
+        .map_err(|panic| {
+            let detail = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            format!("internal error in the lowering: {detail}")
+        })?;
+    let info = lowered.map_err(|e| {
         e.emit();
         format!("lowering failed at {}: {}", e.location, e.message)
     })?;

@@ -77,6 +77,8 @@ pub struct Lowering<'c> {
     pub declared_functions: std::collections::HashSet<String>,
     /// The llvm.func being built; module-level declarations go before it.
     pub function_op: MlirOperation,
+    /// Contiguity, divisibility and constancy of the kernel's values.
+    pub axis_info: Option<tritium_passes::analysis::axis_info::ModuleAxisInfo>,
 }
 
 impl<'c> Lowering<'c> {
@@ -181,6 +183,16 @@ impl<'c> Lowering<'c> {
         Ok(())
     }
 
+    /// Start of the scratch area (after the ttg.local_alloc buffers).
+    pub fn scratch_base(&mut self) -> V {
+        let (base, offset) = (self.shared_base, self.allocation_bytes);
+        self.in_prologue(|b| {
+            let i8 = b.int_type(8);
+            let offset = b.i32_const(offset as i64);
+            b.gep(base, offset, i8)
+        })
+    }
+
     pub fn context(&self) -> &'c Context {
         self.b.context
     }
@@ -228,6 +240,11 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
     if kernel.attribute("sym_visibility").is_ok_and(|v| v.to_string() != "\"public\"") {
         return Err(LowerError::at(&kernel, "the kernel must be a public tt.func"));
     }
+
+    // Vector widths of loads and stores come from the axis info of the TTGIR.
+    let axis_info = tritium_passes::analysis::axis_info::ModuleAxisInfo::analyze(module_op)
+        .map_err(|_| LowerError::at(&module_op, "the axis-info analysis failed"))?;
+    let axis_info = Some(axis_info);
 
     // Shared memory: one extern array, its size given at launch.
     let location = Location::unknown(context);
@@ -350,6 +367,7 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
         allocations: HashMap::new(),
         declared_functions: Default::default(),
         function_op: function.to_raw(),
+        axis_info,
     };
     for i in 0..entry.argument_count() {
         let old = entry.argument(i).unwrap().to_raw();

@@ -120,3 +120,84 @@ pub fn runtime_coords(b: &mut Builder, layout: &TensorLayout, lane: V, warp: V) 
         })
         .collect()
 }
+
+/// Where each register of a distributed tensor lives in a shared-memory
+/// buffer: the shared layout (offset -> coordinates) inverted and composed
+/// with the distributed one gives, linearly, an element offset per register
+/// and per lane and warp bit.
+pub struct SharedAccess {
+    /// Element offset of each register when lane = warp = 0.
+    pub register_offsets: Vec<u32>,
+    /// Offset (XOR) contributed by each lane bit and each warp bit.
+    pub lane_offsets: Vec<u32>,
+    pub warp_offsets: Vec<u32>,
+}
+
+impl SharedAccess {
+    pub fn new(shared: &LinearLayout, distributed: &TensorLayout) -> Result<SharedAccess, String> {
+        // C with shared(C(x)) = distributed(x): (register, lane, warp) -> offset.
+        let composed = distributed
+            .linear
+            .invert_and_compose(shared)
+            .map_err(|e| format!("the shared layout does not hold this tensor: {e}"))?;
+        let offsets = |dim: Dim| -> Vec<u32> {
+            composed
+                .bases(&dim)
+                .map(|bases| bases.iter().map(|b| offset_of(&composed, b)).collect())
+                .unwrap_or_default()
+        };
+        let register_bases = offsets(Dim::Register);
+        let count = 1usize << register_bases.len();
+        let register_offsets = (0..count)
+            .map(|r| register_bases.iter().enumerate().filter(|(bit, _)| r >> bit & 1 == 1).fold(0, |acc, (_, o)| acc ^ o))
+            .collect();
+        Ok(SharedAccess { register_offsets, lane_offsets: offsets(Dim::Lane), warp_offsets: offsets(Dim::Warp) })
+    }
+
+    /// The largest power-of-two run of registers with consecutive offsets,
+    /// aligned, at most `max` long.
+    pub fn vector_width(&self, max: usize) -> usize {
+        let mut width = max.max(1);
+        while width > 1 {
+            let aligned = self.lane_offsets.iter().chain(&self.warp_offsets).all(|o| *o as usize % width == 0);
+            let runs = self.register_offsets.len() % width == 0
+                && self.register_offsets.chunks(width).all(|chunk| {
+                    chunk[0] as usize % width == 0 && chunk.iter().enumerate().all(|(i, o)| *o == chunk[0] + i as u32)
+                });
+            if aligned && runs {
+                break;
+            }
+            width /= 2;
+        }
+        width
+    }
+}
+
+/// The offset a basis of the composed layout names (its `offset` component).
+fn offset_of(layout: &LinearLayout, basis: &[u32]) -> u32 {
+    let index = layout.out_dim_index(&Dim::Offset).unwrap_or(0);
+    basis.get(index).copied().unwrap_or(0)
+}
+
+/// This thread's part of the offsets: XOR of the lane and warp bits' offsets.
+pub fn runtime_offset(b: &mut Builder, access: &SharedAccess, lane: V, warp: V) -> V {
+    let mut acc: Option<V> = None;
+    for (id, offsets) in [(lane, &access.lane_offsets), (warp, &access.warp_offsets)] {
+        for (bit, offset) in offsets.iter().enumerate() {
+            if *offset == 0 {
+                continue;
+            }
+            let one = b.i32_const(1);
+            let shift = b.i32_const(bit as i64);
+            let moved = b.lshr(id, shift);
+            let set = b.and(moved, one);
+            let value = b.i32_const(*offset as i64);
+            let term = b.mul(set, value);
+            acc = Some(match acc {
+                Some(a) => b.xor(a, term),
+                None => term,
+            });
+        }
+    }
+    acc.unwrap_or_else(|| b.i32_const(0))
+}

@@ -1,8 +1,12 @@
 //! Tritium's passes. Each lives in a file named after its flag; `registry`
 //! lists them all, and is what tt-opt, pipelines and tests read.
+pub mod analysis;
+pub mod coalescing;
 pub mod ir;
 pub mod pipeline;
 pub mod registry;
+mod test_print_alignment;
 mod test_print_linear_layouts;
+mod tritongpu_coalesce;
 
 pub use registry::{register_all, PASSES};

@@ -27,7 +27,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     };
     let elements: i64 = src.shape.iter().product();
     l.scratch_bytes = l.scratch_bytes.max(elements as usize * bytes);
-    let base = l.shared_base;
+    let base = l.scratch_base();
     // i1 has no memory representation of its own: go through i8.
     let stored_type = if element.to_string() == "i1" { l.b.int_type(8) } else { element };
 

@@ -148,8 +148,18 @@ fn scalar<'c>(
         return Ok(crate::ops::elementwise::call_libdevice(l, &function, args, result_type));
     }
     // Everything else in arith and math maps one to one onto scalars.
-    let attributes: Vec<(&str, Attribute<'c>)> = attributes.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    let mut attributes: Vec<(&str, Attribute<'c>)> = attributes.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    if matches!(name, "arith.addf" | "arith.subf" | "arith.mulf") {
+        // Upstream compiles with LLVM's FP fusion on: multiply-adds become fma.
+        attributes.retain(|(k, _)| *k != "fastmath");
+        attributes.push(("fastmath", contract(l.context())));
+    }
     Ok(l.b.op1(name, args, result_type, &attributes))
+}
+
+/// `#arith.fastmath<contract>`: the multiply and add may fuse.
+fn contract(context: &melior::Context) -> Attribute<'_> {
+    Attribute::parse(context, "#arith.fastmath<contract>").expect("valid attribute")
 }
 
 /// libdevice implements the math functions that have no PTX instruction.

@@ -3,6 +3,7 @@
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
+    layout::TensorLayout,
 };
 use melior::ir::{operation::OperationLike, OperationRef, Type, TypeLike, ValueLike};
 use tritium_dialects::types;
@@ -87,36 +88,185 @@ fn from_bits<'c>(l: &Lowering<'c>, v: V, ty: Type<'c>) -> V {
     }
 }
 
+/// How many consecutive elements one access of `op` may move: as upstream,
+/// the pointer's contiguity and alignment (axis info), the mask's constancy,
+/// and 128 bits; and the layout must keep them in consecutive registers.
+fn vector_width(l: &Lowering, op: &OperationRef, layout: Option<&TensorLayout>, bits: u32) -> usize {
+    let (Some(axis), Some(layout)) = (l.axis_info.as_ref(), layout) else { return 1 };
+    let pointer = op.operand(0).unwrap();
+    let mut width = axis.contiguity_of(pointer, bits) as usize;
+    if let Ok(mask) = op.operand(if crate::ops::name_of(op) == "tt.store" { 2 } else { 1 }) {
+        width = width.min(axis.mask_alignment(mask) as usize);
+    }
+    width = width.min((128 / bits) as usize).max(1);
+    width = 1 << (usize::BITS - 1 - width.leading_zeros());
+    while width > 1 && !registers_are_consecutive(layout, width) {
+        width /= 2;
+    }
+    width
+}
+
+/// Registers `r..r + width` (r a multiple of width) hold consecutive elements
+/// along one dimension, the same for every group.
+fn registers_are_consecutive(layout: &TensorLayout, width: usize) -> bool {
+    let coords = &layout.register_coords;
+    if coords.len() % width != 0 || coords.len() < 2 {
+        return false;
+    }
+    let Some(dim) = (0..coords[0].len()).find(|&d| coords[1][d] != coords[0][d]) else { return false };
+    (0..coords.len()).step_by(width).all(|start| {
+        (1..width).all(|i| {
+            let mut expected = coords[start].clone();
+            expected[dim] += i as u32;
+            coords[start + i] == expected
+        })
+    })
+}
+
+/// The words one access of `width` elements of `bits` moves: (word bits,
+/// word count).
+fn words(width: usize, bits: u32) -> (u32, usize) {
+    let total = width as u32 * bits;
+    if total >= 32 {
+        let word = bits.max(32);
+        (word, (total / word) as usize)
+    } else {
+        (total, 1)
+    }
+}
+
+fn class(bits: u32) -> &'static str {
+    match bits {
+        8 | 16 => "h",
+        32 => "r",
+        _ => "l",
+    }
+}
+
+/// Packs elements (little end first) into words of `word_bits`.
+fn pack<'c>(l: &mut Lowering<'c>, elements: &[V], bits: u32, word_bits: u32) -> Vec<V> {
+    let element_int = l.b.int_type(bits);
+    let word_type = l.b.int_type(word_bits);
+    let per_word = (word_bits / bits) as usize;
+    elements
+        .chunks(per_word)
+        .map(|chunk| {
+            let mut word: Option<V> = None;
+            for (i, element) in chunk.iter().enumerate() {
+                let as_int = to_bits(l, *element, element_int);
+                let wide = if bits == word_bits { as_int } else { l.b.op1("arith.extui", &[as_int], word_type, &[]) };
+                let shifted = if i == 0 {
+                    wide
+                } else {
+                    let amount = l.b.int(word_type, (i as u32 * bits) as i64);
+                    l.b.op1("arith.shli", &[wide, amount], word_type, &[])
+                };
+                word = Some(match word {
+                    None => shifted,
+                    Some(w) => l.b.op1("arith.ori", &[w, shifted], word_type, &[]),
+                });
+            }
+            word.unwrap()
+        })
+        .collect()
+}
+
+/// Splits words into elements of `element_type`.
+fn unpack<'c>(l: &mut Lowering<'c>, words: &[V], word_bits: u32, bits: u32, element_type: Type<'c>) -> Vec<V> {
+    let element_int = l.b.int_type(bits);
+    let word_type = l.b.int_type(word_bits);
+    let per_word = (word_bits / bits) as usize;
+    let mut elements = Vec::new();
+    for word in words {
+        for i in 0..per_word {
+            let shifted = if i == 0 {
+                *word
+            } else {
+                let amount = l.b.int(word_type, (i as u32 * bits) as i64);
+                l.b.op1("arith.shrui", &[*word, amount], word_type, &[])
+            };
+            let narrow = if bits == word_bits { shifted } else { l.b.op1("arith.trunci", &[shifted], element_int, &[]) };
+            elements.push(from_bits(l, narrow, element_type));
+        }
+    }
+    elements
+}
+
+/// `{ $a, $b, ... }` for operands `first..first + count`.
+fn register_list(first: usize, count: usize) -> String {
+    let names: Vec<String> = (first..first + count).map(|i| format!("${i}")).collect();
+    format!("{{ {} }}", names.join(", "))
+}
+
+fn vector_suffix(count: usize) -> String {
+    if count == 1 { String::new() } else { format!(".v{count}") }
+}
+
 fn load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let result_type = op.result(0).unwrap().r#type();
     let element = l.lower_type(result_type);
-    let (class, bits, bits_type) = access(l, &op, element)?;
+    let (_, bits, _) = access(l, &op, element)?;
+    let layout = if result_type.is_ranked_tensor() { Some(l.tensor_layout(&op, result_type)?) } else { None };
+    let width = vector_width(l, &op, layout.as_deref(), bits);
+    let (word_bits, count) = words(width, bits);
+    let word_class = class(word_bits);
     let pointers = registers_of(l, &op, 0)?;
     // Operands: ptr, then the optional mask, then `other` (which needs a mask).
-    let has_mask = op.operand_count() >= 2;
-    let has_other = op.operand_count() >= 3;
-    let masks = if has_mask { Some(registers_of(l, &op, 1)?) } else { None };
-    let others = if has_other { Some(registers_of(l, &op, 2)?) } else { None };
+    let masks = if op.operand_count() >= 2 { Some(registers_of(l, &op, 1)?) } else { None };
+    let others = if op.operand_count() >= 3 { Some(registers_of(l, &op, 2)?) } else { None };
     let volatile = op.attribute("isVolatile").map(|a| a.to_string() == "true").unwrap_or(false);
-    let instruction = format!("ld.global{}.b{bits}", if volatile { ".volatile" } else { "" });
+    let instruction = format!("ld.global{}{}.b{word_bits}", if volatile { ".volatile" } else { "" }, vector_suffix(count));
+    let word_type = l.b.int_type(word_bits);
+    let result_words_type = if count == 1 {
+        word_type
+    } else {
+        melior::dialect::llvm::r#type::r#struct(l.context(), &vec![word_type; count], false)
+    };
+    let outputs = vec![format!("={word_class}"); count].join(",");
     let mut result = Vec::with_capacity(pointers.len());
-    for (i, pointer) in pointers.iter().enumerate() {
-        let loaded = match (&masks, &others) {
-            (None, _) => {
-                let asm = format!("{instruction} {{ $0 }}, [ $1 + 0 ];");
-                l.b.inline_asm(&asm, &format!("={class},l"), &[*pointer], Some(bits_type)).unwrap()
-            }
-            (Some(masks), None) => {
-                let asm = format!("mov.b{bits} $0, 0;\n\t@$2 {instruction} {{ $0 }}, [ $1 + 0 ];");
-                l.b.inline_asm(&asm, &format!("={class},l,b"), &[*pointer, masks[i]], Some(bits_type)).unwrap()
-            }
-            (Some(masks), Some(others)) => {
-                let other = to_bits(l, others[i], bits_type);
-                let asm = format!("mov.b{bits} $0, $3;\n\t@$2 {instruction} {{ $0 }}, [ $1 + 0 ];");
-                l.b.inline_asm(&asm, &format!("={class},l,b,{class}"), &[*pointer, masks[i], other], Some(bits_type)).unwrap()
+    for start in (0..pointers.len()).step_by(width) {
+        let destinations = register_list(0, count);
+        let (asm, constraints, operands) = match &masks {
+            None => (
+                format!("{instruction} {destinations}, [ ${count} + 0 ];"),
+                format!("{outputs},l"),
+                vec![pointers[start]],
+            ),
+            Some(masks) => {
+                let mut text = String::new();
+                let mut operands = vec![pointers[start], masks[start]];
+                let mut constraints = format!("{outputs},l,b");
+                match &others {
+                    Some(others) => {
+                        let other_words = pack(l, &others[start..start + width], bits, word_bits);
+                        for (i, word) in other_words.iter().enumerate() {
+                            text += &format!("mov.b{word_bits} ${i}, ${};\n\t", count + 2 + i);
+                            operands.push(*word);
+                            constraints += &format!(",{word_class}");
+                        }
+                    }
+                    None => {
+                        for i in 0..count {
+                            text += &format!("mov.b{word_bits} ${i}, 0;\n\t");
+                        }
+                    }
+                }
+                text += &format!("@${} {instruction} {destinations}, [ ${count} + 0 ];", count + 1);
+                (text, constraints, operands)
             }
         };
-        result.push(from_bits(l, loaded, element));
+        let loaded = l.b.inline_asm(&asm, &constraints, &operands, Some(result_words_type)).unwrap();
+        let loaded_words: Vec<V> = if count == 1 {
+            vec![loaded]
+        } else {
+            (0..count)
+                .map(|i| {
+                    let position = melior::ir::attribute::DenseI64ArrayAttribute::new(l.context(), &[i as i64]);
+                    l.b.op1("llvm.extractvalue", &[loaded], word_type, &[("position", position.into())])
+                })
+                .collect()
+        };
+        result.extend(unpack(l, &loaded_words, word_bits, bits, element));
     }
     l.set_result(&op, 0, result);
     Ok(())
@@ -128,7 +278,7 @@ fn store<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let values = registers_of(l, &op, 1)?;
     let masks = if op.operand_count() >= 3 { Some(registers_of(l, &op, 2)?) } else { None };
     let element = type_of(values[0]);
-    let (class, bits, bits_type) = access(l, &op, element)?;
+    let (_, bits, _) = access(l, &op, element)?;
     // Only one of the threads (and registers) holding an element stores it.
     let layout = if pointer_type.is_ranked_tensor() { Some(l.tensor_layout(&op, pointer_type)?) } else { None };
     let owner = match &layout {
@@ -139,26 +289,33 @@ fn store<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             Some(l.in_prologue(|b| b.icmp(0, tid, zero)))
         }
     };
-    for (i, pointer) in pointers.iter().enumerate() {
-        if layout.as_ref().is_some_and(|layout| layout.is_duplicate_register(i)) {
+    let width = vector_width(l, &op, layout.as_deref(), bits);
+    let (word_bits, count) = words(width, bits);
+    let word_class = class(word_bits);
+    let instruction = format!("st.global{}.b{word_bits}", vector_suffix(count));
+    for start in (0..pointers.len()).step_by(width) {
+        if layout.as_ref().is_some_and(|layout| layout.is_duplicate_register(start)) {
             continue;
         }
-        let value = to_bits(l, values[i], bits_type);
+        let value_words = pack(l, &values[start..start + width], bits, word_bits);
         let predicate = match (&masks, owner) {
-            (Some(m), Some(o)) => Some(l.b.and(m[i], o)),
-            (Some(m), None) => Some(m[i]),
+            (Some(m), Some(o)) => Some(l.b.and(m[start], o)),
+            (Some(m), None) => Some(m[start]),
             (None, o) => o,
         };
-        match predicate {
+        let sources = register_list(1, count);
+        let mut operands = vec![pointers[start]];
+        operands.extend(value_words);
+        let mut constraints = format!("l{}", format!(",{word_class}").repeat(count));
+        let asm = match predicate {
             Some(p) => {
-                let asm = format!("@$2 st.global.b{bits} [ $0 + 0 ], {{ $1 }};");
-                l.b.inline_asm(&asm, &format!("l,{class},b"), &[*pointer, value, p], None);
+                operands.push(p);
+                constraints += ",b";
+                format!("@${} {instruction} [ $0 + 0 ], {sources};", count + 1)
             }
-            None => {
-                let asm = format!("st.global.b{bits} [ $0 + 0 ], {{ $1 }};");
-                l.b.inline_asm(&asm, &format!("l,{class}"), &[*pointer, value], None);
-            }
-        }
+            None => format!("{instruction} [ $0 + 0 ], {sources};"),
+        };
+        l.b.inline_asm(&asm, &constraints, &operands, None);
     }
     Ok(())
 }

@@ -39,7 +39,8 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         "ttg.convert_layout" => convert::lower(l, op),
         "scf.for" | "scf.if" | "scf.while" | "scf.yield" | "scf.condition" => control_flow::lower(l, op, &name),
         "ttg.local_alloc" | "ttg.local_load" | "ttg.local_store" | "ttg.local_dealloc" | "ttg.memdesc_index"
-        | "ttg.memdesc_subslice" | "ttg.memdesc_trans" | "ttg.local_barrier" => shared::lower(l, op, &name),
+        | "ttg.memdesc_subslice" | "ttg.memdesc_trans" | "ttg.local_barrier" | "ttg.async_copy_global_to_local"
+        | "ttg.async_commit_group" | "ttg.async_wait" => shared::lower(l, op, &name),
         _ if name.starts_with("arith.") || name.starts_with("math.") => elementwise::lower(l, op, &name),
         "tt.precise_sqrt" | "tt.precise_divf" | "tt.clampf" | "tt.mulhiui" | "tt.bitcast" | "tt.fp_to_fp"
         | "tt.extern_elementwise" | "tt.int_to_ptr" | "tt.ptr_to_int" => elementwise::lower(l, op, &name),

@@ -224,7 +224,7 @@ fn across_warps<'c>(
         output_index.push(index.unwrap_or_else(|| l.b.i32_const(0)));
     }
 
-    let base = l.shared_base;
+    let base = l.scratch_base();
     let i8 = l.b.int_type(8);
     l.b.barrier();
     for (g, (_, values)) in groups.iter().enumerate() {

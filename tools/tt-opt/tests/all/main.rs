@@ -1,6 +1,7 @@
 //! Tritium's one integration-test binary (every test binary links all of
 //! MLIR, so there is only this one): the lit suite, round trips of upstream
 //! Triton's IR, the Rust API, malformed input, and upstream CSE/DCE on tt IR.
+mod axis_info;
 mod common;
 mod corpus_roundtrip;
 mod cse_dce;

@@ -1,0 +1,196 @@
+//! How to lay out a global memory access for coalescing (upstream
+//! `CoalesceUtils.cpp` and the helpers of `TritonGPU/Transforms/Utility.cpp`
+//! it uses): each thread takes as many contiguous elements along the most
+//! contiguous dim as the axis info proves contiguous and aligned, up to 128
+//! bits, and threads then warps fill the tensor from that dim outwards.
+use crate::analysis::{axis_info::ModuleAxisInfo, slice::slice, type_facts::access_bit_width};
+use crate::ir::{fail, int_attribute, name_of, tensor_parts};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Value, ValueLike};
+use tritium_dialects::{layout::layout_of, pass::PassFailed, types::is_pointer};
+use tritium_layout::{utils::shape_per_cta, Blocked, CtaLayout};
+
+/// The pointer (tensor) a global memory access reads or writes through
+/// (upstream `getMemAccessPtr`); `None` for other ops.
+pub fn accessed_pointer<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
+    match name_of(op).as_str() {
+        "tt.load" | "tt.store" | "tt.atomic_rmw" | "tt.atomic_cas" | "ttg.async_copy_global_to_local" => {
+            op.operand(0).ok()
+        }
+        _ => None,
+    }
+}
+
+/// Whether `value` is a ranked tensor of pointers.
+pub fn is_pointer_tensor(value: Value) -> bool {
+    tensor_parts(value.r#type()).is_some_and(|(_, element, _)| is_pointer(element))
+}
+
+/// Dims from most to least contiguous, ties in increasing dim order
+/// (upstream `getOrderFromContiguity` as the Triton 3.6.0 release builds it:
+/// a stable sort of `0..rank`. The 3.6 sources' version starts from the
+/// reversed dims, putting the last dim first among ties; the release's
+/// output is what Tritium matches).
+pub fn order_from_contiguity(contiguity: &[i64]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..contiguity.len() as u32).collect();
+    order.sort_by(|&a, &b| contiguity[b as usize].cmp(&contiguity[a as usize]));
+    order
+}
+
+/// The number of warps of the code `op` is in: the `ttg.num-warps` of its
+/// function or module, or its warp-specialize partition's count (upstream
+/// `lookupNumWarps`).
+pub fn num_warps_of(op: OperationRef) -> Option<i64> {
+    let mut current = op;
+    loop {
+        let name = name_of(&current);
+        if name == "builtin.module" || name == "tt.func" {
+            if let Some(n) = int_attribute(&current, "ttg.num-warps") {
+                return Some(n);
+            }
+        }
+        let parent = current.parent_operation()?;
+        if name_of(&parent) == "ttg.warp_specialize.partitions" {
+            let region = current.block()?.parent_region()?;
+            let index = parent.regions().position(|r| r == region)?;
+            let counts = parent.parent_operation()?.attribute("partitionNumWarps").ok()?;
+            return dense_i32_element(counts, index).map(i64::from);
+        }
+        current = parent;
+    }
+}
+
+fn dense_i32_element(attribute: melior::ir::Attribute, index: usize) -> Option<i32> {
+    let raw = melior::ir::AttributeLike::to_raw(&attribute);
+    // SAFETY: a live attribute, indexed as a dense i32 array only when it is one and in bounds.
+    unsafe {
+        (mlir_sys::mlirAttributeIsADenseI32Array(raw) && (index as isize) < mlir_sys::mlirDenseArrayGetNumElements(raw))
+            .then(|| mlir_sys::mlirDenseI32ArrayGetElement(raw, index as isize))
+    }
+}
+
+/// The machine a layout is for.
+#[derive(Clone, Copy, Debug)]
+pub struct Threads {
+    pub num_warps: u32,
+    pub threads_per_warp: u32,
+}
+
+/// The coalesced layout for the memory access `op` (upstream
+/// `buildCoalescedEncoding`).
+pub fn coalesced_layout(op: OperationRef, axis: &ModuleAxisInfo, threads: Threads) -> Result<Blocked, PassFailed> {
+    let pointer = accessed_pointer(&op).ok_or_else(|| fail(&op, "memory access expected"))?;
+    let (shape, _, encoding) =
+        tensor_parts(pointer.r#type()).ok_or_else(|| fail(&op, "tensor of pointers expected"))?;
+    let layout = encoding
+        .ok_or_else(|| fail(&op, "the pointer tensor has no layout"))
+        .and_then(|e| layout_of(e).map_err(|e| fail(&op, e.to_string())))?;
+    let cta = layout.cta_layout().map_err(|e| fail(&op, e.to_string()))?;
+    let per_cta_shape = layout.shape_per_cta(&shape).map_err(|e| fail(&op, e.to_string()))?;
+    let info = axis.get(pointer).ok_or_else(|| fail(&op, "no axis info for the pointer"))?;
+    let order = order_from_contiguity(&info.contiguity);
+
+    // Other accesses of the same shape and order connected to this one may
+    // prove a wider vector for the same pointers' layout: take the widest.
+    let mut per_thread = elements_per_thread(op, &order, axis, &per_cta_shape)?;
+    // (Upstream only looks when the pointers are computed here, not when
+    // they are block arguments such as loop-carried pointers.)
+    if pointer.is_operation_result() {
+        for other in slice(op).into_iter().skip(1) {
+            let Some(other_pointer) = accessed_pointer(&other) else { continue };
+            let same_shape = tensor_parts(other_pointer.r#type()).is_some_and(|(s, _, _)| s == shape);
+            let same_order = axis.get(other_pointer).is_some_and(|i| order_from_contiguity(&i.contiguity) == order);
+            if same_shape && same_order {
+                per_thread = per_thread.max(elements_per_thread(other, &order, axis, &per_cta_shape)?);
+            }
+        }
+    }
+    // Do not give threads more than their share of the tensor.
+    let elements = per_cta_shape.iter().product::<i64>();
+    let thread_count = i64::from(threads.num_warps) * i64::from(threads.threads_per_warp);
+    per_thread = per_thread.min(u32::try_from((elements / thread_count).max(1)).unwrap_or(u32::MAX));
+    if name_of(&op) != "tt.load" {
+        // Writes wider than 128 bits per thread leave gaps at the warp level
+        // (loads do not care, the L1 cache absorbs them).
+        per_thread = per_thread.min(elements_per_thread(op, &order, axis, &per_cta_shape)?);
+    }
+    if per_thread == 0 {
+        return Err(fail(&op, "axis info gives the pointers a contiguity of 0"));
+    }
+    let mut size_per_thread = vec![1; shape.len()];
+    size_per_thread[order[0] as usize] = per_thread;
+    blocked_for_shape(&shape, size_per_thread, order, threads, cta).map_err(|message| fail(&op, message))
+}
+
+/// How many elements of `op`'s pointers along `order[0]` one thread can
+/// access at once: contiguous and aligned ones, at most 128 bits (upstream
+/// `getNumElementsPerThread`).
+fn elements_per_thread(
+    op: OperationRef,
+    order: &[u32],
+    axis: &ModuleAxisInfo,
+    per_cta_shape: &[i64],
+) -> Result<u32, PassFailed> {
+    let pointer = accessed_pointer(&op).ok_or_else(|| fail(&op, "memory access expected"))?;
+    let info = axis.get(pointer).ok_or_else(|| fail(&op, "no axis info for the pointer"))?;
+    let bits = access_bit_width(pointer.r#type())
+        .filter(|&b| b > 0)
+        .ok_or_else(|| fail(&op, "element with a bit width expected"))?;
+    let dim = order[0] as usize;
+    let (Some(&divisibility), Some(&contiguity), Some(&extent)) =
+        (info.divisibility.get(dim), info.contiguity.get(dim), per_cta_shape.get(dim))
+    else {
+        return Err(fail(&op, "axis info rank differs from the pointer rank"));
+    };
+    // Upstream holds these in 32-bit unsigned integers: a divisibility of
+    // 2^32 or more wraps (to 0 for powers of two), which counts as 1.
+    let multiple = ((divisibility as u32) / (bits / 8).max(1)).max(1);
+    let contiguous = contiguity.min(extent) as u32;
+    Ok(multiple.min(contiguous).min(128 / bits))
+}
+
+/// A blocked layout with the given `size_per_thread` and `order` for a
+/// tensor of `shape`: lanes, then warps, go along the dims in `order` as far
+/// as the per-CTA shape takes them, the rest on the last dim (upstream's
+/// `BlockedEncodingAttr::get(shape, sizePerThread, order, numWarps,
+/// threadsPerWarp, CTALayout)`).
+pub fn blocked_for_shape(
+    shape: &[i64],
+    size_per_thread: Vec<u32>,
+    order: Vec<u32>,
+    threads: Threads,
+    cta: CtaLayout,
+) -> Result<Blocked, String> {
+    let rank = size_per_thread.len();
+    let Threads { num_warps, threads_per_warp } = threads;
+    if !num_warps.is_power_of_two() || !threads_per_warp.is_power_of_two() {
+        return Err(format!("warps ({num_warps}) and threads per warp ({threads_per_warp}) must be powers of two"));
+    }
+    if rank == 0 || order.len() != rank || shape.len() != rank || size_per_thread.contains(&0) {
+        return Err("a layout needs a shape, an order and sizes per thread of the same rank".into());
+    }
+    let extent: Vec<u64> = shape.iter().map(|&s| s.max(0) as u64).collect();
+    let per_cta = shape_per_cta(&cta.cta_split_num(), &extent);
+    let mut lanes = vec![0u32; rank];
+    let mut warps = vec![0u32; rank];
+    let mut remaining_lanes = u64::from(threads_per_warp);
+    let mut remaining_threads = u64::from(num_warps) * u64::from(threads_per_warp);
+    let mut remaining_warps = u64::from(num_warps);
+    let (mut used_lanes, mut used_warps) = (1u32, 1u32);
+    for &dim in &order[..rank - 1] {
+        let i = dim as usize;
+        let threads_here = remaining_threads.clamp(1, (per_cta[i] / u64::from(size_per_thread[i])).max(1));
+        let lanes_here = threads_here.clamp(1, remaining_lanes);
+        let warps_here = (threads_here / lanes_here).clamp(1, remaining_warps);
+        lanes[i] = lanes_here as u32;
+        warps[i] = warps_here as u32;
+        remaining_warps /= warps_here;
+        remaining_lanes /= lanes_here;
+        remaining_threads /= threads_here;
+        used_lanes *= lanes[i];
+        used_warps *= warps[i];
+    }
+    let last = order[rank - 1] as usize;
+    lanes[last] = threads_per_warp / used_lanes;
+    warps[last] = num_warps / used_warps;
+    Ok(Blocked::new(&size_per_thread, &lanes, &warps, &order).with_cta(cta))
+}

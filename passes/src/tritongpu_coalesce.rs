@@ -1,0 +1,156 @@
+//! `tritongpu-coalesce` (upstream `Coalesce.cpp`): gives every global memory
+//! access a layout that makes its threads access memory in wide,
+//! contiguous chunks.
+//!
+//! For accesses through tensors of pointers (`tt.load`, `tt.store`,
+//! `tt.atomic_rmw`, `tt.atomic_cas`, `ttg.async_copy_global_to_local`) the
+//! layout comes from the axis info of the pointers (see
+//! [`crate::coalescing`]); tensor-descriptor accesses get up to 16 bytes
+//! per thread along the last dim. The access is then rewritten to that
+//! layout: every tensor operand goes through a `ttg.convert_layout` to it,
+//! and tensor results are converted back to their old layout, so the rest of
+//! the IR is unchanged (later passes remove the conversions they can).
+use crate::analysis::axis_info::ModuleAxisInfo;
+use crate::analysis::type_facts::bit_width;
+use crate::coalescing::{
+    accessed_pointer, blocked_for_shape, coalesced_layout, is_pointer_tensor, num_warps_of, Threads,
+};
+use crate::ir::{collect_ops, create, fail, int_attribute, name_of, set_type, tensor_parts, tensor_type, Order};
+use melior::ir::{operation::OperationLike, Attribute, BlockLike, OperationRef, Value, ValueLike};
+use tritium_dialects::{
+    layout::{attribute_of, layout_of},
+    pass::{PassDefinition, PassFailed, PassOptions, PassResult},
+};
+use tritium_layout::{utils::matrix_order, Blocked, Layout};
+
+pub static PASS: PassDefinition = PassDefinition {
+    argument: "tritongpu-coalesce",
+    description: "Give global memory accesses layouts that coalesce their memory transactions",
+    anchor: "builtin.module",
+    options: &[],
+    run,
+};
+
+fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
+    // Upstream looks up the number of warps of every op, the module
+    // included, and fails without it.
+    if int_attribute(&module, "ttg.num-warps").is_none() {
+        return Err(fail(&module, "the module must specify its number of warps (ttg.num-warps)"));
+    }
+    // Layouts are all chosen on the IR as it is, then applied.
+    let axis = ModuleAxisInfo::analyze(module)?;
+    let threads_per_warp = int_attribute(&module, "ttg.threads-per-warp").unwrap_or(32);
+    let ops = collect_ops(module, Order::Post);
+    let mut plan: Vec<(OperationRef, Blocked)> = Vec::new();
+    for op in &ops {
+        if accessed_pointer(op).is_some_and(is_pointer_tensor) {
+            plan.push((*op, coalesced_layout(*op, &axis, threads_of(*op, threads_per_warp)?)?));
+        }
+    }
+    for op in &ops {
+        if let Some(data) = descriptor_data(op) {
+            plan.push((*op, descriptor_layout(*op, data, threads_of(*op, threads_per_warp)?)?));
+        }
+    }
+    for (op, layout) in plan {
+        let attribute = attribute_of(&Layout::Blocked(layout), op.location()).ok_or(PassFailed)?;
+        convert_access_layout(op, attribute)?;
+    }
+    Ok(())
+}
+
+fn threads_of(op: OperationRef, threads_per_warp: i64) -> Result<Threads, PassFailed> {
+    let num_warps = num_warps_of(op).ok_or_else(|| {
+        fail(&op, "is not contained within a context that specifies the number of warps (ttg.num-warps)")
+    })?;
+    let count = |n: i64, what: &str| u32::try_from(n).map_err(|_| fail(&op, format!("invalid {what}: {n}")));
+    Ok(Threads {
+        num_warps: count(num_warps, "ttg.num-warps")?,
+        threads_per_warp: count(threads_per_warp, "ttg.threads-per-warp")?,
+    })
+}
+
+/// The tensor a tensor-descriptor access moves: the result of a load or
+/// gather, the source of a store, reduce or scatter.
+fn descriptor_data<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
+    match name_of(op).as_str() {
+        "tt.descriptor_load" | "tt.descriptor_gather" => op.result(0).ok().map(Value::from),
+        "tt.descriptor_store" | "tt.descriptor_reduce" => op.operand(1).ok(),
+        "tt.descriptor_scatter" => op.operand(3).ok(),
+        _ => None,
+    }
+}
+
+/// A layout for a tensor-descriptor access (upstream
+/// `pickDescriptorLoadStoreLayout`): these go through shared memory, not
+/// L1, so only vectorization matters: each thread takes its share of the
+/// tensor, at most 16 bytes, along the last dim.
+fn descriptor_layout(op: OperationRef, data: Value, threads: Threads) -> Result<Blocked, PassFailed> {
+    let (shape, element, encoding) = tensor_parts(data.r#type()).ok_or_else(|| fail(&op, "tensor expected"))?;
+    let layout = encoding
+        .ok_or_else(|| fail(&op, "the accessed tensor has no layout"))
+        .and_then(|e| layout_of(e).map_err(|e| fail(&op, e.to_string())))?;
+    let per_cta_shape = layout.shape_per_cta(&shape).map_err(|e| fail(&op, e.to_string()))?;
+    let elements = per_cta_shape.iter().product::<i64>();
+    let thread_count = i64::from(threads.num_warps) * i64::from(threads.threads_per_warp);
+    let per_thread = u32::try_from((elements / thread_count).max(1)).unwrap_or(u32::MAX);
+    let bits = bit_width(element).filter(|&b| b > 0).ok_or_else(|| fail(&op, "element with a bit width expected"))?;
+    let mut size_per_thread = vec![1; shape.len()];
+    if let Some(last) = size_per_thread.last_mut() {
+        *last = per_thread.min(128 / bits).max(1);
+    }
+    let cta = layout.cta_layout().map_err(|e| fail(&op, e.to_string()))?;
+    blocked_for_shape(&shape, size_per_thread, matrix_order(shape.len(), true), threads, cta)
+        .map_err(|message| fail(&op, message))
+}
+
+/// Rewrites `op` to work in `layout` (upstream
+/// `convertDistributedOpEncoding`): tensor operands are converted to it
+/// (even when they already have it, as upstream does), tensor results are
+/// retyped and converted back for their users. The offsets of descriptor
+/// gathers and scatters keep their layout, and so does the token of an
+/// async copy.
+fn convert_access_layout(op: OperationRef, layout: Attribute) -> Result<(), PassFailed> {
+    let location = op.location();
+    let block = op.block().ok_or_else(|| fail(&op, "op in a block expected"))?;
+    let name = name_of(&op);
+    let keeps_layout =
+        |index: usize| matches!(name.as_str(), "tt.descriptor_gather" | "tt.descriptor_scatter") && index == 1;
+    for index in 0..op.operand_count() {
+        let operand = op.operand(index).map_err(|_| fail(&op, "operand expected"))?;
+        let Some((shape, element, _)) = tensor_parts(operand.r#type()) else { continue };
+        if keeps_layout(index) {
+            continue;
+        }
+        let to_layout =
+            create("ttg.convert_layout", location, &[operand], &[tensor_type(&shape, element, Some(layout))], &[]);
+        let converted = block.insert_operation_before(op, to_layout);
+        let converted: Value = converted.result(0).map_err(|_| fail(&op, "conversion result expected"))?.into();
+        // SAFETY: `op` is live and `index` is one of its operands.
+        unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, converted.to_raw()) };
+    }
+    if name == "ttg.async_copy_global_to_local" {
+        return Ok(());
+    }
+    let mut last = op;
+    for index in 0..op.result_count() {
+        let result: Value = op.result(index).map_err(|_| fail(&op, "result expected"))?.into();
+        let old_type = result.r#type();
+        let Some((shape, element, _)) = tensor_parts(old_type) else { continue };
+        let new_type = tensor_type(&shape, element, Some(layout));
+        if new_type == old_type {
+            continue;
+        }
+        set_type(result, new_type);
+        let back = create("ttg.convert_layout", location, &[result], &[old_type], &[]);
+        let back = block.insert_operation_after(last, back);
+        last = back;
+        let back_value: Value = back.result(0).map_err(|_| fail(&op, "conversion result expected"))?.into();
+        // SAFETY: live values; the conversion back is the one use to keep.
+        unsafe {
+            let except = [back.to_raw()];
+            mlir_sys::mlirValueReplaceAllUsesExcept(result.to_raw(), back_value.to_raw(), 1, except.as_ptr() as *mut _);
+        }
+    }
+    Ok(())
+}
