@@ -105,6 +105,10 @@ public:
   StringRef getDescription() const override { return spec->description; }
   StringRef getName() const override { return spec->argument; }
 
+  // Every Rust pass may create ops of any of Tritium's dialects (and the
+  // upstream ones it lowers to), so all of them are loaded before it runs.
+  void getDependentDialects(DialectRegistry &registry) const override { registerDialects(registry); }
+
   bool canScheduleOn(RegisteredOperationName opName) const override {
     return opName.getStringRef() == spec->anchor;
   }

@@ -44,7 +44,9 @@ pub fn layout_of(attribute: Attribute) -> Result<Layout, NotALayout> {
 /// Builds the attribute for `layout`. `None`, with a diagnostic at `location`,
 /// when the layout's parameters are invalid.
 pub fn attribute_of<'c>(layout: &Layout, location: Location<'c>) -> Option<Attribute<'c>> {
-    let context = unsafe { location.context().to_ref() };
+    // `to_ref` borrows the ContextRef: keep it alive in a local.
+    let context_ref = location.context();
+    let context = unsafe { context_ref.to_ref() };
     let dictionary = Writer { context, location }.layout(layout)?;
     let raw = unsafe { ffi::tritiumLayoutFromDictionary(location.to_raw(), dictionary.to_raw()) };
     unsafe { Attribute::from_option_raw(raw) }

@@ -29,7 +29,9 @@ use melior::ir::{
 /// builders do not set them, so call this on what they build:
 /// `with_operand_segments(tt::LoadOperation::builder(..)...build().into(), &[1, 1, 0])`.
 pub fn with_operand_segments<'c>(mut operation: Operation<'c>, sizes: &[i32]) -> Operation<'c> {
-    let context = unsafe { operation.context().to_ref() };
+    // `to_ref` borrows the ContextRef: keep it alive in a local.
+    let context_ref = operation.context();
+    let context = unsafe { context_ref.to_ref() };
     operation.set_attribute("operandSegmentSizes", DenseI32ArrayAttribute::new(context, sizes).into());
     operation
 }

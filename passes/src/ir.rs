@@ -109,7 +109,9 @@ pub fn create<'c>(
     results: &[Type<'c>],
     attributes: &[(&str, Attribute<'c>)],
 ) -> Operation<'c> {
-    let context = unsafe { location.context().to_ref() };
+    // `to_ref` borrows the ContextRef: keep it alive in a local.
+    let context_ref = location.context();
+    let context = unsafe { context_ref.to_ref() };
     let attributes: Vec<(Identifier, Attribute)> =
         attributes.iter().map(|(k, v)| (Identifier::new(context, k), *v)).collect();
     OperationBuilder::new(name, location)

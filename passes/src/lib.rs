@@ -2,6 +2,7 @@
 //! lists them all, and is what tt-opt, pipelines and tests read.
 pub mod analysis;
 pub mod coalescing;
+mod convert_triton_to_tritongpu;
 pub mod ir;
 pub mod pipeline;
 pub mod registry;

@@ -93,7 +93,9 @@ fn build<'c>(
     results: &[Type<'c>],
     attributes: &[(&str, Attribute<'c>)],
 ) -> melior::ir::Operation<'c> {
-    let context = unsafe { like.context().to_ref() };
+    // `to_ref` borrows the ContextRef: keep it alive in a local.
+    let context_ref = like.context();
+    let context = unsafe { context_ref.to_ref() };
     let attributes: Vec<(Identifier, Attribute)> =
         attributes.iter().map(|(k, v)| (Identifier::new(context, k), *v)).collect();
     OperationBuilder::new(kind, like.location())
@@ -264,7 +266,9 @@ fn histogram_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {
     let mut operands = vec![source];
     if let Ok(mask) = op.operand(1) {
         let Some((shape, _, encoding)) = tensor_parts(source.r#type()) else { return false };
-        let context = unsafe { op.context().to_ref() };
+        // `to_ref` borrows the ContextRef: keep it alive in a local.
+        let context_ref = op.context();
+        let context = unsafe { context_ref.to_ref() };
         let i1 = melior::ir::r#type::IntegerType::new(context, 1).into();
         let dims: Vec<u64> = shape.iter().map(|d| *d as u64).collect();
         let mask_type: Type = RankedTensorType::new(&dims, i1, encoding).into();

@@ -1,6 +1,7 @@
 //! Lowering of each op family. `lower_op` dispatches on the op name.
 pub mod control_flow;
 pub mod convert;
+pub mod dot;
 pub mod elementwise;
 pub mod memory;
 pub mod reduce;
@@ -36,6 +37,7 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         | "tt.split" | "tt.unsplat" => shape::lower(l, op, &name),
         "tt.addptr" | "tt.load" | "tt.store" | "tt.atomic_rmw" | "tt.atomic_cas" => memory::lower(l, op, &name),
         "tt.reduce" => reduce::lower_reduce(l, op),
+        "tt.dot" => dot::lower(l, op),
         "ttg.convert_layout" => convert::lower(l, op),
         "scf.for" | "scf.if" | "scf.while" | "scf.yield" | "scf.condition" => control_flow::lower(l, op, &name),
         "ttg.local_alloc" | "ttg.local_load" | "ttg.local_store" | "ttg.local_dealloc" | "ttg.memdesc_index"

@@ -150,6 +150,8 @@ pub(super) fn set_argument_attribute(function: &OperationRef, index: usize, name
 
 /// A 64-bit integer attribute, as upstream writes propagated hints.
 pub(super) fn i64_attribute<'c>(function: &OperationRef<'c, '_>, value: i64) -> Attribute<'c> {
-    let context = unsafe { function.context().to_ref() };
+    // `to_ref` borrows the ContextRef: keep it alive in a local.
+    let context_ref = function.context();
+    let context = unsafe { context_ref.to_ref() };
     IntegerAttribute::new(IntegerType::new(context, 64).into(), value).into()
 }
