@@ -9,5 +9,6 @@ pub mod registry;
 mod test_print_alignment;
 mod test_print_linear_layouts;
 mod tritongpu_coalesce;
+mod tritongpu_remove_layout_conversions;
 
 pub use registry::{register_all, PASSES};

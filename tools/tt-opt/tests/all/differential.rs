@@ -19,7 +19,7 @@ use tritium_dialects::io::{parse_module, print, PrintOptions};
 const UPSTREAM_MLIR_PASSES: &[&str] = &["canonicalize", "cse", "sccp", "symbol-dce", "inline", "convert-scf-to-cf"];
 
 /// (pass flag, minimum number of (kernel, target) pairs that must match).
-const FLOORS: &[(&str, usize)] = &[("tritongpu-coalesce", 22), ("convert-triton-to-tritongpu", 22)];
+const FLOORS: &[(&str, usize)] = &[("tritongpu-coalesce", 22), ("convert-triton-to-tritongpu", 22), ("tritongpu-remove-layout-conversions", 66)];
 
 /// Upstream's options for a pass, as make_ttgir passes them.
 fn pass_options(flag: &str, entry: &CorpusEntry) -> String {

@@ -1,0 +1,331 @@
+//! The IR operations the pass performs that melior does not offer: use
+//! lists, insertion next to a value's definition, cloning, structural
+//! dominance, and identity keys for hashing values, ops and attributes
+//! (MLIR uniques attributes, so equal keys mean equal attributes).
+use melior::ir::{
+    operation::{OperationLike, OperationResult},
+    r#type::{RankedTensorType, ShapedTypeLike},
+    Attribute, AttributeLike, BlockLike, BlockRef, Location, Operation, OperationRef, RegionLike, Type, TypeLike,
+    Value, ValueLike,
+};
+
+/// Identity of a value, an op or an attribute, for hash maps.
+pub(super) type Key = usize;
+
+pub(super) fn value_key(value: Value) -> Key {
+    value.to_raw().ptr as Key
+}
+
+pub(super) fn op_key(op: &OperationRef) -> Key {
+    op.to_raw().ptr as Key
+}
+
+pub(super) fn attribute_key(attribute: Attribute) -> Key {
+    attribute.to_raw().ptr as Key
+}
+
+pub(super) fn op_name(op: &OperationRef) -> String {
+    crate::ir::name_of(op)
+}
+
+/// The op defining `value`, `None` for a block argument.
+pub(super) fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    OperationResult::try_from(value).ok().map(|result| result.owner())
+}
+
+/// The index of `value` among its defining op's results.
+pub(super) fn result_number(value: Value) -> Option<usize> {
+    OperationResult::try_from(value).ok().map(|result| result.result_number())
+}
+
+/// The block owning a block argument, and the argument's index.
+pub(super) fn argument_owner<'c, 'a>(value: Value<'c, 'a>) -> Option<(BlockRef<'c, 'a>, usize)> {
+    // SAFETY: the value is live; it is read as a block argument only when it is one.
+    unsafe {
+        let raw = value.to_raw();
+        mlir_sys::mlirValueIsABlockArgument(raw).then(|| {
+            (
+                BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(raw)),
+                mlir_sys::mlirBlockArgumentGetArgNumber(raw) as usize,
+            )
+        })
+    }
+}
+
+/// The op owning the block that defines `value` (or that holds its
+/// defining op).
+pub(super) fn parent_op_of_value<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    match defining_op(value) {
+        Some(op) => op.parent_operation(),
+        None => argument_owner(value).and_then(|(block, _)| block.parent_operation()),
+    }
+}
+
+/// One use of a value: the user and the operand index.
+#[derive(Clone, Copy)]
+pub(super) struct Use<'c, 'a> {
+    pub owner: OperationRef<'c, 'a>,
+    pub index: usize,
+}
+
+/// The uses of `value`, in MLIR's use-list order (most recent use first).
+pub(super) fn uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<Use<'c, 'a>> {
+    let mut result = Vec::new();
+    // SAFETY: walking the use list of a live value without changing it.
+    unsafe {
+        let mut operand = mlir_sys::mlirValueGetFirstUse(value.to_raw());
+        while !mlir_sys::mlirOpOperandIsNull(operand) {
+            result.push(Use {
+                owner: OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(operand)),
+                index: mlir_sys::mlirOpOperandGetOperandNumber(operand) as usize,
+            });
+            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
+        }
+    }
+    result
+}
+
+pub(super) fn has_uses(value: Value) -> bool {
+    // SAFETY: the value is live.
+    unsafe { !mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(value.to_raw())) }
+}
+
+/// The users of `value`, once per use.
+pub(super) fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    uses(value).into_iter().map(|u| u.owner).collect()
+}
+
+pub(super) fn set_operand<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize, value: Value<'c, 'a>) {
+    // SAFETY: both handles are live; callers pass an index in range.
+    unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) };
+}
+
+pub(super) fn set_type(value: Value, ty: Type) {
+    crate::ir::set_type(value, ty);
+}
+
+pub(super) fn replace_all_uses(old: Value, new: Value) {
+    crate::ir::replace_all_uses(old, new);
+}
+
+pub(super) fn results<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    op.results().map(Value::from).collect()
+}
+
+pub(super) fn operands<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    op.operands().collect()
+}
+
+pub(super) fn block_arguments<'c, 'a>(block: &BlockRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
+    (0..block.argument_count()).filter_map(|i| block.argument(i).ok()).map(Value::from).collect()
+}
+
+/// The first block of region `index` of `op`.
+pub(super) fn body<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize) -> Option<BlockRef<'c, 'a>> {
+    op.region(index).ok()?.first_block()
+}
+
+/// The terminator of the first block of region `index`.
+pub(super) fn terminator<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize) -> Option<OperationRef<'c, 'a>> {
+    body(op, index)?.terminator()
+}
+
+/// The ops of a block, in order (a snapshot).
+pub(super) fn block_ops<'c, 'a>(block: &BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut ops = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        ops.push(op);
+        next = op.next_in_block();
+    }
+    ops
+}
+
+// --- types -------------------------------------------------------------------
+
+pub(super) fn is_tensor(ty: Type) -> bool {
+    ty.is_ranked_tensor()
+}
+
+/// The layout attribute of a ranked tensor type.
+pub(super) fn encoding(ty: Type) -> Option<Attribute> {
+    RankedTensorType::try_from(ty).ok()?.encoding()
+}
+
+pub(super) fn shape_of(ty: Type) -> Option<Vec<i64>> {
+    tritium_dialects::types::static_shape(ty)
+}
+
+pub(super) fn num_elements(ty: Type) -> Option<i64> {
+    Some(shape_of(ty)?.iter().product())
+}
+
+/// The same tensor type with another layout (upstream `cloneWithEncoding`).
+pub(super) fn with_encoding<'c>(ty: Type<'c>, layout: Attribute<'c>) -> Option<Type<'c>> {
+    let tensor = RankedTensorType::try_from(ty).ok()?;
+    let shape = shape_of(ty)?;
+    Some(crate::ir::tensor_type(&shape, tensor.element(), Some(layout)))
+}
+
+/// Bit width of a tensor's element type, the pointee's for pointers
+/// (upstream `getElementBitWidth`).
+pub(super) fn element_bit_width(ty: Type) -> Option<u32> {
+    let element = RankedTensorType::try_from(ty).ok()?.element();
+    let element = tritium_dialects::types::pointer_parts(element).map_or(element, |(pointee, _)| pointee);
+    int_or_float_width(element)
+}
+
+/// Width of an integer or float type.
+pub(super) fn int_or_float_width(ty: Type) -> Option<u32> {
+    // SAFETY: queries on a live type.
+    unsafe {
+        let raw = ty.to_raw();
+        if mlir_sys::mlirTypeIsAInteger(raw) {
+            Some(mlir_sys::mlirIntegerTypeGetWidth(raw))
+        } else if mlir_sys::mlirTypeIsAFloat(raw) {
+            Some(mlir_sys::mlirFloatTypeGetWidth(raw))
+        } else {
+            None
+        }
+    }
+}
+
+pub(super) fn is_float(ty: Type) -> bool {
+    // SAFETY: a query on a live type.
+    unsafe { mlir_sys::mlirTypeIsAFloat(ty.to_raw()) }
+}
+
+/// The elements of a dense i32 array attribute (`array<i32: ...>`).
+pub(super) fn dense_i32s(attribute: Attribute) -> Option<Vec<i32>> {
+    // SAFETY: read as a dense i32 array only when it is one.
+    unsafe {
+        let raw = attribute.to_raw();
+        mlir_sys::mlirAttributeIsADenseI32Array(raw).then(|| {
+            (0..mlir_sys::mlirDenseArrayGetNumElements(raw))
+                .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(raw, i))
+                .collect()
+        })
+    }
+}
+
+// --- building -----------------------------------------------------------------
+
+/// Inserts `new` right before `anchor`.
+pub(super) fn insert_before<'c, 'a>(anchor: &OperationRef<'c, 'a>, new: Operation<'c>) -> Option<OperationRef<'c, 'a>> {
+    let block = anchor.block()?;
+    Some(block.insert_operation_before(*anchor, new))
+}
+
+/// Inserts `new` right after the definition of `value`: after its defining
+/// op, or at the start of its block for a block argument (upstream
+/// `setInsertionPointAfterValue`).
+pub(super) fn insert_after_value<'c, 'a>(value: Value<'c, 'a>, new: Operation<'c>) -> Option<OperationRef<'c, 'a>> {
+    match defining_op(value) {
+        Some(op) => Some(op.block()?.insert_operation_after(op, new)),
+        None => {
+            let (block, _) = argument_owner(value)?;
+            Some(block.insert_operation(0, new))
+        }
+    }
+}
+
+/// A copy of `op` (with its regions), inserted right before it.
+pub(super) fn clone_before<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    // SAFETY: cloning a live op gives a new, unlinked op that we own.
+    let copy = unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) };
+    insert_before(op, copy)
+}
+
+/// `ttg.convert_layout %value : ... -> ty`.
+pub(super) fn convert_layout<'c>(location: Location<'c>, value: Value<'c, '_>, ty: Type<'c>) -> Operation<'c> {
+    crate::ir::create("ttg.convert_layout", location, &[value], &[ty], &[])
+}
+
+/// Erases an op whose results (and block arguments) are no longer used
+/// outside of it.
+pub(super) fn erase_op(op: OperationRef) -> Result<(), String> {
+    let results_used = op.results().any(|r| has_uses(r.into()));
+    let arguments_used = op.regions().any(|region| {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            // Uses by the op's own nested ops go away with it.
+            if block_arguments(&b).into_iter().flat_map(users).any(|user| !is_ancestor(&op, user)) {
+                return true;
+            }
+            block = b.next_in_region();
+        }
+        false
+    });
+    if results_used || arguments_used {
+        let users: Vec<String> = op.results().flat_map(|r| users(r.into())).map(|u| u.to_string()).collect();
+        return Err(format!("'{}' is still used and cannot be erased: {}", op_name(&op), users.join("; ")));
+    }
+    crate::ir::erase(op);
+    Ok(())
+}
+
+// --- structure and dominance ---------------------------------------------------
+
+/// The op in `block` that is `op` or contains it.
+pub(super) fn ancestor_in_block<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    block: &BlockRef<'c, 'a>,
+) -> Option<OperationRef<'c, 'a>> {
+    let mut current = Some(op);
+    while let Some(op) = current {
+        if op.block().is_some_and(|b| b == *block) {
+            return Some(op);
+        }
+        current = op.parent_operation();
+    }
+    None
+}
+
+/// `ancestor` is `op` or contains it.
+pub(super) fn is_ancestor(ancestor: &OperationRef, op: OperationRef) -> bool {
+    let mut current = Some(op);
+    while let Some(op) = current {
+        if op == *ancestor {
+            return true;
+        }
+        current = op.parent_operation();
+    }
+    false
+}
+
+/// `value` is available at `op` and defined before it (MLIR's
+/// `properlyDominates(Value, Operation*)` for single-block regions): a block
+/// argument dominates everything nested in its block, an op result the ops
+/// after its definition, not the ops nested in it.
+pub(super) fn properly_dominates(value: Value, op: OperationRef) -> bool {
+    match defining_op(value) {
+        None => argument_owner(value).is_some_and(|(block, _)| ancestor_in_block(op, &block).is_some()),
+        Some(definition) => {
+            let Some(block) = definition.block() else { return false };
+            match ancestor_in_block(op, &block) {
+                Some(ancestor) => ancestor != definition && definition.is_before_in_block(ancestor),
+                None => false,
+            }
+        }
+    }
+}
+
+/// `a` post-dominates `b` in structured control flow: `a` is `b`, or `a`
+/// encloses `b`, or `a` follows the op of its block that holds `b`.
+pub(super) fn post_dominates(a: OperationRef, b: OperationRef) -> bool {
+    if a == b {
+        return true;
+    }
+    let Some(block) = a.block() else { return false };
+    match ancestor_in_block(b, &block) {
+        Some(ancestor) if ancestor == a => true,
+        Some(ancestor) => ancestor.is_before_in_block(a),
+        None => false,
+    }
+}
+
+/// Every op nested in `root`, parents first, in program order (the order in
+/// which MLIR's `topologicalSort` lists ops of a structured region).
+pub(super) fn pre_order_positions(root: OperationRef) -> std::collections::HashMap<Key, usize> {
+    crate::ir::collect_ops(root, crate::ir::Order::Pre).iter().enumerate().map(|(i, op)| (op_key(op), i)).collect()
+}
