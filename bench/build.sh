@@ -2,6 +2,8 @@
 # Builds what the GPU harness launches, under out/bench/:
 #   tritium/<target>/<kernel>.{ptx,json}: Tritium's bundles, compiled from
 #       upstream's TTGIR of each corpus kernel (test/fixtures/corpus);
+#   tritium-ttir/<target>/<kernel>.{ptx,json}: the same kernels compiled from
+#       upstream's TTIR by Tritium's whole pipeline (no software pipelining yet);
 #   upstream/<target>/<kernel>.{ptx,json}: upstream Triton 3.6's PTX of the same
 #       kernel, from the shared corpus (skipped when ../shared is absent).
 # Then: run bench/harness.py on the GPU machine (carry out/bench).
@@ -11,9 +13,20 @@ cargo build --release -p tritium
 out=out/bench
 rm -rf "$out" && mkdir -p "$out"
 for target in cuda90 cuda80; do
-  mkdir -p "$out/tritium/$target" "$out/upstream/$target"
+  mkdir -p "$out/tritium/$target" "$out/tritium-ttir/$target" "$out/upstream/$target"
   while IFS=$'\t' read -r t kernel stage ir; do
-    [[ "$t" == "$target" && "$stage" == ttgir ]] || continue
+    [[ "$t" == "$target" ]] || continue
+    if [[ "$stage" == ttir ]]; then
+      warps=$(sed -n 's/.*"num_warps": \([0-9]*\).*/\1/p' "test/fixtures/corpus/meta/$target/$kernel.json")
+      tmp=$(mktemp -d)
+      if target/release/tritium compile "test/fixtures/corpus/ir/$ir.mlir" --target "cuda:${target#cuda}" \
+           --num-warps "$warps" -o "$tmp" 2> "$out/tritium-ttir/$target/$kernel.log"; then
+        for f in "$tmp"/*.ptx; do cp "$f" "$out/tritium-ttir/$target/$kernel.ptx"; done
+        for f in "$tmp"/*.json; do cp "$f" "$out/tritium-ttir/$target/$kernel.json"; done
+      fi
+      rm -rf "$tmp"
+    fi
+    [[ "$stage" == ttgir ]] || continue
     tmp=$(mktemp -d)
     if target/release/tritium compile "test/fixtures/corpus/ir/$ir.mlir" -o "$tmp" 2> "$out/tritium/$target/$kernel.log"; then
       for f in "$tmp"/*.ptx; do cp "$f" "$out/tritium/$target/$kernel.ptx"; done

@@ -117,6 +117,41 @@ def case_list():
     cases.append(("rmsnorm_f16", "rmsnorm", "16384x4096", lambda: norm("rmsnorm", 16384, 4096, 4096, torch.float16)))
     cases.append(("rmsnorm_looped_bf16", "rmsnorm_looped", "16384x8192", lambda: norm("rmsnorm_looped", 16384, 8192, 1024, torch.bfloat16)))
     cases.append(("layernorm_f16", "layernorm", "16384x2048", lambda: norm("layernorm", 16384, 2048, 2048, torch.float16)))
+
+    def matmul(size, kernel, blocks, group):
+        m = n = k = size
+        a = torch.randn(m, k, device=dev, dtype=torch.float16)
+        b = torch.randn(k, n, device=dev, dtype=torch.float16)
+        c = torch.empty(m, n, device=dev, dtype=torch.float16)
+        ref = (a.float() @ b.float()).half()
+        bm, bn, bk = blocks
+        # Unit strides are constexprs in the TTIR (Triton specialises 1s), so
+        # the compiled kernels take the other arguments only.
+        full = [a, b, c, m, n, k, a.stride(0), 1, b.stride(0), 1, c.stride(0), 1]
+        compiled = [a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0)]
+        constexprs = dict(BM=bm, BN=bn, BK=bk, **({"GROUP_M": group} if group else {}))
+        grid = (cdiv(m, bm) * cdiv(n, bn),) if group else (cdiv(m, bm), cdiv(n, bn))
+        return dict(args=compiled, jit_args=full, out=[c], ref=[ref], grid=grid, constexprs=constexprs,
+                    tol=(0.25, 1e-2), flops=2 * m * n * k, jit=getattr(K, kernel),
+                    jit_opts=dict(num_stages=3 if group else 1))
+    cases.append(("matmul_naive_f16", "matmul_naive", "2048^3", lambda: matmul(2048, "matmul_naive", (64, 64, 32), 0)))
+    cases.append(("matmul_grouped_f16", "matmul_grouped", "4096^3", lambda: matmul(4096, "matmul_grouped", (128, 128, 64), 8)))
+
+    def attention(z, h, n_ctx, d, causal):
+        q, k, v = (torch.randn(z, h, n_ctx, d, device=dev, dtype=torch.float16) for _ in range(3))
+        o = torch.empty_like(q)
+        scale = 1.0 / math.sqrt(d)
+        s = (q.float() @ k.float().transpose(-1, -2)) * scale
+        if causal:
+            s = s.masked_fill(torch.ones(n_ctx, n_ctx, device=dev, dtype=torch.bool).tril().logical_not(), float("-inf"))
+        ref = (torch.softmax(s, dim=-1) @ v.float()).half()
+        del s
+        flops = 4 * z * h * n_ctx * n_ctx * d // (2 if causal else 1)
+        return dict(args=[q, k, v, o, scale, q.stride(0), q.stride(1), q.stride(2), h, n_ctx], out=[o], ref=[ref],
+                    grid=(n_ctx // 128, z * h), constexprs=dict(HEAD_DIM=d, BLOCK_M=128, BLOCK_N=64, CAUSAL=causal),
+                    tol=(1e-2, 1e-2), flops=flops, jit=K.attn_fwd, jit_opts=dict(num_stages=3))
+    cases.append(("attn_fwd_d64", "attn_fwd", "Z4 H16 N4096 D64", lambda: attention(4, 16, 4096, 64, False)))
+    cases.append(("attn_fwd_causal_d128", "attn_fwd", "Z4 H16 N4096 D128 causal", lambda: attention(4, 16, 4096, 128, True)))
     return cases
 
 
@@ -157,13 +192,20 @@ def main():
             if meta:
                 launchers["tritium"] = PtxKernel(os.path.join(bench_dir, "tritium", args.target, case + ".ptx"),
                                                  meta["name"], meta["num_warps"], meta["shared"])
+            ttir_meta = load_bundle(os.path.join(bench_dir, "tritium-ttir", args.target), case)
+            if ttir_meta:
+                launchers["tritium_from_ttir"] = PtxKernel(
+                    os.path.join(bench_dir, "tritium-ttir", args.target, case + ".ptx"),
+                    ttir_meta["name"], ttir_meta["num_warps"], ttir_meta["shared"])
             if upstream_meta:
                 launchers["triton_ptx"] = PtxKernel(os.path.join(bench_dir, "upstream", args.target, case + ".ptx"),
                                                     upstream_meta["name"], upstream_meta["num_warps"],
                                                     upstream_meta["shared"], extra_null_args=2)
             num_warps = (meta or upstream_meta or {}).get("num_warps", 4)
             jit = c["jit"]
-            launchers["triton_jit"] = lambda grid, a: jit[grid](*a, **c["constexprs"], num_warps=num_warps)
+            jit_args = c.get("jit_args", c["args"])
+            launchers["triton_jit"] = lambda grid, a: jit[grid](*jit_args, **c["constexprs"], num_warps=num_warps,
+                                                                **c.get("jit_opts", {}))
             for who, launch in launchers.items():
                 for o in c["out"]:
                     o.fill_(float("nan")) if o.is_floating_point() else o.fill_(-1)
@@ -182,7 +224,10 @@ def main():
                     fn = lambda launch=launch: launch(c["grid"], c["args"])
                     times = [triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median") for _ in range(2)]
                     row[who + "_ms"] = sorted(times)[0] if False else sum(times) / 2
-                    row[who + "_gbs"] = c["bytes"] / (row[who + "_ms"] * 1e-3) / 1e9
+                    if "flops" in c:
+                        row[who + "_tflops"] = c["flops"] / (row[who + "_ms"] * 1e-3) / 1e12
+                    else:
+                        row[who + "_gbs"] = c["bytes"] / (row[who + "_ms"] * 1e-3) / 1e9
         except Exception as e:  # report and go on with the next case
             row["error"] = f"{type(e).__name__}: {e}"
         rows.append(row)
@@ -190,15 +235,18 @@ def main():
 
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump(rows, f, indent=1)
-    say("\n| kernel | shape | Tritium ms | Triton ms (same TTIR) | Triton JIT ms | ratio vs same TTIR | Tritium GB/s | correct |")
-    say("|---|---|---:|---:|---:|---:|---:|:---:|")
+    say("\n| kernel | shape | Tritium ms (upstream TTGIR) | Triton ms (same TTGIR) | Triton JIT ms | ratio | Tritium GB/s or TFLOP/s | correct | Tritium ms (from TTIR) | correct |")
+    say("|---|---|---:|---:|---:|---:|---:|:---:|---:|:---:|")
     for r in rows:
         t, u, j = r.get("tritium_ms"), r.get("triton_ptx_ms"), r.get("triton_jit_ms")
         fmt = lambda x: f"{x:.4f}" if x else "-"
         ratio = f"{t / u:.2f}" if t and u else "-"
-        gbs = f"{r['tritium_gbs']:.0f}" if r.get("tritium_gbs") else "-"
+        gbs = f"{r['tritium_gbs']:.0f} GB/s" if r.get("tritium_gbs") else (
+            f"{r['tritium_tflops']:.0f} TFLOP/s" if r.get("tritium_tflops") else "-")
         ok = "yes" if r.get("tritium_ok") else ("no" if "tritium_ok" in r else r.get("error", "-"))
-        say(f"| {r['kernel']} | {r['shape']} | {fmt(t)} | {fmt(u)} | {fmt(j)} | {ratio} | {gbs} | {ok} |")
+        ttir_ok = "yes" if r.get("tritium_from_ttir_ok") else ("no" if "tritium_from_ttir_ok" in r else "-")
+        say(f"| {r['kernel']} | {r['shape']} | {fmt(t)} | {fmt(u)} | {fmt(j)} | {ratio} | {gbs} | {ok} | "
+            f"{fmt(r.get('tritium_from_ttir_ms'))} | {ttir_ok} |")
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what Tritium needs on Debian 12 and is missing: LLVM/MLIR 22 from
 # Debian's packages (static libraries, mlir-tblgen, lit, FileCheck), CMake,
-# Ninja and lld. Idempotent: when everything is there it returns in a second.
+# Ninja and lld; and, in a virtual environment under .tools/ (pip), CUDA's
+# ptxas and libdevice, which check and complete the PTX Tritium emits.
+# Idempotent: when everything is there it returns in a second.
 # Needs the machine's Rust toolchain (cargo) already installed.
 set -euo pipefail
 
 packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libclang-22-dev clang-22 lld-22
-  libpolly-22-dev libzstd-dev libz3-dev libxml2-dev zlib1g-dev cmake ninja-build python3
+  libpolly-22-dev libzstd-dev libz3-dev libxml2-dev zlib1g-dev cmake ninja-build python3 python3-venv
 )
 
 missing=()
@@ -25,4 +27,13 @@ fi
 
 command -v cargo >/dev/null || { echo "setup: cargo not found; install Rust (rustup) first" >&2; exit 1; }
 test -x /usr/lib/llvm-22/bin/mlir-tblgen || { echo "setup: MLIR 22 is not where expected" >&2; exit 1; }
+# ptxas (assembles Tritium's PTX in the tests) and libdevice, from NVIDIA's
+# wheel: no GPU or CUDA install needed.
+cd "$(dirname "$0")/.."
+venv=.tools/venv
+if ! compgen -G "$venv/lib/python3*/site-packages/nvidia/cuda_nvcc/bin/ptxas" >/dev/null; then
+  echo "setup: installing ptxas and libdevice (nvidia-cuda-nvcc-cu12) into $venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "nvidia-cuda-nvcc-cu12==12.9.86"
+fi
 echo "setup: ok"

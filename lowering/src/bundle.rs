@@ -82,6 +82,15 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         run_pipeline(context, module, &pipeline)?;
         options.target
     };
+    // Shared memory is laid out and synchronised by passes, as upstream's
+    // make_llir does; a module that already carries `ttg.shared` was.
+    if module.as_operation().attribute("ttg.shared").is_err() {
+        let pipeline = format!(
+            "builtin.module(allocate-shared-memory-nv{{compute-capability={} ptx-version=87}},tritongpu-membar)",
+            target.capability
+        );
+        run_pipeline(context, module, &pipeline)?;
+    }
     // A bug in the lowering must be an error, not a crash of the caller.
     let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| emit::lower_kernel(context, module, target)))
         .map_err(|panic| {

@@ -68,11 +68,6 @@ pub struct Lowering<'c> {
     pub lane: V,
     pub warp: V,
     pub shared_base: V,
-    /// Bytes of shared memory used as scratch by conversions and reductions.
-    pub scratch_bytes: usize,
-    /// Bytes of shared memory allocated by ttg.local_alloc, after the scratch.
-    pub allocation_bytes: usize,
-    pub allocations: HashMap<usize, usize>,
     /// Functions declared in the module (libdevice, ...).
     pub declared_functions: std::collections::HashSet<String>,
     /// The llvm.func being built; module-level declarations go before it.
@@ -183,14 +178,16 @@ impl<'c> Lowering<'c> {
         Ok(())
     }
 
-    /// Start of the scratch area (after the ttg.local_alloc buffers).
-    pub fn scratch_base(&mut self) -> V {
-        let (base, offset) = (self.shared_base, self.allocation_bytes);
-        self.in_prologue(|b| {
+    /// Start of `op`'s scratch (its allocation.offset).
+    pub fn scratch_base(&mut self, op: &OperationRef) -> Result<V> {
+        let offset = crate::int_attribute(op, "allocation.offset")
+            .ok_or_else(|| LowerError::at(op, "needs shared memory but has no allocation.offset (allocate-shared-memory-nv)"))?;
+        let base = self.shared_base;
+        Ok(self.in_prologue(|b| {
             let i8 = b.int_type(8);
-            let offset = b.i32_const(offset as i64);
+            let offset = b.i32_const(offset);
             b.gep(base, offset, i8)
-        })
+        }))
     }
 
     pub fn context(&self) -> &'c Context {
@@ -362,9 +359,6 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
         lane,
         warp,
         shared_base,
-        scratch_bytes: 0,
-        allocation_bytes: 0,
-        allocations: HashMap::new(),
         declared_functions: Default::default(),
         function_op: function.to_raw(),
         axis_info,
@@ -374,9 +368,8 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
         let new = prologue_block.argument(i).unwrap().to_raw();
         lowering.set(old, vec![new]);
     }
-    ops::shared::plan_allocations(&mut lowering, &kernel)?;
     lowering.lower_block(&entry)?;
-    let shared_bytes = lowering.scratch_bytes + lowering.allocation_bytes;
+    let shared_bytes = crate::module_int_attribute(&module_op, "ttg.shared").unwrap_or(0) as usize;
     // The tt.func is replaced by the llvm.func.
     unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };
     Ok(KernelInfo { name: kernel_name, num_warps, shared_bytes, parameters })

@@ -70,10 +70,10 @@ unsafe fn translate_and_emit(
     let triple = CString::new("nvptx64-nvidia-cuda").unwrap();
     unsafe { LLVMSetTarget(llvm_module, triple.as_ptr()) };
 
-    if let Some(path) = libdevice {
-        if calls_libdevice(llvm_module) {
-            unsafe { link_bitcode(context, llvm_module, path)? };
-        }
+    if calls_libdevice(llvm_module) {
+        // Unresolved __nv_ calls would only fail later, in ptxas.
+        let path = libdevice.ok_or("the kernel calls libdevice functions: give --libdevice PATH (or set LIBDEVICE)")?;
+        unsafe { link_bitcode(context, llvm_module, path)? };
     }
 
     let cpu = CString::new(target.cpu()).unwrap();

@@ -33,6 +33,7 @@ pub fn ttgir_passes(capability: u32, num_warps: u32, num_ctas: u32) -> Vec<(Stri
         ("tritongpu-reorder-instructions".into(), String::new()),
         ("triton-loop-aware-cse".into(), String::new()),
         ("symbol-dce".into(), String::new()),
+        ("triton-nvidia-gpu-fence-insertion".into(), format!("compute-capability={capability}")),
         ("sccp".into(), String::new()),
         ("cse".into(), String::new()),
         ("canonicalize".into(), String::new()),

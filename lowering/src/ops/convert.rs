@@ -18,16 +18,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         return Ok(());
     }
     let element = type_of(registers[0]);
-    let bytes = match element.to_string().as_str() {
-        "f64" | "i64" => 8,
-        "f16" | "bf16" | "i16" => 2,
-        "i8" | "i1" => 1,
-        _ if element.to_string().starts_with("!llvm.ptr") => 8,
-        _ => 4,
-    };
-    let elements: i64 = src.shape.iter().product();
-    l.scratch_bytes = l.scratch_bytes.max(elements as usize * bytes);
-    let base = l.scratch_base();
+    let base = l.scratch_base(&op)?;
     // i1 has no memory representation of its own: go through i8.
     let stored_type = if element.to_string() == "i1" { l.b.int_type(8) } else { element };
 
@@ -46,7 +37,8 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         }
         index.unwrap()
     };
-    l.b.barrier();
+    // Barriers around the whole op are tritongpu-membar's; this one
+    // separates its own writes from its reads.
     for (r, v) in registers.iter().enumerate() {
         if src.is_duplicate_register(r) {
             continue;
@@ -64,7 +56,6 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         let loaded = l.b.op1("llvm.load", &[address], stored_type, &[]);
         result.push(if stored_type == element { loaded } else { l.b.op1("arith.trunci", &[loaded], element, &[]) });
     }
-    l.b.barrier();
     if result.is_empty() {
         return Err(LowerError::at(&op, "empty tensor"));
     }

@@ -144,7 +144,7 @@ fn class(bits: u32) -> &'static str {
 }
 
 /// Packs elements (little end first) into words of `word_bits`.
-fn pack<'c>(l: &mut Lowering<'c>, elements: &[V], bits: u32, word_bits: u32) -> Vec<V> {
+pub(crate) fn pack<'c>(l: &mut Lowering<'c>, elements: &[V], bits: u32, word_bits: u32) -> Vec<V> {
     let element_int = l.b.int_type(bits);
     let word_type = l.b.int_type(word_bits);
     let per_word = (word_bits / bits) as usize;
@@ -172,7 +172,7 @@ fn pack<'c>(l: &mut Lowering<'c>, elements: &[V], bits: u32, word_bits: u32) -> 
 }
 
 /// Splits words into elements of `element_type`.
-fn unpack<'c>(l: &mut Lowering<'c>, words: &[V], word_bits: u32, bits: u32, element_type: Type<'c>) -> Vec<V> {
+pub(crate) fn unpack<'c>(l: &mut Lowering<'c>, words: &[V], word_bits: u32, bits: u32, element_type: Type<'c>) -> Vec<V> {
     let element_int = l.b.int_type(bits);
     let word_type = l.b.int_type(word_bits);
     let per_word = (word_bits / bits) as usize;
@@ -193,7 +193,7 @@ fn unpack<'c>(l: &mut Lowering<'c>, words: &[V], word_bits: u32, bits: u32, elem
 }
 
 /// `{ $a, $b, ... }` for operands `first..first + count`.
-fn register_list(first: usize, count: usize) -> String {
+pub(crate) fn register_list(first: usize, count: usize) -> String {
     let names: Vec<String> = (first..first + count).map(|i| format!("${i}")).collect();
     format!("{{ {} }}", names.join(", "))
 }

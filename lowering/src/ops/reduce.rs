@@ -77,15 +77,6 @@ pub fn shuffle_xor<'c>(l: &mut Lowering<'c>, v: V, mask: u32) -> V {
     }
 }
 
-fn byte_size(ty: melior::ir::Type) -> usize {
-    match ty.to_string().as_str() {
-        "f64" | "i64" => 8,
-        "f16" | "bf16" | "i16" => 2,
-        "i8" | "i1" => 1,
-        _ => 4,
-    }
-}
-
 pub fn lower_reduce<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let axis = crate::int_attribute(&op, "axis").unwrap_or(0) as usize;
     let k = op.operand_count();
@@ -168,19 +159,16 @@ fn across_warps<'c>(
     block: &BlockRef<'c, '_>,
     groups: &mut [(Vec<u32>, Vec<V>)],
 ) -> Result<()> {
+    // The same numbers allocate-shared-memory-nv sized this op's scratch with.
+    let scratch = tritium_passes::analysis::scratch::reduce_scratch(op)
+        .ok_or_else(|| LowerError::at(op, "reduction across warps without a scratch layout"))?;
     let slots = 1usize << axis_warp_bits.len();
     let outputs: usize = layout.shape.iter().enumerate().filter(|(d, _)| *d != axis).map(|(_, s)| *s as usize).product();
-    let element_types: Vec<_> = groups[0].1.iter().map(|v| type_of(*v)).collect();
-    let sizes: Vec<usize> = element_types.iter().map(|t| byte_size(*t)).collect();
-    // One array per operand, laid out [output][slot].
-    let mut offsets = Vec::new();
-    let mut total = 0usize;
-    for size in &sizes {
-        total = total.div_ceil(*size) * size;
-        offsets.push(total);
-        total += outputs * slots * size;
+    if scratch.slots != slots || scratch.outputs != outputs || scratch.offsets.len() != groups[0].1.len() {
+        return Err(LowerError::at(op, "reduction scratch disagrees with the allocation analysis"));
     }
-    l.scratch_bytes = l.scratch_bytes.max(total);
+    let element_types: Vec<_> = groups[0].1.iter().map(|v| type_of(*v)).collect();
+    let offsets = scratch.offsets;
 
     // The slot of this warp: its warp-id bits along the axis, packed.
     let warp = l.warp;
@@ -224,9 +212,9 @@ fn across_warps<'c>(
         output_index.push(index.unwrap_or_else(|| l.b.i32_const(0)));
     }
 
-    let base = l.scratch_base();
+    // Barriers before the writes and after the reads are tritongpu-membar's.
+    let base = l.scratch_base(op)?;
     let i8 = l.b.int_type(8);
-    l.b.barrier();
     for (g, (_, values)) in groups.iter().enumerate() {
         let slots_const = l.b.i32_const(slots as i64);
         let row = l.b.mul(output_index[g], slots_const);
@@ -261,8 +249,5 @@ fn across_warps<'c>(
         }
         group.1 = accumulated.unwrap();
     }
-    // The scratch may be reused by the next op.
-    l.b.barrier();
-    let _ = op;
     Ok(())
 }

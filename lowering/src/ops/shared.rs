@@ -2,13 +2,12 @@
 //! memdesc views (index, subslice, trans). A buffer is a pointer into the
 //! kernel's shared memory; where each element of a tensor goes is the
 //! buffer's shared layout inverted and composed with the tensor's layout.
-//! Barriers are placed conservatively (before and after every write) until
-//! the membar analysis exists.
+//! Offsets come from allocate-shared-memory-nv (allocation.offset) and the
+//! barriers between accesses from tritongpu-membar (ttg.local_barrier).
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
     layout::{runtime_offset, SharedAccess, TensorLayout},
-    ops::name_of,
 };
 use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
 use tritium_dialects::{layout::layout_of, types::MemDesc};
@@ -23,29 +22,6 @@ pub fn element_bytes(ty: Type) -> usize {
         _ if ty.to_string().starts_with("!tt.ptr") => 8,
         _ => 4,
     }
-}
-
-/// Gives every ttg.local_alloc of the kernel its offset in shared memory.
-/// Allocations are laid out one after the other; the scratch of conversions
-/// and reductions comes after them.
-pub fn plan_allocations<'c>(l: &mut Lowering<'c>, kernel: &OperationRef<'c, '_>) -> Result<()> {
-    let mut end = 0usize;
-    for op in tritium_passes::ir::collect_ops(*kernel, tritium_passes::ir::Order::Pre) {
-        if name_of(&op) != "ttg.local_alloc" {
-            continue;
-        }
-        let ty = op.result(0).unwrap().r#type();
-        let memdesc = MemDesc::of(ty).ok_or_else(|| LowerError::at(&op, "does not allocate a memdesc"))?;
-        let elements: i64 = memdesc.alloc_shape.iter().product();
-        let bytes = elements as usize * element_bytes(memdesc.element_type);
-        // Swizzled wgmma/TMA tiles need 1024-byte alignment.
-        let alignment = if memdesc.encoding.to_string().contains("nvmma_shared") { 1024 } else { 16 };
-        end = end.div_ceil(alignment) * alignment;
-        l.allocations.insert(op.to_raw().ptr as usize, end);
-        end += bytes;
-    }
-    l.allocation_bytes = end.div_ceil(16) * 16;
-    Ok(())
 }
 
 fn memdesc_layout(op: &OperationRef, ty: Type) -> Result<(MemDesc<'static>, LinearLayout)> {
@@ -74,7 +50,6 @@ fn write<'c>(l: &mut Lowering<'c>, op: &OperationRef<'c, '_>, registers: &[V], t
     let stored = if element.to_string() == "i1" { l.b.int_type(8) } else { element };
     let bytes = element_bytes(element);
     let width = access.vector_width(16 / bytes);
-    l.b.barrier();
     for start in (0..registers.len()).step_by(width) {
         if (start..start + width).all(|r| tensor.is_duplicate_register(r)) {
             continue;
@@ -99,7 +74,6 @@ fn write<'c>(l: &mut Lowering<'c>, op: &OperationRef<'c, '_>, registers: &[V], t
             l.b.op("llvm.store", &[vector, address], &[], &[("alignment", alignment)]);
         }
     }
-    l.b.barrier();
     Ok(())
 }
 
@@ -145,7 +119,8 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
             Ok(())
         }
         "ttg.local_alloc" => {
-            let offset = *l.allocations.get(&(op.to_raw().ptr as usize)).ok_or_else(|| LowerError::at(&op, "was not planned"))?;
+            let offset = crate::int_attribute(&op, "allocation.offset")
+                .ok_or_else(|| LowerError::at(&op, "has no allocation.offset (allocate-shared-memory-nv)"))?;
             let (base, i8) = (l.shared_base, l.b.int_type(8));
             let pointer = l.in_prologue(|b| {
                 let offset = b.i32_const(offset as i64);
@@ -215,9 +190,9 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
         }
         "ttg.async_wait" => {
             let pending = crate::int_attribute(&op, "num").unwrap_or(0);
+            // The barrier that makes other threads' copies visible follows
+            // (tritongpu-membar puts a ttg.local_barrier after every wait).
             l.b.inline_asm(&format!("cp.async.wait_group {pending};"), "", &[], None);
-            // The copies of other threads must be visible before anyone reads.
-            l.b.barrier();
             let token = l.b.i32_const(0);
             l.set_result(&op, 0, vec![token]);
             Ok(())

@@ -10,7 +10,9 @@ const USAGE: &str = "usage: tritium compile INPUT [--target cuda:90] [--num-warp
 INPUT is TTIR (then Tritium's TTGIR pipeline runs with the options) or TTGIR
 (its module attributes give target and warps). Writes DIR/NAME.ptx and
 DIR/NAME.json (name, target, num_warps, threads_per_block, shared bytes,
-parameters: the non-constexpr arguments of the kernel, in order).";
+parameters: the non-constexpr arguments of the kernel, in order).
+--libdevice defaults to $LIBDEVICE; it is needed only by kernels that call
+libdevice functions (scripts/setup.sh installs one under .tools/).";
 
 struct Arguments {
     input: PathBuf,
@@ -28,7 +30,7 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
     }
     let mut input = None;
     let mut output = None;
-    let mut options = CompileOptions::default();
+    let mut options = CompileOptions { libdevice: std::env::var_os("LIBDEVICE").map(PathBuf::from), ..CompileOptions::default() };
     let mut emit_llvm = false;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().cloned().ok_or_else(|| format!("{name} needs a value"));

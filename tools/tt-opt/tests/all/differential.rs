@@ -19,7 +19,7 @@ use tritium_dialects::io::{parse_module, print, PrintOptions};
 const UPSTREAM_MLIR_PASSES: &[&str] = &["canonicalize", "cse", "sccp", "symbol-dce", "inline", "convert-scf-to-cf"];
 
 /// (pass flag, minimum number of (kernel, target) pairs that must match).
-const FLOORS: &[(&str, usize)] = &[("tritongpu-coalesce", 22), ("convert-triton-to-tritongpu", 22), ("tritongpu-remove-layout-conversions", 66)];
+const FLOORS: &[(&str, usize)] = &[("tritongpu-coalesce", 22), ("convert-triton-to-tritongpu", 22), ("tritongpu-remove-layout-conversions", 66), ("allocate-shared-memory-nv", 22), ("triton-nvidia-gpu-fence-insertion", 22)];
 
 /// Upstream's options for a pass, as make_ttgir passes them.
 fn pass_options(flag: &str, entry: &CorpusEntry) -> String {
@@ -38,6 +38,8 @@ fn pass_options(flag: &str, entry: &CorpusEntry) -> String {
             field("num_warps"),
             field("num_ctas")
         ),
+        "allocate-shared-memory-nv" => format!("{{compute-capability={capability} ptx-version=87}}"),
+        "triton-nvidia-gpu-fence-insertion" => format!("{{compute-capability={capability}}}"),
         "tritongpu-F32DotTC" => format!("{{emu-tf32={}}}", capability >= 80),
         "tritongpu-optimize-dot-operands" => format!("{{hoist-layout-conversion={}}}", capability >= 80),
         _ => String::new(),

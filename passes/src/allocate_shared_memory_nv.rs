@@ -1,0 +1,159 @@
+//! `allocate-shared-memory-nv`: gives every shared-memory buffer
+//! (ttg.local_alloc) and every op's scratch (layout conversions and
+//! reductions that go through shared memory, see analysis::scratch) an
+//! offset, so that buffers alive at the same time never overlap. Writes
+//! `allocation.offset` on those ops and the total, `ttg.shared`, on the
+//! module, as upstream's pass of this name does (its numbers differ: the
+//! scratch sizes are those of Tritium's lowering).
+//!
+//! Liveness is over the ops in program order: a buffer lives from its
+//! allocation to its last use, through views of it and to the end of any
+//! loop it is used in but not allocated in; a scratch lives during its op.
+use crate::{
+    analysis::scratch::{element_bytes, scratch_bytes},
+    ir::{collect_ops, fail, name_of, Order},
+};
+use melior::ir::{
+    attribute::IntegerAttribute, operation::OperationLike, operation::OperationMutLike, r#type::IntegerType,
+    OperationRef, Value, ValueLike,
+};
+use std::collections::HashMap;
+use tritium_dialects::{
+    pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult},
+    types::MemDesc,
+};
+
+pub static PASS: PassDefinition = PassDefinition {
+    argument: "allocate-shared-memory-nv",
+    description: "Assign shared-memory offsets to buffers and scratch by liveness (allocation.offset, ttg.shared)",
+    anchor: "builtin.module",
+    options: &[
+        PassOption { name: "compute-capability", description: "Target compute capability", kind: OptionKind::Int, default: "80" },
+        PassOption { name: "ptx-version", description: "PTX ISA version", kind: OptionKind::Int, default: "80" },
+    ],
+    run,
+};
+
+/// Ops whose memdesc result is a view of their memdesc operand.
+const VIEWS: &[&str] = &[
+    "ttg.memdesc_index",
+    "ttg.memdesc_subslice",
+    "ttg.memdesc_trans",
+    "ttg.memdesc_reshape",
+    "ttg.memdesc_reinterpret",
+    "ttng.warp_group_dot_wait",
+];
+
+#[derive(Debug, Clone)]
+struct Request {
+    op: usize,
+    size: usize,
+    alignment: usize,
+    start: usize,
+    end: usize,
+}
+
+fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
+    let ops = collect_ops(module, Order::Pre);
+    let position: HashMap<usize, usize> = ops.iter().enumerate().map(|(i, op)| (key(op), i)).collect();
+    // The last position inside each op (itself when it has no regions).
+    let mut end = vec![0usize; ops.len()];
+    for (i, op) in ops.iter().enumerate() {
+        let nested = collect_ops(*op, Order::Pre);
+        end[i] = nested.last().map_or(i, |last| position[&key(last)]);
+    }
+
+    let mut requests = Vec::new();
+    for (i, op) in ops.iter().enumerate() {
+        let name = name_of(op);
+        if name == "ttg.local_alloc" {
+            let memdesc = MemDesc::of(op.result(0).unwrap().r#type()).ok_or_else(|| fail(op, "allocates no memdesc"))?;
+            let elements: i64 = memdesc.alloc_shape.iter().product();
+            let size = elements as usize * element_bytes(memdesc.element_type);
+            // wgmma and TMA read 128-byte-swizzled tiles from 1024-byte-aligned addresses.
+            let alignment = if memdesc.encoding.to_string().contains("nvmma_shared") { 1024 } else { 16 };
+            let last = last_use(*op, &position, &end, i);
+            requests.push(Request { op: i, size, alignment, start: i, end: last });
+        } else {
+            let size = scratch_bytes(op);
+            if size > 0 {
+                requests.push(Request { op: i, size, alignment: 16, start: i, end: end[i] });
+            }
+        }
+    }
+
+    // First fit, largest buffers first.
+    let mut order: Vec<usize> = (0..requests.len()).collect();
+    order.sort_by_key(|&r| (std::cmp::Reverse(requests[r].size), requests[r].start));
+    let mut placed: Vec<(usize, usize)> = Vec::new(); // (request, offset)
+    let mut total = 0usize;
+    for r in order {
+        let request = &requests[r];
+        let mut offset = 0usize;
+        loop {
+            offset = offset.div_ceil(request.alignment) * request.alignment;
+            let clash = placed.iter().find(|(other, other_offset)| {
+                let other = &requests[*other];
+                let live_together = other.start <= request.end && request.start <= other.end;
+                live_together && *other_offset < offset + request.size && offset < other_offset + other.size
+            });
+            match clash {
+                Some((other, other_offset)) => offset = other_offset + requests[*other].size,
+                None => break,
+            }
+        }
+        placed.push((r, offset));
+        total = total.max(offset + request.size);
+    }
+
+    let context_ref = module.context();
+    let context = unsafe { context_ref.to_ref() };
+    let i32 = IntegerType::new(context, 32).into();
+    for (r, offset) in placed {
+        let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(ops[requests[r].op].to_raw()) };
+        op.set_discardable_attribute("allocation.offset", IntegerAttribute::new(i32, offset as i64).into());
+    }
+    let mut module = unsafe { melior::ir::operation::OperationRefMut::from_raw(module.to_raw()) };
+    module.set_discardable_attribute("ttg.shared", IntegerAttribute::new(i32, total.div_ceil(16) as i64 * 16).into());
+    Ok(())
+}
+
+fn key(op: &OperationRef) -> usize {
+    op.to_raw().ptr as usize
+}
+
+/// The last position at which the buffer allocated by `alloc` (at `start`)
+/// is used, following views, and covering whole loops it is used in.
+fn last_use(alloc: OperationRef, position: &HashMap<usize, usize>, end: &[usize], start: usize) -> usize {
+    let mut last = start;
+    let mut pending: Vec<Value> = vec![alloc.result(0).unwrap().into()];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(value) = pending.pop() {
+        if !seen.insert(value.to_raw().ptr as usize) {
+            continue;
+        }
+        for user in crate::analysis::slice::users(value) {
+            let Some(&at) = position.get(&key(&user)) else { continue };
+            last = last.max(end[at]);
+            // A use inside a loop that the allocation is outside of lasts the whole loop.
+            let mut ancestor = user.parent_operation();
+            while let Some(parent) = ancestor {
+                let Some(&parent_at) = position.get(&key(&parent)) else { break };
+                if parent_at < start && end[parent_at] >= start {
+                    break; // the allocation is inside this op too
+                }
+                if matches!(name_of(&parent).as_str(), "scf.for" | "scf.while") {
+                    last = last.max(end[parent_at]);
+                }
+                ancestor = parent.parent_operation();
+            }
+            let user_name = name_of(&user);
+            if VIEWS.contains(&user_name.as_str()) || user_name.starts_with("scf.") {
+                for i in 0..user.result_count() {
+                    pending.push(user.result(i).unwrap().into());
+                }
+            }
+        }
+    }
+    last
+}

@@ -1,0 +1,243 @@
+//! `tritongpu-membar`: inserts `ttg.local_barrier` where threads could race
+//! on shared memory (upstream's membar analysis, run by its lowering): before
+//! an op that writes bytes other threads may still read or write, or reads
+//! bytes other threads may have written, since the last barrier. Needs
+//! `allocation.offset` (allocate-shared-memory-nv) to know the bytes.
+//!
+//! Accesses: ttg.local_alloc with a value and ttg.local_store write their
+//! buffer; ttg.local_load and warp_group_dot read theirs; async copies write
+//! theirs, and, as upstream, every ttg.async_wait is followed by a barrier;
+//! ops with scratch write and then read it (their own internal barrier is
+//! the lowering's).
+//! Loops are iterated to a fixed point; both branches of an scf.if are
+//! followed. A memdesc_index with a constant index covers its slice only;
+//! other views cover their whole buffer.
+use crate::{
+    analysis::scratch::{element_bytes, scratch_bytes},
+    ir::{fail, int_attribute, name_of},
+};
+use melior::ir::{
+    operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike,
+};
+use tritium_dialects::{
+    pass::{PassDefinition, PassFailed, PassOptions, PassResult},
+    types::MemDesc,
+};
+
+pub static PASS: PassDefinition = PassDefinition {
+    argument: "tritongpu-membar",
+    description: "Insert ttg.local_barrier between conflicting shared-memory accesses (needs allocation.offset)",
+    anchor: "builtin.module",
+    options: &[],
+    run,
+};
+
+type Interval = (usize, usize);
+
+/// Accesses since the last barrier that other threads may not have seen.
+#[derive(Clone, Default, PartialEq)]
+struct Pending {
+    reads: Vec<Interval>,
+    writes: Vec<Interval>,
+}
+
+fn overlaps(a: &[Interval], b: &[Interval]) -> bool {
+    a.iter().any(|x| b.iter().any(|y| x.0 < y.1 && y.0 < x.1))
+}
+
+impl Pending {
+    fn union(&self, other: &Pending) -> Pending {
+        let mut merged = self.clone();
+        for r in &other.reads {
+            if !merged.reads.contains(r) {
+                merged.reads.push(*r);
+            }
+        }
+        for w in &other.writes {
+            if !merged.writes.contains(w) {
+                merged.writes.push(*w);
+            }
+        }
+        merged
+    }
+}
+
+struct Accesses {
+    reads: Vec<Interval>,
+    writes: Vec<Interval>,
+}
+
+fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
+    for region in module.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut next = b.first_operation();
+            while let Some(op) = next {
+                if name_of(&op) == "tt.func" {
+                    if let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) {
+                        walk_block(&body, Pending::default(), true)?;
+                    }
+                }
+                next = op.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+    Ok(())
+}
+
+/// The bytes a memdesc value covers: its allocation's, narrowed to one
+/// slice when it is a memdesc_index with a constant index.
+fn buffer_of(value: Value) -> Option<Interval> {
+    if !unsafe { mlir_sys::mlirValueIsAOpResult(value.to_raw()) } {
+        return None; // a block argument: unknown buffer
+    }
+    let op = unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw())) };
+    match name_of(&op).as_str() {
+        "ttg.local_alloc" => {
+            let offset = int_attribute(&op, "allocation.offset")? as usize;
+            let memdesc = MemDesc::of(op.result(0).ok()?.r#type())?;
+            let elements: i64 = memdesc.alloc_shape.iter().product();
+            Some((offset, offset + elements as usize * element_bytes(memdesc.element_type)))
+        }
+        "ttg.memdesc_index" => {
+            let whole = buffer_of(op.operand(0).ok()?)?;
+            let memdesc = MemDesc::of(op.result(0).ok()?.r#type())?;
+            let slice = memdesc.shape.iter().product::<i64>() as usize * element_bytes(memdesc.element_type);
+            match constant_of(op.operand(1).ok()?) {
+                Some(index) => Some((whole.0 + index as usize * slice, whole.0 + (index as usize + 1) * slice)),
+                None => Some(whole),
+            }
+        }
+        _ => buffer_of(op.operand(0).ok()?),
+    }
+}
+
+/// The value of an integer defined by arith.constant.
+fn constant_of(value: Value) -> Option<i64> {
+    if !unsafe { mlir_sys::mlirValueIsAOpResult(value.to_raw()) } {
+        return None;
+    }
+    let op = unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw())) };
+    (name_of(&op) == "arith.constant").then(|| int_attribute(&op, "value")).flatten()
+}
+
+/// Everything in shared memory, for accesses whose buffer is unknown.
+const EVERYTHING: Interval = (0, usize::MAX);
+
+fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
+    let memdesc_operand = |index: usize| -> Vec<Interval> {
+        op.operand(index).ok().map(|v| vec![buffer_of(v).unwrap_or(EVERYTHING)]).unwrap_or_default()
+    };
+    let name = name_of(op);
+    let mut access = Accesses { reads: Vec::new(), writes: Vec::new() };
+    match name.as_str() {
+        "ttg.local_alloc" if op.operand_count() == 1 => {
+            let offset = int_attribute(op, "allocation.offset").ok_or_else(|| fail(op, "has no allocation.offset; run allocate-shared-memory-nv first"))?;
+            let result = op.result(0).unwrap().into();
+            access.writes.push(buffer_of(result).unwrap_or((offset as usize, usize::MAX)));
+        }
+        "ttg.local_store" => access.writes = memdesc_operand(1),
+        "ttg.async_copy_global_to_local" => access.writes = memdesc_operand(1),
+        "ttg.local_load" => access.reads = memdesc_operand(0),
+        "ttng.warp_group_dot" => {
+            for i in 0..2 {
+                if op.operand(i).is_ok_and(|v| MemDesc::of(v.r#type()).is_some()) {
+                    access.reads.extend(memdesc_operand(i));
+                }
+            }
+        }
+        _ => {
+            let size = scratch_bytes(op);
+            if size > 0 {
+                let offset = int_attribute(op, "allocation.offset")
+                    .ok_or_else(|| fail(op, "needs scratch but has no allocation.offset; run allocate-shared-memory-nv first"))?
+                    as usize;
+                access.writes.push((offset, offset + size));
+                access.reads.push((offset, offset + size));
+            }
+        }
+    }
+    Ok(access)
+}
+
+/// Follows `block` from `state`; inserts barriers when `insert`. Returns the
+/// state at its end.
+fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pending, PassFailed> {
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        let name = name_of(&op);
+        match name.as_str() {
+            "ttg.local_barrier" => {
+                state = Pending::default();
+                continue;
+            }
+            // As upstream: after waiting for asynchronous copies, every thread
+            // waits for all the others, so all of them see all the copies.
+            "ttg.async_wait" | "ttng.async_tma_store_wait" => {
+                let next_is_barrier = next.is_some_and(|n| name_of(&n) == "ttg.local_barrier");
+                if insert && !next_is_barrier {
+                    let barrier = crate::ir::create("ttg.local_barrier", op.location(), &[], &[], &[]);
+                    block.insert_operation_after(op, barrier);
+                }
+                state = Pending::default();
+                continue;
+            }
+            "scf.for" | "scf.while" => {
+                state = walk_loop(&op, state, insert)?;
+                continue;
+            }
+            "scf.if" => {
+                let mut joined = state.clone();
+                for region in op.regions() {
+                    if let Some(body) = region.first_block() {
+                        joined = joined.union(&walk_block(&body, state.clone(), insert)?);
+                    }
+                }
+                state = joined;
+                continue;
+            }
+            _ => {}
+        }
+        let access = accesses(&op)?;
+        let conflict = overlaps(&access.writes, &state.reads)
+            || overlaps(&access.writes, &state.writes)
+            || overlaps(&access.reads, &state.writes);
+        if conflict {
+            if insert {
+                let barrier = crate::ir::create("ttg.local_barrier", op.location(), &[], &[], &[]);
+                block.insert_operation_before(op, barrier);
+            }
+            state = Pending::default();
+        }
+        state.reads.extend(access.reads);
+        state.writes.extend(access.writes);
+    }
+    Ok(state)
+}
+
+/// A loop's regions run any number of times: find the state at the top of
+/// an iteration (what comes in, joined with what one iteration leaves), then
+/// insert barriers from it.
+fn walk_loop(op: &OperationRef, entry: Pending, insert: bool) -> Result<Pending, PassFailed> {
+    let bodies: Vec<BlockRef> = op.regions().filter_map(|r| r.first_block()).collect();
+    let mut top = entry.clone();
+    for _ in 0..8 {
+        let mut state = top.clone();
+        for body in &bodies {
+            state = walk_block(body, state, false)?;
+        }
+        let next_top = entry.union(&state);
+        if next_top == top {
+            break;
+        }
+        top = next_top;
+    }
+    let mut state = top.clone();
+    for body in &bodies {
+        state = walk_block(body, state, insert)?;
+    }
+    // Zero iterations leave `entry`; any number leaves what `top` grew into.
+    Ok(top.union(&state))
+}

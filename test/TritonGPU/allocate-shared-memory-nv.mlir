@@ -1,0 +1,63 @@
+// RUN: tt-opt %s -split-input-file --allocate-shared-memory-nv='compute-capability=90 ptx-version=87' | FileCheck %s
+
+// A buffer whose last use is before a conversion and a reduction: all three
+// share offset 0. A 32x32 f32 conversion needs 4096 bytes of scratch, the
+// reduction across 4 warps 32*4*4 bytes. (Expected offsets are upstream
+// Triton 3.6's on the same input.)
+// CHECK: ttg.shared = 4096 : i32
+// CHECK-LABEL: tt.func public @scratch_and_buffers
+// CHECK: ttg.local_alloc %{{.*}} {allocation.offset = 0 : i32}
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
+// CHECK: {allocation.offset = 0 : i32} : (tensor<32x32xf32, #blocked>) -> tensor<32xf32
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scratch_and_buffers(%x: tensor<32x32xf32, #blocked>) -> tensor<32xf32, #ttg.slice<{dim = 0, parent = #blocked}>> {
+    %buffer = ttg.local_alloc %x : (tensor<32x32xf32, #blocked>) -> !ttg.memdesc<32x32xf32, #shared, #smem>
+    %loaded = ttg.local_load %buffer : !ttg.memdesc<32x32xf32, #shared, #smem> -> tensor<32x32xf32, #blocked>
+    %moved = ttg.convert_layout %loaded : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #blocked1>
+    %back = ttg.convert_layout %moved : tensor<32x32xf32, #blocked1> -> tensor<32x32xf32, #blocked>
+    %sum = "tt.reduce"(%back) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<32x32xf32, #blocked>) -> tensor<32xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    tt.return %sum : tensor<32xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
+  }
+}
+
+// -----
+
+// A buffer live across a loop (4096..6144), a two-slot ring (0..4096) and the
+// loop's conversion scratch, which must avoid both.
+// CHECK: ttg.shared = 8192 : i32
+// CHECK-LABEL: tt.func public @live_across
+// CHECK: ttg.local_alloc %{{.*}} {allocation.offset = 4096 : i32}
+// CHECK: ttg.local_alloc {allocation.offset = 0 : i32}
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 6144 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @live_across(%x: tensor<32x32xf16, #blocked>, %n: i32) -> tensor<32x32xf16, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %keep = ttg.local_alloc %x : (tensor<32x32xf16, #blocked>) -> !ttg.memdesc<32x32xf16, #shared, #smem>
+    %ring = ttg.local_alloc : () -> !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<32x32xf16, #blocked>) : i32 {
+      %slot = ttg.memdesc_index %ring[%c0] : !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+      ttg.local_store %acc, %slot : tensor<32x32xf16, #blocked> -> !ttg.memdesc<32x32xf16, #shared, #smem, mutable>
+      %v = ttg.local_load %slot : !ttg.memdesc<32x32xf16, #shared, #smem, mutable> -> tensor<32x32xf16, #blocked1>
+      %w = ttg.convert_layout %v : tensor<32x32xf16, #blocked1> -> tensor<32x32xf16, #blocked>
+      scf.yield %w : tensor<32x32xf16, #blocked>
+    }
+    %k = ttg.local_load %keep : !ttg.memdesc<32x32xf16, #shared, #smem> -> tensor<32x32xf16, #blocked>
+    %s = arith.addf %r, %k : tensor<32x32xf16, #blocked>
+    ttg.local_dealloc %ring : !ttg.memdesc<2x32x32xf16, #shared, #smem, mutable>
+    tt.return %s : tensor<32x32xf16, #blocked>
+  }
+}
