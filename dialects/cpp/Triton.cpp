@@ -821,4 +821,16 @@ LogicalResult ReturnOp::verify() {
   return success();
 }
 
+void FpToFpOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
+void AddPtrOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
+void AdvanceOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
+void LoadOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
+void StoreOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
+void SplatOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
+void ExpandDimsOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
+void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
+void BroadcastOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
+void TransOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
+void MakeRangeOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
+
 } // namespace tritium::tt

@@ -661,6 +661,10 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
 void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &patterns, MLIRContext *) {
   addRustCanonicalizationPatterns(patterns, getOperationName());
 }
+void LocalAllocOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
+void MemDescTransOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
+void MemDescReinterpretOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
+void WarpSpecializeOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
 
 static LogicalResult verifyTileMatchesBuffer(Operation *op, RankedTensorType tensor,
                                              MemDescType buffer) {

@@ -71,6 +71,7 @@ def TTG_LocalAllocOp : TTG_Op<"local_alloc", [DeclareOpInterfaceMethods<MemoryEf
   let results = (outs TTG_MemDescType:$result);
   let assemblyFormat = "($src^)? attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TTG_LocalDeallocOp : TTG_Op<"local_dealloc"> {
@@ -104,6 +105,7 @@ def TTG_MemDescTransOp : TTG_Op<"memdesc_trans", [Pure, SameOperandsAndResultEle
   let results = (outs TTG_MemDescType:$result);
   let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TTG_MemDescReshapeOp : TTG_Op<"memdesc_reshape", [Pure, SameOperandsAndResultElementType]> {
@@ -119,6 +121,7 @@ def TTG_MemDescReinterpretOp : TTG_Op<"memdesc_reinterpret", [Pure]> {
   let arguments = (ins TTG_MemDescType:$src);
   let results = (outs TTG_MemDescType:$result);
   let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
+  let hasCanonicalizer = 1;
 }
 
 def TTG_LocalLoadOp : TTG_Op<"local_load"> {
@@ -202,6 +205,7 @@ def TTG_WarpSpecializeOp : TTG_Op<"warp_specialize", [RecursiveMemoryEffects, Re
   let regions = (region MinSizedRegion<1>:$defaultRegion, SizedRegion<1>:$partitionOpHolder);
   let hasVerifier = 1;
   let hasCustomAssemblyFormat = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TTG_WarpSpecializePartitionsOp : TTG_Op<"warp_specialize.partitions", [

@@ -55,6 +55,7 @@ def TT_FpToFpOp : TT_ElementwiseOp<"fp_to_fp", [SameOperandsAndResultShape,
   let results = (outs TT_FloatLike:$result);
   let assemblyFormat = "$src attr-dict  (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -101,6 +102,7 @@ def TT_AddPtrOp : TT_ElementwiseOp<"addptr", [SameOperandsAndResultShape,
   let arguments = (ins TT_PtrLike:$ptr, TT_IntLike:$offset);
   let results = (outs TT_PtrLike:$result);
   let assemblyFormat = "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)";
+  let hasCanonicalizer = 1;
 }
 
 def TT_AdvanceOp : TT_Op<"advance", [Pure,
@@ -109,6 +111,7 @@ def TT_AdvanceOp : TT_Op<"advance", [Pure,
   let arguments = (ins TT_TensorPtr:$ptr, Variadic<I32>:$offsets);
   let results = (outs TT_TensorPtr:$result);
   let assemblyFormat = "$ptr `,` `[` $offsets `]` attr-dict `:` type($result)";
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -143,6 +146,7 @@ def TT_LoadOp : TT_Op<"load", [
     oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
     attr-dict `:` type($ptr)
   }];
+  let hasCanonicalizer = 1;
 }
 
 def TT_StoreOp : TT_Op<"store", [
@@ -166,6 +170,7 @@ def TT_StoreOp : TT_Op<"store", [
     oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
     attr-dict `:` type($ptr)
   }];
+  let hasCanonicalizer = 1;
 }
 
 def TT_AtomicRMWOp : TT_Op<"atomic_rmw", [
@@ -209,6 +214,7 @@ def TT_SplatOp : TT_Op<"splat", [Pure, SameOperandsAndResultElementType,
   let arguments = (ins TT_Type:$src);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasCanonicalizer = 1;
 }
 
 def TT_UnsplatOp : TT_Op<"unsplat", [Pure,
@@ -227,6 +233,7 @@ def TT_ExpandDimsOp : TT_Op<"expand_dims", [Pure, SameOperandsAndResultElementTy
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
@@ -239,6 +246,7 @@ def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src (`allow_reorder` $allow_reorder^)? (`efficient_layout` $efficient_layout^)? attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType,
@@ -248,6 +256,7 @@ def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType,
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 // Not Pure: the compiler may choose the order of the elements.
@@ -281,6 +290,7 @@ def TT_TransOp : TT_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -436,6 +446,7 @@ def TT_MakeRangeOp : TT_Op<"make_range", [Pure]> {
   let results = (outs TT_IntTensor:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TT_HistogramOp : TT_Op<"histogram", [Pure,

@@ -19,7 +19,7 @@ use tritium_dialects::io::{parse_module, print, PrintOptions};
 const UPSTREAM_MLIR_PASSES: &[&str] = &["canonicalize", "cse", "sccp", "symbol-dce", "inline", "convert-scf-to-cf"];
 
 /// (pass flag, minimum number of (kernel, target) pairs that must match).
-const FLOORS: &[(&str, usize)] = &[("tritongpu-coalesce", 22), ("convert-triton-to-tritongpu", 22), ("tritongpu-remove-layout-conversions", 66), ("allocate-shared-memory-nv", 22), ("triton-nvidia-gpu-fence-insertion", 22)];
+const FLOORS: &[(&str, usize)] = &[("tritongpu-coalesce", 22), ("convert-triton-to-tritongpu", 22), ("tritongpu-remove-layout-conversions", 66), ("allocate-shared-memory-nv", 22), ("triton-nvidia-gpu-fence-insertion", 22), ("triton-combine", 22), ("triton-reorder-broadcast", 22), ("triton-licm", 22), ("triton-loop-aware-cse", 66), ("tritongpu-accelerate-matmul", 22), ("tritongpu-F32DotTC", 22), ("tritongpu-optimize-dot-operands", 44), ("triton-rewrite-tensor-pointer", 22), ("triton-loop-unroll", 22), ("tritongpu-reduce-data-duplication", 22), ("tritongpu-reorder-instructions", 22), ("tritongpu-optimize-thread-locality", 22)];
 
 /// Upstream's options for a pass, as make_ttgir passes them.
 fn pass_options(flag: &str, entry: &CorpusEntry) -> String {

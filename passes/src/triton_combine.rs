@@ -1,0 +1,336 @@
+//! `triton-combine` (upstream Combine.cpp and Combine.td): peephole rewrites
+//! of Triton IR, run with MLIR's greedy driver (and so with every fold):
+//!
+//! - `add(dot(a, b, 0), d)` -> `dot(a, b, d)`: the addition goes into the
+//!   accumulator;
+//! - `select(c, load(p, splat(c)), x)` -> `load(p, splat(c), other = x)`;
+//! - `addptr(addptr(p, i), j)` -> `addptr(p, i + j)` when the sum cannot
+//!   overflow;
+//! - `reduce_sum(broadcast(expand_dims(a, 2)) * broadcast(expand_dims(b, 0)), 1)`
+//!   -> `dot(a, b)`;
+//! - a 1-D reshape feeding only reductions and histograms may reorder;
+//! - a rank-reducing reshape of a descriptor load loads the reduced shape.
+use crate::{
+    greedy::{apply_with_folds, replace_all_uses_with},
+    ir::{create, name_of, tensor_parts, tensor_type},
+    op_traits::constant_integer,
+    ssa::{defining_op, move_before, set_operand, uses},
+};
+use melior::ir::{
+    attribute::{DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
+    operation::OperationLike,
+    r#type::IntegerType,
+    Attribute, AttributeLike, BlockLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+};
+use tritium_dialects::{
+    pass::{PassDefinition, PassOptions, PassResult},
+    rewrite::{Pattern, Rewriter},
+};
+
+pub static PASS: PassDefinition = PassDefinition {
+    argument: "triton-combine",
+    description: "Combine ops of Triton IR (dot accumulators, masked loads, pointer offsets, reductions)",
+    anchor: "builtin.module",
+    options: &[],
+    run,
+};
+
+/// In upstream's order; benefits as upstream's (a DRR pattern's is the number
+/// of ops it matches).
+static PATTERNS: &[Pattern] = &[
+    Pattern { root: "arith.addi", benefit: 1, rewrite: add_into_dot_accumulator },
+    Pattern { root: "arith.addf", benefit: 1, rewrite: add_into_dot_accumulator },
+    Pattern { root: "arith.select", benefit: 3, rewrite: select_into_load_other },
+    Pattern { root: "tt.addptr", benefit: 2, rewrite: combine_addptrs },
+    Pattern { root: "tt.reduce", benefit: 1, rewrite: broadcast_mul_reduce_to_dot },
+    Pattern { root: "tt.reshape", benefit: 1, rewrite: reorder_reshape_before_reduce },
+    Pattern { root: "tt.reshape", benefit: 1, rewrite: rank_reduced_descriptor_load },
+];
+
+fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
+    let patterns: Vec<&'static Pattern> = PATTERNS.iter().collect();
+    apply_with_folds(module, &patterns)
+}
+
+/// The constant `value` is, scalar or splat.
+fn constant_attribute<'c>(value: Value<'c, '_>) -> Option<Attribute<'c>> {
+    let op = defining_op(value).filter(|op| name_of(op) == "arith.constant")?;
+    op.attribute("value").ok()
+}
+
+/// The element of a splat, or the attribute itself.
+fn scalar_of(attribute: Attribute) -> Attribute {
+    // SAFETY: live attributes; only splats are asked for their value.
+    unsafe {
+        if mlir_sys::mlirAttributeIsADenseElements(attribute.to_raw()) && mlir_sys::mlirDenseElementsAttrIsSplat(attribute.to_raw()) {
+            Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(attribute.to_raw()))
+        } else {
+            attribute
+        }
+    }
+}
+
+/// Upstream's `isZero`: an integer or float constant zero (either sign),
+/// scalar or splat.
+fn is_zero(value: Value) -> bool {
+    let Some(attribute) = constant_attribute(value).map(scalar_of) else { return false };
+    if let Ok(integer) = IntegerAttribute::try_from(attribute) {
+        return integer.value() == 0;
+    }
+    FloatAttribute::try_from(attribute).is_ok_and(|f| f.value() == 0.0)
+}
+
+/// Whether `op`'s results have exactly one use in all.
+fn has_one_use(op: &OperationRef) -> bool {
+    op.results().map(|r| uses(r.into()).len()).sum::<usize>() == 1
+}
+
+fn produced_by_dot<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    defining_op(value).filter(|d| name_of(d) == "tt.dot")
+}
+
+/// add(dot(a, b, 0), d) -> dot(a, b, d), and with the dot on the right. The
+/// dot moves to the add and takes `d` as accumulator; the add is left
+/// unused, as upstream (the driver erases it).
+fn add_into_dot_accumulator(op: OperationRef, rewriter: &Rewriter) -> bool {
+    let (Ok(lhs), Ok(rhs)) = (op.operand(0), op.operand(1)) else { return false };
+    let (dot, addend) = match (produced_by_dot(rhs), produced_by_dot(lhs)) {
+        (Some(dot), _) => (dot, lhs),
+        (None, Some(dot)) => (dot, rhs),
+        (None, None) => return false,
+    };
+    if !has_one_use(&dot) || !dot.operand(2).is_ok_and(is_zero) {
+        return false;
+    }
+    // Imprecise accumulation only works from a zero accumulator.
+    let imprecise = dot.attribute("maxNumImpreciseAcc").ok().and_then(|a| IntegerAttribute::try_from(a).ok());
+    if name_of(&op) == "arith.addf" && imprecise.is_some_and(|a| a.value() != 0) {
+        return false;
+    }
+    rewriter.modify_in_place(&dot, || {
+        set_operand(&dot, 2, addend);
+        move_before(&dot, &op);
+    });
+    replace_all_uses_with(rewriter, op.result(0).unwrap().into(), dot.result(0).unwrap().into());
+    true
+}
+
+/// select(c, load(p, splat(c), ...), x) -> load(p, splat(c), other = x): the
+/// load already yields nothing useful where `c` is false.
+fn select_into_load_other(op: OperationRef, rewriter: &Rewriter) -> bool {
+    let (Ok(condition), Ok(on_true), Ok(on_false)) = (op.operand(0), op.operand(1), op.operand(2)) else {
+        return false;
+    };
+    let Some(load) = defining_op(on_true).filter(|l| name_of(l) == "tt.load") else { return false };
+    let sizes = load.attribute("operandSegmentSizes").ok().and_then(|a| DenseI32ArrayAttribute::try_from(a).ok());
+    if !sizes.is_some_and(|s| s.len() == 3 && s.element(1).ok() == Some(1)) {
+        return false;
+    }
+    let mask = load.operand(1).unwrap();
+    let Some(splat) = defining_op(mask).filter(|s| name_of(s) == "tt.splat") else { return false };
+    if splat.operand(0).ok() != Some(condition) {
+        return false;
+    }
+    // `to_ref` borrows the ContextRef: keep it alive in a local.
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
+    let mut attributes: Vec<(&str, Attribute)> = ["boundaryCheck", "padding", "cache", "evict", "isVolatile"]
+        .into_iter()
+        .filter_map(|k| load.attribute(k).ok().map(|a| (k, a)))
+        .collect();
+    attributes.push(("operandSegmentSizes", DenseI32ArrayAttribute::new(context, &[1, 1, 1]).into()));
+    let pointer = load.operand(0).unwrap();
+    let ty = op.result(0).unwrap().r#type();
+    rewriter.replace_op_with_new(&op, create("tt.load", op.location(), &[pointer, mask, on_false], &[ty], &attributes));
+    true
+}
+
+/// The integer a pointer offset is known to be: a constant, or a splat of
+/// one (upstream's `GetConstantIntValue`), with its bit width.
+fn known_offset(value: Value) -> Option<(i64, u32)> {
+    let source = match defining_op(value) {
+        Some(op) if name_of(&op) == "tt.splat" => op.operand(0).ok()?,
+        _ => value,
+    };
+    let width = integer_width(element_type(source.r#type()))?;
+    Some((constant_integer(source)?, width))
+}
+
+fn element_type(ty: Type) -> Type {
+    tensor_parts(ty).map(|(_, element, _)| element).unwrap_or(ty)
+}
+
+fn integer_width(ty: Type) -> Option<u32> {
+    IntegerType::try_from(ty).ok().map(|i| i.width())
+}
+
+/// Upstream's `isAddPtrOffsetCombinable`: same types, and 64-bit offsets or
+/// constant offsets whose sum does not overflow.
+fn offsets_combinable(first: Value, second: Value) -> bool {
+    if first.r#type() != second.r#type() {
+        return false;
+    }
+    if integer_width(element_type(first.r#type())) == Some(64) {
+        return true;
+    }
+    match (known_offset(first), known_offset(second)) {
+        (Some((a, width)), Some((b, _))) if width <= 64 => {
+            let sum = a as i128 + b as i128;
+            let (min, max) = (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1);
+            (min..=max).contains(&sum)
+        }
+        _ => false,
+    }
+}
+
+/// The hints the combined addptr keeps from the outer one.
+const OFFSET_HINTS: &[&str] = &["tt.divisibility", "tt.contiguity", "tt.constancy"];
+
+/// addptr(addptr(p, i), j) -> addptr(p, i + j).
+fn combine_addptrs(op: OperationRef, rewriter: &Rewriter) -> bool {
+    let (Ok(inner_result), Ok(outer_offset)) = (op.operand(0), op.operand(1)) else { return false };
+    let Some(inner) = defining_op(inner_result).filter(|i| name_of(i) == "tt.addptr") else { return false };
+    let (pointer, inner_offset) = (inner.operand(0).unwrap(), inner.operand(1).unwrap());
+    if !offsets_combinable(inner_offset, outer_offset) {
+        return false;
+    }
+    rewriter.set_insertion_point_before(&op);
+    let sum = rewriter.insert(create(
+        "arith.addi",
+        op.location(),
+        &[inner_offset, outer_offset],
+        &[inner_offset.r#type()],
+        &[],
+    ));
+    let hints: Vec<(&str, Attribute)> =
+        OFFSET_HINTS.iter().filter_map(|k| op.attribute(k).ok().map(|a| (*k, a))).collect();
+    let ty = op.result(0).unwrap().r#type();
+    let offset: Value = sum.result(0).unwrap().into();
+    rewriter.replace_op_with_new(&op, create("tt.addptr", op.location(), &[pointer, offset], &[ty], &hints));
+    true
+}
+
+/// Whether the combiner region of `reduce` is one float addition of at most
+/// 32 bits.
+fn is_small_float_sum(reduce: &OperationRef) -> bool {
+    let Some(block) = reduce.region(0).ok().and_then(|r| r.first_block()) else { return false };
+    if block.next_in_region().is_some() {
+        return false;
+    }
+    let Some(first) = block.first_operation() else { return false };
+    let count = std::iter::successors(Some(first), |op| op.next_in_block()).count();
+    if count != 2 || name_of(&first) != "arith.addf" {
+        return false;
+    }
+    let ty = first.result(0).unwrap().r#type();
+    // SAFETY: a live float type.
+    unsafe { mlir_sys::mlirTypeIsAFloat(ty.to_raw()) && mlir_sys::mlirFloatTypeGetWidth(ty.to_raw()) <= 32 }
+}
+
+/// The op named `kind` defining operand `index` of `op`.
+fn operand_from<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize, kind: &str) -> Option<OperationRef<'c, 'a>> {
+    defining_op(op.operand(index).ok()?).filter(|d| name_of(d) == kind)
+}
+
+/// sum(x[:, :, None] * y[None, :, :], 1) -> dot(x, y), as upstream: the
+/// reduction axis is not checked, and the shape test reads the left
+/// broadcast twice.
+fn broadcast_mul_reduce_to_dot(op: OperationRef, rewriter: &Rewriter) -> bool {
+    if !is_small_float_sum(&op) {
+        return false;
+    }
+    let Some(mul) = operand_from(&op, 0, "arith.mulf") else { return false };
+    let (Some(lhs), Some(rhs)) = (operand_from(&mul, 0, "tt.broadcast"), operand_from(&mul, 1, "tt.broadcast")) else {
+        return false;
+    };
+    let (Some(lhs_expand), Some(rhs_expand)) =
+        (operand_from(&lhs, 0, "tt.expand_dims"), operand_from(&rhs, 0, "tt.expand_dims"))
+    else {
+        return false;
+    };
+    let axis = |e: &OperationRef| e.attribute("axis").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value());
+    if axis(&lhs_expand) != Some(2) || axis(&rhs_expand) != Some(0) {
+        return false;
+    }
+    let Some((shape, _, _)) = tensor_parts(lhs.result(0).unwrap().r#type()) else { return false };
+    if shape.len() != 3 || shape[2] < 16 || shape[0] < 16 {
+        return false;
+    }
+    let Some((_, element, _)) = tensor_parts(lhs.operand(0).unwrap().r#type()) else { return false };
+    // Upstream splats an f32 zero whatever the element type; only f32 makes
+    // valid IR.
+    if !element.is_f32() {
+        return false;
+    }
+    let accumulator_type = tensor_type(&[shape[0], shape[2]], element, None);
+    // `to_ref` borrows the ContextRef: keep it alive in a local.
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
+    let location = op.location();
+    rewriter.set_insertion_point_before(&op);
+    let zero = rewriter.insert(create(
+        "arith.constant",
+        location,
+        &[],
+        &[element],
+        &[("value", FloatAttribute::new(context, element, 0.0).into())],
+    ));
+    let accumulator = rewriter.insert(create("tt.splat", location, &[zero.result(0).unwrap().into()], &[accumulator_type], &[]));
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let attributes = [
+        ("inputPrecision", IntegerAttribute::new(i32_type, 0).into()),
+        ("maxNumImpreciseAcc", IntegerAttribute::new(i32_type, 0).into()),
+    ];
+    let operands = [lhs_expand.operand(0).unwrap(), rhs_expand.operand(0).unwrap(), accumulator.result(0).unwrap().into()];
+    rewriter.replace_op_with_new(&op, create("tt.dot", location, &operands, &[accumulator_type], &attributes));
+    true
+}
+
+/// A 1-D reshape whose users are all reductions or histograms may reorder
+/// its elements: they do not depend on the order.
+fn reorder_reshape_before_reduce(op: OperationRef, rewriter: &Rewriter) -> bool {
+    if op.has_attribute("allow_reorder") {
+        return false;
+    }
+    let result = op.result(0).unwrap();
+    if tensor_parts(result.r#type()).is_none_or(|(shape, _, _)| shape.len() != 1) {
+        return false;
+    }
+    if !uses(result.into()).iter().all(|u| matches!(name_of(&u.owner).as_str(), "tt.reduce" | "tt.histogram")) {
+        return false;
+    }
+    // SAFETY: the context is live.
+    let unit = unsafe { Attribute::from_raw(mlir_sys::mlirUnitAttrGet(mlir_sys::mlirOperationGetContext(op.to_raw()))) };
+    rewriter.modify_in_place(&op, || {
+        let key = "allow_reorder";
+        let name = mlir_sys::MlirStringRef { data: key.as_ptr().cast(), length: key.len() };
+        // SAFETY: live op and attribute; MLIR copies the name.
+        unsafe { mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), name, unit.to_raw()) };
+    });
+    true
+}
+
+/// reshape(descriptor_load) that only drops leading dims of size 1: the load
+/// produces the reshaped type itself.
+fn rank_reduced_descriptor_load(op: OperationRef, rewriter: &Rewriter) -> bool {
+    let Some(load) = operand_from(&op, 0, "tt.descriptor_load") else { return false };
+    if !has_one_use(&load) {
+        return false;
+    }
+    let load_result = load.result(0).unwrap();
+    let reshaped = op.result(0).unwrap().r#type();
+    let (Some((load_shape, _, _)), Some((shape, _, _))) = (tensor_parts(load_result.r#type()), tensor_parts(reshaped))
+    else {
+        return false;
+    };
+    if shape.len() >= load_shape.len() {
+        return false;
+    }
+    let dropped = load_shape.len() - shape.len();
+    if load_shape[..dropped].iter().any(|d| *d != 1) || load_shape[dropped..] != shape[..] {
+        return false;
+    }
+    rewriter.modify_in_place(&load, || crate::ir::set_type(load_result.into(), reshaped));
+    rewriter.replace_op_with_values(&op, &[load_result.into()]);
+    true
+}
