@@ -8,7 +8,10 @@ use melior::{
     utility::parse_pass_pipeline,
     Context,
 };
-use std::path::{Path, PathBuf};
+use std::{
+    path::{Path, PathBuf},
+    time::{Duration, Instant},
+};
 
 #[derive(Clone, Debug)]
 pub struct CompileOptions {
@@ -31,6 +34,8 @@ pub struct Bundle {
     pub target: Target,
     pub llvm_ir: String,
     pub ptx: String,
+    /// Wall time of each compilation step, in order.
+    pub timings: Vec<(&'static str, Duration)>,
 }
 
 impl Bundle {
@@ -71,6 +76,12 @@ fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Resul
 /// is lowered as it is; TTIR first goes through Tritium's TTGIR pipeline.
 /// Errors were emitted as diagnostics; the string says which stage failed.
 pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions) -> Result<Bundle, String> {
+    let mut timings = Vec::new();
+    let mut clock = Instant::now();
+    let mut lap = |name: &'static str| {
+        timings.push((name, clock.elapsed()));
+        clock = Instant::now();
+    };
     let is_ttgir = module.as_operation().attribute("ttg.num-warps").is_ok();
     let target = if is_ttgir {
         match module.as_operation().attribute("ttg.target") {
@@ -80,6 +91,7 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     } else {
         let pipeline = tritium_passes::pipeline::ttgir_pipeline(options.target.capability, options.num_warps, options.num_ctas)?;
         run_pipeline(context, module, &pipeline)?;
+        lap("TTIR -> TTGIR passes");
         options.target
     };
     // Shared memory is laid out and synchronised by passes, as upstream's
@@ -90,6 +102,7 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
             target.capability
         );
         run_pipeline(context, module, &pipeline)?;
+        lap("shared memory allocation and barriers");
     }
     // A bug in the lowering must be an error, not a crash of the caller.
     let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| emit::lower_kernel(context, module, target)))
@@ -105,6 +118,7 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         e.emit();
         format!("lowering failed at {}: {}", e.location, e.message)
     })?;
+    lap("TTGIR -> LLVM dialect");
     run_pipeline(
         context,
         module,
@@ -114,6 +128,8 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     if !module.as_operation().verify() {
         return Err("the lowered module does not verify".into());
     }
+    lap("LLVM dialect conversions, canonicalize, cse");
     let assembly = ptx::module_to_ptx(module, &target, options.libdevice.as_deref())?;
-    Ok(Bundle { info, target, llvm_ir: assembly.llvm_ir, ptx: assembly.ptx })
+    timings.extend(assembly.timings);
+    Ok(Bundle { info, target, llvm_ir: assembly.llvm_ir, ptx: assembly.ptx, timings })
 }

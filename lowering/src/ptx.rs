@@ -41,6 +41,8 @@ unsafe fn take_message(message: *mut std::os::raw::c_char) -> String {
 pub struct Assembly {
     pub llvm_ir: String,
     pub ptx: String,
+    /// Wall time of each step, in order.
+    pub timings: Vec<(&'static str, std::time::Duration)>,
 }
 
 /// Translates `module` (LLVM and NVVM dialects only) to LLVM IR, links the
@@ -61,6 +63,12 @@ unsafe fn translate_and_emit(
     libdevice: Option<&Path>,
     context: LLVMContextRef,
 ) -> Result<Assembly, String> {
+    let mut timings = Vec::new();
+    let mut clock = std::time::Instant::now();
+    let mut lap = |name: &'static str| {
+        timings.push((name, clock.elapsed()));
+        clock = std::time::Instant::now();
+    };
     let llvm_module = unsafe {
         mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), context as *mut _)
     } as LLVMModuleRef;
@@ -69,11 +77,13 @@ unsafe fn translate_and_emit(
     }
     let triple = CString::new("nvptx64-nvidia-cuda").unwrap();
     unsafe { LLVMSetTarget(llvm_module, triple.as_ptr()) };
+    lap("translate to LLVM IR");
 
     if calls_libdevice(llvm_module) {
         // Unresolved __nv_ calls would only fail later, in ptxas.
         let path = libdevice.ok_or("the kernel calls libdevice functions: give --libdevice PATH (or set LIBDEVICE)")?;
         unsafe { link_bitcode(context, llvm_module, path)? };
+        lap("link libdevice");
     }
 
     let cpu = CString::new(target.cpu()).unwrap();
@@ -107,7 +117,9 @@ unsafe fn translate_and_emit(
         unsafe { LLVMDisposeTargetMachine(machine) };
         return Err(format!("LLVM optimisation failed: {text}"));
     }
+    lap("LLVM O3");
     let llvm_ir = unsafe { take_message(LLVMPrintModuleToString(llvm_module)) };
+    lap("print LLVM IR");
 
     let mut buffer: LLVMMemoryBufferRef = ptr::null_mut();
     let failed = unsafe {
@@ -130,7 +142,8 @@ unsafe fn translate_and_emit(
         .trim_end_matches('\0')
         .to_string();
     unsafe { LLVMDisposeMemoryBuffer(buffer) };
-    Ok(Assembly { llvm_ir, ptx })
+    lap("NVPTX code generation");
+    Ok(Assembly { llvm_ir, ptx, timings })
 }
 
 /// Whether the module declares a libdevice function (`__nv_*`).

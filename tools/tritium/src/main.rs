@@ -5,20 +5,22 @@ use tritium_dialects::io::parse_module;
 use tritium_lowering::{compile, CompileOptions, Target};
 
 const USAGE: &str = "usage: tritium compile INPUT [--target cuda:90] [--num-warps N] [--num-stages N] [--num-ctas N]
-                       [--libdevice PATH] [--emit-llvm] -o DIR
+                       [--libdevice PATH] [--emit-llvm] [--timing] -o DIR
 
 INPUT is TTIR (then Tritium's TTGIR pipeline runs with the options) or TTGIR
 (its module attributes give target and warps). Writes DIR/NAME.ptx and
 DIR/NAME.json (name, target, num_warps, threads_per_block, shared bytes,
 parameters: the non-constexpr arguments of the kernel, in order).
 --libdevice defaults to $LIBDEVICE; it is needed only by kernels that call
-libdevice functions (scripts/setup.sh installs one under .tools/).";
+libdevice functions (scripts/setup.sh installs one under .tools/).
+--timing prints the wall time of each step to stderr.";
 
 struct Arguments {
     input: PathBuf,
     output: PathBuf,
     options: CompileOptions,
     emit_llvm: bool,
+    timing: bool,
 }
 
 fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
@@ -32,6 +34,7 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
     let mut output = None;
     let mut options = CompileOptions { libdevice: std::env::var_os("LIBDEVICE").map(PathBuf::from), ..CompileOptions::default() };
     let mut emit_llvm = false;
+    let mut timing = false;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().cloned().ok_or_else(|| format!("{name} needs a value"));
         let number = |text: String, name: &str| text.parse::<u32>().map_err(|_| format!("{name} must be a number, got '{text}'"));
@@ -43,6 +46,7 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
             "--num-ctas" => options.num_ctas = number(value("--num-ctas")?, "--num-ctas")?,
             "--libdevice" => options.libdevice = Some(PathBuf::from(value("--libdevice")?)),
             "--emit-llvm" => emit_llvm = true,
+            "--timing" => timing = true,
             "--help" | "-h" => return Err(USAGE.into()),
             flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'\n{USAGE}")),
             path => input = Some(PathBuf::from(path)),
@@ -56,6 +60,7 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
         output: output.unwrap_or_else(|| PathBuf::from(".")),
         options,
         emit_llvm,
+        timing,
     })
 }
 
@@ -68,8 +73,10 @@ fn main() -> ExitCode {
             return ExitCode::from(if args.iter().any(|a| a == "--help" || a == "-h") { 0 } else { 1 });
         }
     };
+    let start = std::time::Instant::now();
     tritium_passes::register_all();
     let context = tritium_dialects::create_context();
+    let context_time = start.elapsed();
     let source = match std::fs::read_to_string(&arguments.input) {
         Ok(s) => s,
         Err(e) => {
@@ -78,6 +85,7 @@ fn main() -> ExitCode {
         }
     };
     let name = arguments.input.display().to_string();
+    let parse_start = std::time::Instant::now();
     let mut module = match parse_module(&context, &source, &name) {
         Ok(m) => m,
         Err(errors) => {
@@ -87,6 +95,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let parse_time = parse_start.elapsed();
     // Diagnostics of the passes and the lowering go to stderr with their location.
     let handler = context.attach_diagnostic_handler(|d| {
         eprintln!("{}: {d}", d.location());
@@ -99,6 +108,13 @@ fn main() -> ExitCode {
             if let Err(e) = bundle.write(&arguments.output) {
                 eprintln!("error: cannot write the bundle to {}: {e}", arguments.output.display());
                 return ExitCode::from(1);
+            }
+            if arguments.timing {
+                let steps = [("MLIR context and registration", context_time), ("parse", parse_time)];
+                for (step, time) in steps.iter().chain(bundle.timings.iter()) {
+                    eprintln!("{:8.2} ms  {step}", time.as_secs_f64() * 1e3);
+                }
+                eprintln!("{:8.2} ms  total", start.elapsed().as_secs_f64() * 1e3);
             }
             if arguments.emit_llvm {
                 let _ = std::fs::write(arguments.output.join(format!("{}.ll", bundle.info.name)), &bundle.llvm_ir);

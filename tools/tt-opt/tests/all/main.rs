@@ -1,6 +1,7 @@
 //! Tritium's one integration-test binary (every test binary links all of
 //! MLIR, so there is only this one): the lit suite, round trips of upstream
-//! Triton's IR, the Rust API, malformed input, and upstream CSE/DCE on tt IR.
+//! Triton's IR, the Rust API, malformed input, upstream CSE/DCE on tt IR,
+//! passes against upstream's, and compiling the corpus kernels to PTX.
 mod axis_info;
 mod common;
 mod corpus_roundtrip;
@@ -8,5 +9,6 @@ mod cse_dce;
 mod differential;
 mod layout_api;
 mod lit;
+mod lowering;
 mod malformed;
 mod op_builders;

@@ -1,0 +1,109 @@
+//! Compiles every corpus kernel to PTX through the library API, from
+//! upstream's TTGIR and from upstream's TTIR (Tritium's whole pipeline), and
+//! assembles each PTX with ptxas. For the TTGIR inputs the launch metadata
+//! must equal upstream's (shared-memory bytes, warps, name), and the matmul
+//! instructions must be the target's tensor-core ones.
+use crate::common::{corpus, repo_root, CorpusEntry};
+use std::{path::PathBuf, process::Command};
+use tritium_dialects::io::parse_module;
+use tritium_lowering::{compile, Bundle, CompileOptions, Target};
+
+/// ptxas: $PTXAS, else the one scripts/setup.sh installs under .tools/.
+fn ptxas() -> PathBuf {
+    if let Some(path) = std::env::var_os("PTXAS") {
+        return PathBuf::from(path);
+    }
+    let lib = repo_root().join(".tools/venv/lib");
+    std::fs::read_dir(&lib)
+        .ok()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path().join("site-packages/nvidia/cuda_nvcc/bin/ptxas"))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("no ptxas: run scripts/setup.sh (installs one under .tools/) or set PTXAS"))
+}
+
+fn meta_field(entry: &CorpusEntry, key: &str) -> String {
+    let meta = std::fs::read_to_string(repo_root().join(format!("test/fixtures/corpus/meta/{}/{}.json", entry.target, entry.kernel)))
+        .unwrap();
+    let start = meta.find(&format!("\"{key}\":")).unwrap() + key.len() + 3;
+    meta[start..].trim_start().split([',', '\n']).next().unwrap().trim().trim_matches('"').to_string()
+}
+
+fn compile_entry(entry: &CorpusEntry) -> Result<Bundle, String> {
+    let context = crate::common::context();
+    let mut module = parse_module(&context, &entry.text(), "input").map_err(|e| e.join("; "))?;
+    let options = CompileOptions {
+        target: Target::parse(&format!("cuda:{}", entry.target.trim_start_matches("cuda")))?,
+        num_warps: meta_field(entry, "num_warps").parse().unwrap(),
+        num_ctas: meta_field(entry, "num_ctas").parse().unwrap(),
+        ..CompileOptions::default()
+    };
+    compile(&context, &mut module, &options)
+}
+
+fn assemble(bundle: &Bundle, label: &str) -> Result<(), String> {
+    let directory = std::env::temp_dir().join(format!("tritium-lowering-test-{}-{label}", std::process::id()));
+    std::fs::create_dir_all(&directory).unwrap();
+    let ptx = directory.join("kernel.ptx");
+    std::fs::write(&ptx, &bundle.ptx).unwrap();
+    let output = Command::new(ptxas())
+        .arg(format!("-arch={}", bundle.target.cpu()))
+        .arg(&ptx)
+        .arg("-o")
+        .arg(directory.join("kernel.cubin"))
+        .output()
+        .map_err(|e| format!("cannot run ptxas: {e}"))?;
+    std::fs::remove_dir_all(&directory).ok();
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!("ptxas: {}", String::from_utf8_lossy(&output.stderr)))
+    }
+}
+
+#[test]
+fn corpus_kernels_compile_to_ptx_that_ptxas_accepts() {
+    let mut failures = Vec::new();
+    let mut compiled = 0;
+    for entry in corpus().iter().filter(|e| e.stage == "ttgir" || e.stage == "ttir") {
+        let label = format!("{}-{}-{}", entry.target, entry.kernel, entry.stage);
+        let bundle = match compile_entry(entry) {
+            Ok(b) => b,
+            Err(e) => {
+                failures.push(format!("{label}: {e}"));
+                continue;
+            }
+        };
+        let mut problems = Vec::new();
+        if bundle.info.name != meta_field(entry, "name") {
+            problems.push(format!("kernel name {}", bundle.info.name));
+        }
+        if !bundle.ptx.contains(&format!(".entry {}(", bundle.info.name)) {
+            problems.push("no .entry".into());
+        }
+        if entry.stage == "ttgir" {
+            let upstream_shared: usize = meta_field(entry, "shared").parse().unwrap();
+            if bundle.info.shared_bytes != upstream_shared {
+                problems.push(format!("shared {} bytes, upstream {upstream_shared}", bundle.info.shared_bytes));
+            }
+        }
+        if entry.kernel.starts_with("matmul") || entry.kernel.starts_with("attn") {
+            let instruction = if entry.target == "cuda90" { "wgmma.mma_async" } else { "mma.sync.aligned.m16n8k16" };
+            if !bundle.ptx.contains(instruction) {
+                problems.push(format!("no {instruction}"));
+            }
+        }
+        if let Err(e) = assemble(&bundle, &label) {
+            problems.push(e);
+        }
+        if problems.is_empty() {
+            compiled += 1;
+        } else {
+            failures.push(format!("{label}: {}", problems.join("; ")));
+        }
+    }
+    assert!(failures.is_empty(), "{} kernels failed:\n{}", failures.len(), failures.join("\n"));
+    assert_eq!(compiled, 44, "expected 11 kernels x 2 targets x (TTIR, TTGIR)");
+}
