@@ -5,5 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-cargo build -p tt-opt
+cargo build -p tt-opt -p tritium
 cargo test --workspace

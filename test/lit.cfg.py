@@ -29,10 +29,16 @@ config.test_exec_root = os.path.join(repo_root, 'target', 'lit')
 tt_opt_dir = os.environ.get('TT_OPT_DIR') or os.path.join(repo_root, 'target', 'debug')
 llvm_tools_dir = os.environ.get('LLVM_TOOLS_DIR') or '/usr/lib/llvm-22/bin'
 
-tools = [('tt-opt', tt_opt_dir), ('FileCheck', llvm_tools_dir), ('not', llvm_tools_dir)]
+tools = [('tt-opt', tt_opt_dir), ('FileCheck', llvm_tools_dir), ('not', llvm_tools_dir),
+         ('split-file', llvm_tools_dir)]
 for tool, directory in tools:
     if not os.path.exists(os.path.join(directory, tool)):
         lit_config.fatal(f"{tool} not found in {directory}")
+# The compiler command, for tests of `tritium compile` (scripts/test.sh builds
+# it; tests that need it say `REQUIRES: tritium`).
+if os.path.exists(os.path.join(tt_opt_dir, 'tritium')):
+    tools.append(('tritium', tt_opt_dir))
+    config.available_features.add('tritium')
 
 # tt-opt, FileCheck and not resolve through substitutions (whole words of RUN
 # lines become absolute paths) and, for anything a RUN line starts, through

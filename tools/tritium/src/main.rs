@@ -64,6 +64,16 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
     })
 }
 
+/// `file:line:col` of a printed location (`loc("file":line:col)`), as
+/// compilers print positions; other locations are kept as they print.
+fn source_position(location: &str) -> String {
+    let inner = location.strip_prefix("loc(").and_then(|l| l.strip_suffix(')')).unwrap_or(location);
+    match inner.strip_prefix('"').and_then(|rest| rest.split_once('"')) {
+        Some((file, position)) if position.starts_with(':') => format!("{file}{position}"),
+        _ => location.to_string(),
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arguments = match parse_arguments(&args) {
@@ -97,8 +107,16 @@ fn main() -> ExitCode {
     };
     let parse_time = parse_start.elapsed();
     // Diagnostics of the passes and the lowering go to stderr with their location.
+    let reported = std::cell::Cell::new(false);
     let handler = context.attach_diagnostic_handler(|d| {
-        eprintln!("{}: {d}", d.location());
+        reported.set(true);
+        let severity = match d.severity() {
+            melior::diagnostic::DiagnosticSeverity::Error => "error",
+            melior::diagnostic::DiagnosticSeverity::Warning => "warning",
+            melior::diagnostic::DiagnosticSeverity::Note => "note",
+            melior::diagnostic::DiagnosticSeverity::Remark => "remark",
+        };
+        eprintln!("{}: {severity}: {d}", source_position(&d.location().to_string()));
         true
     });
     let result = compile(&context, &mut module, &arguments.options);
@@ -122,7 +140,10 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(message) => {
-            eprintln!("error: {message}");
+            // Diagnostics, when there were any, already said what failed and where.
+            if !reported.get() {
+                eprintln!("error: {message}");
+            }
             ExitCode::from(1)
         }
     }
