@@ -21,18 +21,21 @@ pub struct CompileOptions {
     pub num_ctas: u32,
     /// libdevice.10.bc, linked when the kernel calls `__nv_*` functions.
     pub libdevice: Option<PathBuf>,
+    /// Keep the optimised LLVM IR in the bundle.
+    pub keep_llvm_ir: bool,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { target: Target { capability: 90 }, num_warps: 4, num_stages: 3, num_ctas: 1, libdevice: None }
+        CompileOptions { target: Target { capability: 90 }, num_warps: 4, num_stages: 3, num_ctas: 1, libdevice: None, keep_llvm_ir: false }
     }
 }
 
 pub struct Bundle {
     pub info: emit::KernelInfo,
     pub target: Target,
-    pub llvm_ir: String,
+    /// The optimised LLVM IR (when `keep_llvm_ir`).
+    pub llvm_ir: Option<String>,
     pub ptx: String,
     /// Wall time of each compilation step, in order.
     pub timings: Vec<(&'static str, Duration)>,
@@ -122,14 +125,16 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     run_pipeline(
         context,
         module,
+        // No canonicalize/cse here: LLVM's O3 does that work, and on the corpus
+        // the PTX is the same without them.
         "builtin.module(convert-scf-to-cf,convert-arith-to-llvm,convert-math-to-llvm,convert-cf-to-llvm,\
-         convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts,canonicalize,cse)",
+         convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts)",
     )?;
     if !module.as_operation().verify() {
         return Err("the lowered module does not verify".into());
     }
-    lap("LLVM dialect conversions, canonicalize, cse");
-    let assembly = ptx::module_to_ptx(module, &target, options.libdevice.as_deref())?;
+    lap("scf/arith/math/cf -> LLVM dialect conversions");
+    let assembly = ptx::module_to_ptx(module, &target, options.libdevice.as_deref(), options.keep_llvm_ir)?;
     timings.extend(assembly.timings);
     Ok(Bundle { info, target, llvm_ir: assembly.llvm_ir, ptx: assembly.ptx, timings })
 }

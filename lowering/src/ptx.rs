@@ -39,7 +39,8 @@ unsafe fn take_message(message: *mut std::os::raw::c_char) -> String {
 
 /// LLVM IR (text) and PTX of a module in the LLVM dialect.
 pub struct Assembly {
-    pub llvm_ir: String,
+    /// The optimised LLVM IR, when asked for (printing it costs time).
+    pub llvm_ir: Option<String>,
     pub ptx: String,
     /// Wall time of each step, in order.
     pub timings: Vec<(&'static str, std::time::Duration)>,
@@ -47,11 +48,16 @@ pub struct Assembly {
 
 /// Translates `module` (LLVM and NVVM dialects only) to LLVM IR, links the
 /// libdevice functions it calls, optimises at O3 and emits PTX for `target`.
-pub fn module_to_ptx(module: &Module, target: &Target, libdevice: Option<&Path>) -> Result<Assembly, String> {
+pub fn module_to_ptx(
+    module: &Module,
+    target: &Target,
+    libdevice: Option<&Path>,
+    keep_llvm_ir: bool,
+) -> Result<Assembly, String> {
     init_nvptx();
     unsafe {
         let context = LLVMContextCreate();
-        let result = translate_and_emit(module, target, libdevice, context);
+        let result = translate_and_emit(module, target, libdevice, keep_llvm_ir, context);
         LLVMContextDispose(context);
         result
     }
@@ -61,6 +67,7 @@ unsafe fn translate_and_emit(
     module: &Module,
     target: &Target,
     libdevice: Option<&Path>,
+    keep_llvm_ir: bool,
     context: LLVMContextRef,
 ) -> Result<Assembly, String> {
     let mut timings = Vec::new();
@@ -118,8 +125,11 @@ unsafe fn translate_and_emit(
         return Err(format!("LLVM optimisation failed: {text}"));
     }
     lap("LLVM O3");
-    let llvm_ir = unsafe { take_message(LLVMPrintModuleToString(llvm_module)) };
-    lap("print LLVM IR");
+    let llvm_ir = keep_llvm_ir.then(|| {
+        let text = unsafe { take_message(LLVMPrintModuleToString(llvm_module)) };
+        lap("print LLVM IR");
+        text
+    });
 
     let mut buffer: LLVMMemoryBufferRef = ptr::null_mut();
     let failed = unsafe {
