@@ -92,7 +92,12 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
             Err(_) => options.target,
         }
     } else {
-        let pipeline = tritium_passes::pipeline::ttgir_pipeline(options.target.capability, options.num_warps, options.num_ctas)?;
+        let pipeline = tritium_passes::pipeline::ttgir_pipeline(
+            options.target.capability,
+            options.num_warps,
+            options.num_ctas,
+            options.num_stages,
+        )?;
         run_pipeline(context, module, &pipeline)?;
         lap("TTIR -> TTGIR passes");
         options.target

@@ -22,13 +22,16 @@ mod triton_loop_unroll;
 mod triton_reorder_broadcast;
 mod triton_rewrite_tensor_pointer;
 mod tritongpu_accelerate_matmul;
+mod tritongpu_assign_latencies;
 mod tritongpu_coalesce;
 mod tritongpu_f32_dot_tc;
 mod tritongpu_membar;
 mod tritongpu_optimize_dot_operands;
+mod tritongpu_pipeline;
 mod tritongpu_optimize_thread_locality;
 mod tritongpu_reduce_data_duplication;
 mod tritongpu_remove_layout_conversions;
 mod tritongpu_reorder_instructions;
+mod tritongpu_schedule_loops;
 
 pub use registry::{register_all, PASSES};

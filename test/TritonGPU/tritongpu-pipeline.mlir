@@ -1,0 +1,469 @@
+// RUN: tt-opt %s -split-input-file --tritongpu-pipeline=num-stages=3 | FileCheck %s
+
+// The CHECK lines are upstream Triton 3.6's output for these inputs (its pass run
+// through libtriton, printed by tt-opt).
+
+// sm_80 matmul, 3 stages: two copies in flight into double buffers (prologue
+// of two iterations), a wait and a local_load per operand in the loop.
+// CHECK-LABEL: tt.func @matmul
+// CHECK: %10 = ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+// CHECK: %11 = ttg.local_alloc : () -> !ttg.memdesc<2x32x64xf16, #shared1, #smem, mutable>
+// CHECK: %13 = ttg.memdesc_index %10[%c0_i32] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+// CHECK: %15 = ttg.async_copy_global_to_local %4, %13 mask %14 {contiguity = 8 : i32} : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable>
+// CHECK: %16 = ttg.async_commit_group tokens %15
+// CHECK: %17 = ttg.memdesc_index %11[%c0_i32] : !ttg.memdesc<2x32x64xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: %19 = ttg.async_copy_global_to_local %9, %17 mask %18 {contiguity = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #blocked1> -> <32x64xf16, #shared1, #smem, mutable>
+// CHECK: %20 = ttg.async_commit_group tokens %19
+// CHECK: %24 = ttg.memdesc_index %10[%c1_i32] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+// CHECK: %26 = ttg.async_copy_global_to_local %22, %24 mask %25 {contiguity = 8 : i32} : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable>
+// CHECK: %27 = ttg.async_commit_group tokens %26
+// CHECK: %28 = ttg.memdesc_index %11[%c1_i32] : !ttg.memdesc<2x32x64xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: %30 = ttg.async_copy_global_to_local %23, %28 mask %29 {contiguity = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #blocked1> -> <32x64xf16, #shared1, #smem, mutable>
+// CHECK: %31 = ttg.async_commit_group tokens %30
+// CHECK: %32:11 = scf.for %arg3 = %c0_i32 to %arg2 step %c1_i32 iter_args(%arg4 = %22, %arg5 = %23, %arg6 = %cst, %arg7 = %c1_i32, %arg8 = %c-1_i32, %arg9 = %c2_i32, %arg10 = %c2_i32, %arg11 = %16, %arg12 = %27, %arg13 = %20, %arg14 = %31) -> (tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<64x64xf32, #mma>, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token, !ttg.async.token, !ttg.async.token)  : i32 {
+// CHECK: %38 = arith.select %37, %c0_i32, %36 : i32
+// CHECK: %39 = ttg.async_wait %arg11, %arg13 {num = 2 : i32}
+// CHECK: %40 = ttg.memdesc_index %10[%38] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+// CHECK: %41 = ttg.local_load %40 token %39 : !ttg.memdesc<64x32xf16, #shared, #smem, mutable> -> tensor<64x32xf16, #blocked>
+// CHECK: %43 = ttg.memdesc_index %11[%38] : !ttg.memdesc<2x32x64xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: %44 = ttg.local_load %43 token %39 : !ttg.memdesc<32x64xf16, #shared1, #smem, mutable> -> tensor<32x64xf16, #blocked1>
+// CHECK: %46 = tt.dot %42, %45, %arg6 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+// CHECK: %51 = arith.select %50, %c0_i32, %49 : i32
+// CHECK: %52 = ttg.memdesc_index %10[%51] : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+// CHECK: %54 = ttg.async_copy_global_to_local %47, %52 mask %53 {contiguity = 8 : i32} : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable>
+// CHECK: %55 = ttg.async_commit_group tokens %54
+// CHECK: %56 = ttg.memdesc_index %11[%51] : !ttg.memdesc<2x32x64xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: %58 = ttg.async_copy_global_to_local %48, %56 mask %57 {contiguity = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #blocked1> -> <32x64xf16, #shared1, #smem, mutable>
+// CHECK: %59 = ttg.async_commit_group tokens %58
+// CHECK: scf.yield %47, %48, %46, %51, %38, %arg10, %c2_i32, %arg12, %55, %arg14, %59 : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<64x64xf32, #mma>, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token, !ttg.async.token, !ttg.async.token
+// CHECK: %33 = ttg.async_wait {num = 0 : i32}
+// CHECK: ttg.local_dealloc %11 : !ttg.memdesc<2x32x64xf16, #shared1, #smem, mutable>
+// CHECK: ttg.local_dealloc %10 : !ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @matmul(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: i32) -> tensor<64x64xf32, #mma> {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %cst_0 = arith.constant dense<32> : tensor<64x32xi32, #blocked>
+    %cst_1 = arith.constant dense<2048> : tensor<32x64xi32, #blocked1>
+    %0 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %1 = tt.expand_dims %0 {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %2 = tt.broadcast %1 : tensor<1x32xi32, #blocked> -> tensor<64x32xi32, #blocked>
+    %3 = tt.splat %arg0 : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>, #blocked>
+    %4 = tt.addptr %3, %2 : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+    %5 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked1}>>
+    %6 = tt.expand_dims %5 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x64xi32, #blocked1>
+    %7 = tt.broadcast %6 : tensor<1x64xi32, #blocked1> -> tensor<32x64xi32, #blocked1>
+    %8 = tt.splat %arg1 : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>, #blocked1>
+    %9 = tt.addptr %8, %7 : tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<32x64xi32, #blocked1>
+    %10:3 = scf.for %arg3 = %c0_i32 to %arg2 step %c1_i32 iter_args(%arg4 = %4, %arg5 = %9, %arg6 = %cst) -> (tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<64x64xf32, #mma>)  : i32 {
+      %11 = tt.load %arg4 {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %12 = ttg.convert_layout %11 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %13 = tt.load %arg5 {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<32x64x!tt.ptr<f16>, #blocked1>
+      %14 = ttg.convert_layout %13 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x64xf16, #blocked1> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %15 = tt.dot %12, %14, %arg6 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+      %16 = tt.addptr %arg4, %cst_0 {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      %17 = tt.addptr %arg5, %cst_1 {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<32x64xi32, #blocked1>
+      scf.yield %16, %17, %15 : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<64x64xf32, #mma>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return %10#2 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// sm_90 matmul: the buffers read by the wgmma get one more stage, the wgmma
+// runs asynchronously with one in flight, a wait after the loop.
+// CHECK-LABEL: tt.func @wgmma_basic
+// CHECK: %7 = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: %8 = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: %10 = ttg.memdesc_index %7[%c0_i32] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %12 = ttg.async_copy_global_to_local %4, %10 mask %11 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %13 = ttg.async_commit_group tokens %12
+// CHECK: %14 = ttg.memdesc_index %8[%c0_i32] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %16 = ttg.async_copy_global_to_local %6, %14 mask %15 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %17 = ttg.async_commit_group tokens %16
+// CHECK: %21 = ttg.memdesc_index %7[%c1_i32] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %23 = ttg.async_copy_global_to_local %19, %21 mask %22 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %24 = ttg.async_commit_group tokens %23
+// CHECK: %25 = ttg.memdesc_index %8[%c1_i32] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %27 = ttg.async_copy_global_to_local %20, %25 mask %26 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %28 = ttg.async_commit_group tokens %27
+// CHECK: %29:11 = scf.for %arg3 = %c0_i32 to %arg2 step %c1_i32 iter_args(%arg4 = %19, %arg5 = %20, %arg6 = %cst_0, %arg7 = %c1_i32, %arg8 = %c-1_i32, %arg9 = %c3_i32, %arg10 = %c3_i32, %arg11 = %13, %arg12 = %24, %arg13 = %17, %arg14 = %28) -> (tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token, !ttg.async.token, !ttg.async.token)  : i32 {
+// CHECK: %36 = arith.select %35, %c0_i32, %34 : i32
+// CHECK: %37 = ttg.async_wait %arg11, %arg13 {num = 2 : i32}
+// CHECK: %38 = ttg.memdesc_index %7[%36] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %39 = ttg.memdesc_index %8[%36] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %40 = ttng.warp_group_dot %38, %39, %arg6 {isAsync = true} : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> * !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> tensor<64x64xf32, #mma>
+// CHECK: %41:3 = ttng.warp_group_dot_wait %40, %38, %39 {pendings = 1 : i32} : tensor<64x64xf32, #mma>, !ttg.memdesc<64x64xf16, #shared, #smem, mutable>, !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %46 = arith.select %45, %c0_i32, %44 : i32
+// CHECK: %47 = ttg.memdesc_index %7[%46] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %49 = ttg.async_copy_global_to_local %42, %47 mask %48 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %50 = ttg.async_commit_group tokens %49
+// CHECK: %51 = ttg.memdesc_index %8[%46] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %53 = ttg.async_copy_global_to_local %43, %51 mask %52 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %54 = ttg.async_commit_group tokens %53
+// CHECK: scf.yield %42, %43, %41#0, %46, %36, %arg10, %c3_i32, %arg12, %50, %arg14, %54 : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token, !ttg.async.token, !ttg.async.token
+// CHECK: %30 = ttng.warp_group_dot_wait %29#2 {pendings = 0 : i32} : tensor<64x64xf32, #mma>
+// CHECK: %31 = ttg.async_wait {num = 0 : i32}
+// CHECK: ttg.local_dealloc %8 : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: ttg.local_dealloc %7 : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @wgmma_basic(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: i32) -> tensor<64x64xf32, #mma> {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %1 = tt.expand_dims %0 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %2 = tt.broadcast %1 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %3 = tt.splat %arg0 : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %4 = tt.addptr %3, %2 : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %5 = tt.splat %arg1 : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %6 = tt.addptr %5, %2 : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %cst_0 = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %7:3 = scf.for %arg3 = %c0_i32 to %arg2 step %c1_i32 iter_args(%arg4 = %4, %arg5 = %6, %arg6 = %cst) -> (tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>)  : i32 {
+      %8 = tt.load %arg4 {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %9 = ttg.local_alloc %8 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %10 = tt.load %arg5 {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %11 = ttg.local_alloc %10 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %12 = ttng.warp_group_dot %9, %11, %arg6 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+      %13 = tt.addptr %arg4, %cst_0 {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %14 = tt.addptr %arg5, %cst_0 {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %13, %14, %12 : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return %7#2 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// A wgmma whose result is used in the loop waits for itself (pendings 0).
+// CHECK-LABEL: tt.func @wgmma_used
+// CHECK: %7 = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: %8 = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: %10 = ttg.memdesc_index %7[%c0_i32] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %12 = ttg.async_copy_global_to_local %4, %10 mask %11 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %13 = ttg.async_commit_group tokens %12
+// CHECK: %14 = ttg.memdesc_index %8[%c0_i32] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %16 = ttg.async_copy_global_to_local %6, %14 mask %15 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %17 = ttg.async_commit_group tokens %16
+// CHECK: %21 = ttg.memdesc_index %7[%c1_i32] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %23 = ttg.async_copy_global_to_local %19, %21 mask %22 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %24 = ttg.async_commit_group tokens %23
+// CHECK: %25 = ttg.memdesc_index %8[%c1_i32] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %27 = ttg.async_copy_global_to_local %20, %25 mask %26 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %28 = ttg.async_commit_group tokens %27
+// CHECK: %29:11 = scf.for %arg3 = %c0_i32 to %arg2 step %c1_i32 iter_args(%arg4 = %19, %arg5 = %20, %arg6 = %cst_0, %arg7 = %c1_i32, %arg8 = %c-1_i32, %arg9 = %c3_i32, %arg10 = %c3_i32, %arg11 = %13, %arg12 = %24, %arg13 = %17, %arg14 = %28) -> (tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token, !ttg.async.token, !ttg.async.token)  : i32 {
+// CHECK: %35 = arith.select %34, %c0_i32, %33 : i32
+// CHECK: %36 = ttg.async_wait %arg11, %arg13 {num = 2 : i32}
+// CHECK: %37 = ttg.memdesc_index %7[%35] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %38 = ttg.memdesc_index %8[%35] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %39 = ttng.warp_group_dot %37, %38, %arg6 {isAsync = true} : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> * !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> tensor<64x64xf32, #mma>
+// CHECK: %40:3 = ttng.warp_group_dot_wait %39, %37, %38 {pendings = 0 : i32} : tensor<64x64xf32, #mma>, !ttg.memdesc<64x64xf16, #shared, #smem, mutable>, !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %46 = arith.select %45, %c0_i32, %44 : i32
+// CHECK: %47 = ttg.memdesc_index %7[%46] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %49 = ttg.async_copy_global_to_local %42, %47 mask %48 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %50 = ttg.async_commit_group tokens %49
+// CHECK: %51 = ttg.memdesc_index %8[%46] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %53 = ttg.async_copy_global_to_local %43, %51 mask %52 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %54 = ttg.async_commit_group tokens %53
+// CHECK: scf.yield %42, %43, %41, %46, %35, %arg10, %c3_i32, %arg12, %50, %arg14, %54 : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token, !ttg.async.token, !ttg.async.token
+// CHECK: %30 = ttg.async_wait {num = 0 : i32}
+// CHECK: ttg.local_dealloc %8 : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: ttg.local_dealloc %7 : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @wgmma_used(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: i32) -> tensor<64x64xf32, #mma> {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %1 = tt.expand_dims %0 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %2 = tt.broadcast %1 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %3 = tt.splat %arg0 : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %4 = tt.addptr %3, %2 : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %5 = tt.splat %arg1 : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %6 = tt.addptr %5, %2 : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %cst_0 = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %7:3 = scf.for %arg3 = %c0_i32 to %arg2 step %c1_i32 iter_args(%arg4 = %4, %arg5 = %6, %arg6 = %cst) -> (tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>)  : i32 {
+      %8 = tt.load %arg4 {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %9 = ttg.local_alloc %8 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %10 = tt.load %arg5 {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %11 = ttg.local_alloc %10 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %12 = ttng.warp_group_dot %9, %11, %arg6 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+      %13 = arith.mulf %12, %12 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64x64xf32, #mma>
+      %14 = tt.addptr %arg4, %cst_0 {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %15 = tt.addptr %arg5, %cst_0 {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %14, %15, %13 : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return %7#2 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// A wgmma with A in registers, and no wait for all in the loop, is split
+// along K into instruction-sized wgmmas.
+// CHECK-LABEL: tt.func @wgmma_regs
+// CHECK: %9 = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK: %11 = ttg.memdesc_index %9[%c0_i32] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %13 = ttg.async_copy_global_to_local %6, %11 mask %12 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %14 = ttg.async_commit_group tokens %13
+// CHECK: %17 = ttg.memdesc_index %9[%c1_i32] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %19 = ttg.async_copy_global_to_local %16, %17 mask %18 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %20 = ttg.async_commit_group tokens %19
+// CHECK: %21:9 = scf.for %arg3 = %c0_i32 to %arg2 step %c1_i32 iter_args(%arg4 = %4, %arg5 = %16, %arg6 = %cst_0, %arg7 = %c1_i32, %arg8 = %c-1_i32, %arg9 = %c3_i32, %arg10 = %c3_i32, %arg11 = %14, %arg12 = %20) -> (tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token)  : i32 {
+// CHECK: %28 = arith.select %27, %c0_i32, %26 : i32
+// CHECK: %29 = ttg.async_wait %arg11 {num = 1 : i32}
+// CHECK: %30 = ttg.memdesc_index %9[%28] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %31 = tt.reshape %8 : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> -> tensor<64x2x2x16xf16, #linear>
+// CHECK: %32 = tt.trans %31 {order = array<i32: 0, 3, 2, 1>} : tensor<64x2x2x16xf16, #linear> -> tensor<64x16x2x2xf16, #linear1>
+// CHECK: %outLHS, %outRHS = tt.split %32 : tensor<64x16x2x2xf16, #linear1> -> tensor<64x16x2xf16, #linear2>
+// CHECK: %outLHS_1, %outRHS_2 = tt.split %outLHS : tensor<64x16x2xf16, #linear2> -> tensor<64x16xf16, #linear3>
+// CHECK: %outLHS_3, %outRHS_4 = tt.split %outRHS : tensor<64x16x2xf16, #linear2> -> tensor<64x16xf16, #linear3>
+// CHECK: %37 = ttg.memdesc_subslice %30[0, 0] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<16x64xf16, #shared, #smem, 64x64>
+// CHECK: %38 = ttg.memdesc_subslice %30[16, 0] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<16x64xf16, #shared, #smem, 64x64>
+// CHECK: %39 = ttg.memdesc_subslice %30[32, 0] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<16x64xf16, #shared, #smem, 64x64>
+// CHECK: %40 = ttg.memdesc_subslice %30[48, 0] : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<16x64xf16, #shared, #smem, 64x64>
+// CHECK: %41 = ttng.warp_group_dot %33, %37, %arg6 {isAsync = true} : tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<16x64xf16, #shared, #smem, 64x64> -> tensor<64x64xf32, #mma>
+// CHECK: %42:2 = ttng.warp_group_dot_wait %41, %37 {pendings = 3 : i32} : tensor<64x64xf32, #mma>, !ttg.memdesc<16x64xf16, #shared, #smem, 64x64>
+// CHECK: %43 = ttng.warp_group_dot %34, %38, %42#0, %true {isAsync = true} : tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<16x64xf16, #shared, #smem, 64x64> -> tensor<64x64xf32, #mma>
+// CHECK: %44:2 = ttng.warp_group_dot_wait %43, %38 {pendings = 3 : i32} : tensor<64x64xf32, #mma>, !ttg.memdesc<16x64xf16, #shared, #smem, 64x64>
+// CHECK: %45 = ttng.warp_group_dot %35, %39, %44#0, %true {isAsync = true} : tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<16x64xf16, #shared, #smem, 64x64> -> tensor<64x64xf32, #mma>
+// CHECK: %46:2 = ttng.warp_group_dot_wait %45, %39 {pendings = 3 : i32} : tensor<64x64xf32, #mma>, !ttg.memdesc<16x64xf16, #shared, #smem, 64x64>
+// CHECK: %47 = ttng.warp_group_dot %36, %40, %46#0, %true {isAsync = true} : tensor<64x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<16x64xf16, #shared, #smem, 64x64> -> tensor<64x64xf32, #mma>
+// CHECK: %48:2 = ttng.warp_group_dot_wait %47, %40 {pendings = 3 : i32} : tensor<64x64xf32, #mma>, !ttg.memdesc<16x64xf16, #shared, #smem, 64x64>
+// CHECK: %53 = arith.select %52, %c0_i32, %51 : i32
+// CHECK: %54 = ttg.memdesc_index %9[%53] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+// CHECK: %56 = ttg.async_copy_global_to_local %50, %54 mask %55 {contiguity = 8 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked> -> <64x64xf16, #shared, #smem, mutable>
+// CHECK: %57 = ttg.async_commit_group tokens %56
+// CHECK: scf.yield %49, %50, %48#0, %53, %28, %arg10, %c3_i32, %arg12, %57 : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token
+// CHECK: %22 = ttng.warp_group_dot_wait %21#2 {pendings = 0 : i32} : tensor<64x64xf32, #mma>
+// CHECK: %23 = ttg.async_wait {num = 0 : i32}
+// CHECK: ttg.local_dealloc %9 : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @wgmma_regs(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: i32) -> tensor<64x64xf32, #mma> {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %1 = tt.expand_dims %0 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %2 = tt.broadcast %1 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %3 = tt.splat %arg0 : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %4 = tt.addptr %3, %2 : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %5 = tt.splat %arg1 : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %6 = tt.addptr %5, %2 : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %cst_0 = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %7 = tt.load %4 : tensor<64x64x!tt.ptr<f16>, #blocked>
+    %8 = ttg.convert_layout %7 : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %9:3 = scf.for %arg3 = %c0_i32 to %arg2 step %c1_i32 iter_args(%arg4 = %4, %arg5 = %6, %arg6 = %cst) -> (tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>)  : i32 {
+      %10 = tt.load %arg5 {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %11 = ttg.local_alloc %10 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      %12 = ttng.warp_group_dot %8, %11, %arg6 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+      %13 = tt.addptr %arg4, %cst_0 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %14 = tt.addptr %arg5, %cst_0 {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %13, %14, %12 : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return %9#2 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// A masked load with a non-zero `other` selects it after the local_load; a
+// loop result from an early stage is selected in the prologue and the kernel.
+// CHECK-LABEL: tt.func @masked
+// CHECK: %10 = ttg.local_alloc : () -> !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable>
+// CHECK: %12 = ttg.memdesc_index %10[%c0_i32] : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+// CHECK: %14 = ttg.async_copy_global_to_local %9, %12 mask %13 {contiguity = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #blocked1> -> <32x64xf16, #shared, #smem, mutable>
+// CHECK: %15 = ttg.async_commit_group tokens %14
+// CHECK: %18 = ttg.memdesc_index %10[%c1_i32] : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+// CHECK: %20 = ttg.async_copy_global_to_local %17, %18 mask %19 {contiguity = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #blocked1> -> <32x64xf16, #shared, #smem, mutable>
+// CHECK: %21 = ttg.async_commit_group tokens %20
+// CHECK: %22:9 = scf.for %arg5 = %c0_i32 to %arg3 step %c1_i32 iter_args(%arg6 = %4, %arg7 = %17, %arg8 = %cst, %arg9 = %c1_i32, %arg10 = %c-1_i32, %arg11 = %c2_i32, %arg12 = %c2_i32, %arg13 = %15, %arg14 = %21) -> (tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<64x64xf32, #mma>, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token)  : i32 {
+// CHECK: %28 = arith.select %27, %c0_i32, %26 : i32
+// CHECK: %34 = ttg.async_wait %arg13 {num = 1 : i32}
+// CHECK: %35 = ttg.memdesc_index %10[%28] : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+// CHECK: %36 = ttg.local_load %35 token %34 : !ttg.memdesc<32x64xf16, #shared, #smem, mutable> -> tensor<32x64xf16, #blocked1>
+// CHECK: %38 = tt.dot %33, %37, %arg8 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+// CHECK: %43 = arith.select %42, %c0_i32, %41 : i32
+// CHECK: %44 = ttg.memdesc_index %10[%43] : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+// CHECK: %46 = ttg.async_copy_global_to_local %40, %44 mask %45 {contiguity = 8 : i32} : tensor<32x64x!tt.ptr<f16>, #blocked1> -> <32x64xf16, #shared, #smem, mutable>
+// CHECK: %47 = ttg.async_commit_group tokens %46
+// CHECK: scf.yield %39, %40, %38, %43, %28, %arg12, %c2_i32, %arg14, %47 : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<64x64xf32, #mma>, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token
+// CHECK: %23 = ttg.async_wait {num = 0 : i32}
+// CHECK: ttg.local_dealloc %10 : !ttg.memdesc<2x32x64xf16, #shared, #smem, mutable>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @masked(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg3: i32, %arg4: i32) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>) {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %cst_0 = arith.constant dense<1.000000e+00> : tensor<64x32xf16, #blocked>
+    %cst_1 = arith.constant dense<32> : tensor<64x32xi32, #blocked>
+    %cst_2 = arith.constant dense<2048> : tensor<32x64xi32, #blocked1>
+    %0 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %1 = tt.expand_dims %0 {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x32xi32, #blocked>
+    %2 = tt.broadcast %1 : tensor<1x32xi32, #blocked> -> tensor<64x32xi32, #blocked>
+    %3 = tt.splat %arg0 : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>, #blocked>
+    %4 = tt.addptr %3, %2 : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+    %5 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked1}>>
+    %6 = tt.expand_dims %5 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x64xi32, #blocked1>
+    %7 = tt.broadcast %6 : tensor<1x64xi32, #blocked1> -> tensor<32x64xi32, #blocked1>
+    %8 = tt.splat %arg1 : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>, #blocked1>
+    %9 = tt.addptr %8, %7 : tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<32x64xi32, #blocked1>
+    %10:3 = scf.for %arg5 = %c0_i32 to %arg3 step %c1_i32 iter_args(%arg6 = %4, %arg7 = %9, %arg8 = %cst) -> (tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<64x64xf32, #mma>)  : i32 {
+      %11 = tt.splat %arg4 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : i32 -> tensor<1x32xi32, #blocked>
+      %12 = arith.cmpi slt, %1, %11 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<1x32xi32, #blocked>
+      %13 = tt.broadcast %12 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<1x32xi1, #blocked> -> tensor<64x32xi1, #blocked>
+      %14 = tt.load %arg6, %13, %cst_0 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64x32x!tt.ptr<f16>, #blocked>
+      %15 = ttg.convert_layout %14 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64x32xf16, #blocked> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %16 = tt.load %arg7 {loop.cluster = 3 : i32, loop.stage = 0 : i32} : tensor<32x64x!tt.ptr<f16>, #blocked1>
+      %17 = ttg.convert_layout %16 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x64xf16, #blocked1> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %18 = tt.dot %15, %17, %arg8 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+      %19 = arith.cmpi eq, %arg5, %arg4 {loop.cluster = 5 : i32, loop.stage = 2 : i32} : i32
+      scf.if %19 {
+        %22 = tt.addptr %arg2, %arg5 : !tt.ptr<f32>, i32
+        %23 = arith.sitofp %arg5 : i32 to f32
+        tt.store %22, %23 : !tt.ptr<f32>
+      } {loop.cluster = 5 : i32, loop.stage = 2 : i32}
+      %20 = tt.addptr %arg6, %cst_1 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<64x32xi32, #blocked>
+      %21 = tt.addptr %arg7, %cst_2 {loop.cluster = 2 : i32, loop.stage = 1 : i32} : tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<32x64xi32, #blocked1>
+      scf.yield %20, %21, %18 : tensor<64x32x!tt.ptr<f16>, #blocked>, tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<64x64xf32, #mma>
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return %10#2, %10#0 : tensor<64x64xf32, #mma>, tensor<64x32x!tt.ptr<f16>, #blocked>
+  }
+}
+
+// -----
+
+// A scalar load is copied as a one-element tensor and read back with
+// tt.unsplat.
+// CHECK-LABEL: tt.func @nodot
+// CHECK: %3 = ttg.local_alloc : () -> !ttg.memdesc<2x512xf32, #shared, #smem, mutable>
+// CHECK: %4 = ttg.local_alloc : () -> !ttg.memdesc<2x1xf32, #shared, #smem, mutable>
+// CHECK: %7 = ttg.memdesc_index %3[%c0_i32] : !ttg.memdesc<2x512xf32, #shared, #smem, mutable> -> !ttg.memdesc<512xf32, #shared, #smem, mutable>
+// CHECK: %9 = ttg.async_copy_global_to_local %6, %7 mask %8 {contiguity = 4 : i32} : tensor<512x!tt.ptr<f32>, #blocked> -> <512xf32, #shared, #smem, mutable>
+// CHECK: %10 = ttg.async_commit_group tokens %9
+// CHECK: %12 = ttg.memdesc_index %4[%c0_i32] : !ttg.memdesc<2x1xf32, #shared, #smem, mutable> -> !ttg.memdesc<1xf32, #shared, #smem, mutable>
+// CHECK: %14 = ttg.async_copy_global_to_local %11, %12 mask %13 : tensor<1x!tt.ptr<f32>, #blocked1> -> <1xf32, #shared, #smem, mutable>
+// CHECK: %15 = ttg.async_commit_group tokens %14
+// CHECK: %19 = ttg.memdesc_index %3[%c1_i32] : !ttg.memdesc<2x512xf32, #shared, #smem, mutable> -> !ttg.memdesc<512xf32, #shared, #smem, mutable>
+// CHECK: %21 = ttg.async_copy_global_to_local %18, %19 mask %20 {contiguity = 4 : i32} : tensor<512x!tt.ptr<f32>, #blocked> -> <512xf32, #shared, #smem, mutable>
+// CHECK: %22 = ttg.async_commit_group tokens %21
+// CHECK: %25 = ttg.memdesc_index %4[%c1_i32] : !ttg.memdesc<2x1xf32, #shared, #smem, mutable> -> !ttg.memdesc<1xf32, #shared, #smem, mutable>
+// CHECK: %27 = ttg.async_copy_global_to_local %24, %25 mask %26 : tensor<1x!tt.ptr<f32>, #blocked1> -> <1xf32, #shared, #smem, mutable>
+// CHECK: %28 = ttg.async_commit_group tokens %27
+// CHECK: %29:12 = scf.for %arg4 = %c0_i32 to %arg3 step %c1_i32 iter_args(%arg5 = %cst_0, %arg6 = %cst_1, %arg7 = %c1_i32, %arg8 = %c-1_i32, %arg9 = %c2_i32, %arg10 = %c2_i32, %arg11 = %10, %arg12 = %22, %arg13 = %15, %arg14 = %28, %arg15 = %0, %arg16 = %17) -> (tensor<512xf32, #blocked>, f32, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token, !ttg.async.token, !ttg.async.token, tensor<512xi32, #blocked>, tensor<512xi32, #blocked>)  : i32 {
+// CHECK: %35 = arith.select %34, %c0_i32, %33 : i32
+// CHECK: %36 = ttg.async_wait %arg11, %arg13 {num = 2 : i32}
+// CHECK: %37 = ttg.memdesc_index %3[%35] : !ttg.memdesc<2x512xf32, #shared, #smem, mutable> -> !ttg.memdesc<512xf32, #shared, #smem, mutable>
+// CHECK: %38 = ttg.local_load %37 token %36 : !ttg.memdesc<512xf32, #shared, #smem, mutable> -> tensor<512xf32, #blocked>
+// CHECK: %39 = ttg.memdesc_index %4[%35] : !ttg.memdesc<2x1xf32, #shared, #smem, mutable> -> !ttg.memdesc<1xf32, #shared, #smem, mutable>
+// CHECK: %40 = ttg.local_load %39 token %36 : !ttg.memdesc<1xf32, #shared, #smem, mutable> -> tensor<1xf32, #blocked1>
+// CHECK: %41 = tt.unsplat %40 : tensor<1xf32, #blocked1>
+// CHECK: %49 = arith.select %48, %c0_i32, %47 : i32
+// CHECK: %55 = ttg.memdesc_index %3[%49] : !ttg.memdesc<2x512xf32, #shared, #smem, mutable> -> !ttg.memdesc<512xf32, #shared, #smem, mutable>
+// CHECK: %57 = ttg.async_copy_global_to_local %54, %55 mask %56 {contiguity = 4 : i32} : tensor<512x!tt.ptr<f32>, #blocked> -> <512xf32, #shared, #smem, mutable>
+// CHECK: %58 = ttg.async_commit_group tokens %57
+// CHECK: %62 = ttg.memdesc_index %4[%49] : !ttg.memdesc<2x1xf32, #shared, #smem, mutable> -> !ttg.memdesc<1xf32, #shared, #smem, mutable>
+// CHECK: %64 = ttg.async_copy_global_to_local %61, %62 mask %63 : tensor<1x!tt.ptr<f32>, #blocked1> -> <1xf32, #shared, #smem, mutable>
+// CHECK: %65 = ttg.async_commit_group tokens %64
+// CHECK: scf.yield %45, %42, %49, %35, %arg10, %c2_i32, %arg12, %58, %arg14, %65, %arg16, %53 : tensor<512xf32, #blocked>, f32, i32, i32, i32, i32, !ttg.async.token, !ttg.async.token, !ttg.async.token, !ttg.async.token, tensor<512xi32, #blocked>, tensor<512xi32, #blocked>
+// CHECK: %30 = ttg.async_wait {num = 0 : i32}
+// CHECK: ttg.local_dealloc %4 : !ttg.memdesc<2x1xf32, #shared, #smem, mutable>
+// CHECK: ttg.local_dealloc %3 : !ttg.memdesc<2x512xf32, #shared, #smem, mutable>
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @nodot(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg3: i32) -> (tensor<512xf32, #blocked>, f32) {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c512_i32 = arith.constant 512 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<512xf32, #blocked>
+    %cst_0 = arith.constant 0.000000e+00 : f32
+    %0 = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %1 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    %2 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    %3:2 = scf.for %arg4 = %c0_i32 to %arg3 step %c1_i32 iter_args(%arg5 = %cst, %arg6 = %cst_0) -> (tensor<512xf32, #blocked>, f32)  : i32 {
+      %4 = arith.muli %arg4, %c512_i32 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : i32
+      %5 = tt.splat %4 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : i32 -> tensor<512xi32, #blocked>
+      %6 = arith.addi %5, %0 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<512xi32, #blocked>
+      %7 = tt.addptr %1, %6 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+      %8 = tt.load %7 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<512x!tt.ptr<f32>, #blocked>
+      %9 = tt.addptr %arg2, %arg4 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : !tt.ptr<f32>, i32
+      %10 = tt.load %9 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : !tt.ptr<f32>
+      %11 = arith.addf %arg6, %10 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : f32
+      %12 = tt.splat %10 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : f32 -> tensor<512xf32, #blocked>
+      %13 = arith.mulf %8, %12 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<512xf32, #blocked>
+      %14 = arith.addf %arg5, %13 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<512xf32, #blocked>
+      %15 = tt.addptr %2, %6 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+      tt.store %15, %13 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<512x!tt.ptr<f32>, #blocked>
+      scf.yield %14, %11 : tensor<512xf32, #blocked>, f32
+    } {tt.num_stages = 3 : i32, tt.scheduled_max_stage = 2 : i32}
+    tt.return %3#0, %3#1 : tensor<512xf32, #blocked>, f32
+  }
+}
+
+// -----
+
+// A load used by conditional code at the end of the loop gets a third buffer.
+// CHECK-LABEL: tt.func @epilogue_if_only
+// CHECK: %3 = ttg.local_alloc : () -> !ttg.memdesc<3x512xf32, #shared, #smem, mutable>
+// CHECK: %6 = ttg.memdesc_index %3[%c0_i32] : !ttg.memdesc<3x512xf32, #shared, #smem, mutable> -> !ttg.memdesc<512xf32, #shared, #smem, mutable>
+// CHECK: %8 = ttg.async_copy_global_to_local %5, %6 mask %7 {contiguity = 4 : i32} : tensor<512x!tt.ptr<f32>, #blocked> -> <512xf32, #shared, #smem, mutable>
+// CHECK: %9 = ttg.async_commit_group tokens %8
+// CHECK: %13 = ttg.memdesc_index %3[%c1_i32] : !ttg.memdesc<3x512xf32, #shared, #smem, mutable> -> !ttg.memdesc<512xf32, #shared, #smem, mutable>
+// CHECK: %15 = ttg.async_copy_global_to_local %12, %13 mask %14 {contiguity = 4 : i32} : tensor<512x!tt.ptr<f32>, #blocked> -> <512xf32, #shared, #smem, mutable>
+// CHECK: %16 = ttg.async_commit_group tokens %15
+// CHECK: %17:8 = scf.for %arg3 = %c0_i32 to %arg2 step %c1_i32 iter_args(%arg4 = %c1_i32, %arg5 = %c-1_i32, %arg6 = %c3_i32, %arg7 = %c3_i32, %arg8 = %9, %arg9 = %16, %arg10 = %0, %arg11 = %11) -> (i32, i32, i32, i32, !ttg.async.token, !ttg.async.token, tensor<512xi32, #blocked>, tensor<512xi32, #blocked>)  : i32 {
+// CHECK: %23 = arith.select %22, %c0_i32, %21 : i32
+// CHECK: %29 = ttg.memdesc_index %3[%23] : !ttg.memdesc<3x512xf32, #shared, #smem, mutable> -> !ttg.memdesc<512xf32, #shared, #smem, mutable>
+// CHECK: %31 = ttg.async_copy_global_to_local %28, %29 mask %30 {contiguity = 4 : i32} : tensor<512x!tt.ptr<f32>, #blocked> -> <512xf32, #shared, #smem, mutable>
+// CHECK: %32 = ttg.async_commit_group tokens %31
+// CHECK: %35 = arith.select %34, %c0_i32, %33 : i32
+// CHECK: %36 = ttg.async_wait %arg8 {num = 2 : i32}
+// CHECK: %37 = ttg.memdesc_index %3[%35] : !ttg.memdesc<3x512xf32, #shared, #smem, mutable> -> !ttg.memdesc<512xf32, #shared, #smem, mutable>
+// CHECK: %38 = ttg.local_load %37 token %36 : !ttg.memdesc<512xf32, #shared, #smem, mutable> -> tensor<512xf32, #blocked>
+// CHECK: scf.yield %23, %35, %arg7, %c3_i32, %arg9, %32, %arg11, %27 : i32, i32, i32, i32, !ttg.async.token, !ttg.async.token, tensor<512xi32, #blocked>, tensor<512xi32, #blocked>
+// CHECK: %18 = ttg.async_wait {num = 0 : i32}
+// CHECK: ttg.local_dealloc %3 : !ttg.memdesc<3x512xf32, #shared, #smem, mutable>
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @epilogue_if_only(%arg0: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg2: i32) {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c512_i32 = arith.constant 512 : i32
+    %0 = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #blocked>
+    %1 = tt.splat %arg0 : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    %2 = tt.splat %arg1 : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #blocked>
+    scf.for %arg3 = %c0_i32 to %arg2 step %c1_i32  : i32 {
+      %3 = arith.muli %arg3, %c512_i32 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : i32
+      %4 = tt.splat %3 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : i32 -> tensor<512xi32, #blocked>
+      %5 = arith.addi %4, %0 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<512xi32, #blocked>
+      %6 = tt.addptr %1, %5 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+      %7 = tt.load %6 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<512x!tt.ptr<f32>, #blocked>
+      %8 = tt.addptr %2, %5 {loop.cluster = 3 : i32, loop.stage = 2 : i32} : tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xi32, #blocked>
+      %9 = arith.cmpi ne, %arg3, %c1_i32 {loop.cluster = 3 : i32, loop.stage = 2 : i32} : i32
+      scf.if %9 {
+        tt.store %8, %7 : tensor<512x!tt.ptr<f32>, #blocked>
+      } {loop.cluster = 3 : i32, loop.stage = 2 : i32}
+    } {tt.num_stages = 3 : i32, tt.scheduled_max_stage = 2 : i32}
+    tt.return
+  }
+}
