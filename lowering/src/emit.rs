@@ -4,7 +4,7 @@
 //! `register` dimension; scalars map to one value.
 use crate::{
     builder::{Builder, Cursor, V},
-    layout::{runtime_coords, TensorLayout},
+    layout::{runtime_coords, TensorLayout, ThreadIds},
     ops,
     target::Target,
 };
@@ -61,8 +61,12 @@ pub struct Lowering<'c> {
     layouts: HashMap<(String, Vec<i64>), Rc<TensorLayout>>,
     thread_coords: HashMap<(String, Vec<i64>), Rc<Vec<V>>>,
     register_coords: HashMap<(String, Vec<i64>, usize, usize), V>,
-    /// The terminator of the prologue block: values that must dominate the
-    /// whole function (thread ids, constants, layout coordinates) go before it.
+    /// Where per-thread values that later ops may share (layout coordinates,
+    /// shared-memory offsets, predicates) go: right before the top-level op
+    /// being lowered. They then dominate the rest of the function, and sit
+    /// outside any loop containing their use (as LICM would put them), but
+    /// are not computed before earlier loops, across which they would
+    /// occupy registers (as hoisting them all to the entry block did).
     prologue: MlirOperation,
     pub tid: V,
     pub lane: V,
@@ -77,13 +81,18 @@ pub struct Lowering<'c> {
 }
 
 impl<'c> Lowering<'c> {
-    /// Runs `f` with new ops going into the prologue.
+    /// Runs `f` with new ops going before the current top-level op (see
+    /// `prologue`).
     pub fn in_prologue<R>(&mut self, f: impl FnOnce(&mut Builder<'c>) -> R) -> R {
         let saved = self.b.cursor;
         self.b.cursor = Cursor::Before(self.prologue);
         let result = f(&mut self.b);
         self.b.cursor = saved;
         result
+    }
+
+    pub fn ids(&self) -> ThreadIds {
+        ThreadIds { tid: self.tid, warp: self.warp }
     }
 
     pub fn set(&mut self, old: V, registers: Vec<V>) {
@@ -147,8 +156,8 @@ impl<'c> Lowering<'c> {
         let thread = match self.thread_coords.get(&layout_key) {
             Some(coords) => coords.clone(),
             None => {
-                let (lane, warp) = (self.lane, self.warp);
-                let coords = Rc::new(self.in_prologue(|b| runtime_coords(b, layout, lane, warp)));
+                let ids = self.ids();
+                let coords = Rc::new(self.in_prologue(|b| runtime_coords(b, layout, ids)));
                 self.thread_coords.insert(layout_key, coords.clone());
                 coords
             }
@@ -165,6 +174,27 @@ impl<'c> Lowering<'c> {
         });
         self.register_coords.insert(full_key, v);
         v
+    }
+
+    /// Lowers the kernel's body: each op with a placeholder before it that
+    /// anchors the values it hoists (see `prologue`), removed afterwards.
+    fn lower_top_level(&mut self, block: &melior::ir::BlockRef<'c, '_>) -> Result<()> {
+        // Between ops (and after the last) the anchor is the entry block's
+        // terminator, so that it never names a destroyed placeholder.
+        let entry_terminator = self.prologue;
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            self.b.location = op.location();
+            let i32 = self.b.i32();
+            let placeholder = self.b.op_ref("llvm.mlir.undef", &[], &[i32], &[]).to_raw();
+            self.prologue = placeholder;
+            let result = ops::lower_op(self, op);
+            self.prologue = entry_terminator;
+            unsafe { mlir_sys::mlirOperationDestroy(placeholder) };
+            result?;
+            next = op.next_in_block();
+        }
+        Ok(())
     }
 
     /// Lowers the ops of `block` in order, at the current cursor.
@@ -338,6 +368,12 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
     let lane = b.and(tid, lane_mask);
     let five = b.i32_const(5);
     let warp = b.lshr(tid, five);
+    // Every lane holds the same warp id, but ptxas cannot see it through
+    // tid.x; broadcasting lane 0's value makes it uniform, so what depends
+    // only on the warp (wgmma descriptors, warp slots) lives in uniform
+    // registers instead of being recomputed per thread.
+    let i32 = b.i32();
+    let warp = b.inline_asm("shfl.sync.idx.b32 $0, $1, 0, 31, -1;", "=r,r", &[warp], Some(i32)).unwrap();
     let shared_type = b.ptr(3);
     let shared_base = b.op1(
         "llvm.mlir.addressof",
@@ -368,7 +404,7 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
         let new = prologue_block.argument(i).unwrap().to_raw();
         lowering.set(old, vec![new]);
     }
-    lowering.lower_block(&entry)?;
+    lowering.lower_top_level(&entry)?;
     let shared_bytes = crate::module_int_attribute(&module_op, "ttg.shared").unwrap_or(0) as usize;
     // The tt.func is replaced by the llvm.func.
     unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };

@@ -88,35 +88,88 @@ fn free_mask(bases: &[Vec<u32>]) -> u32 {
         .fold(0, |mask, (bit, _)| mask | 1 << bit)
 }
 
-/// The per-dimension coordinate contributed by the thread's lane and warp ids,
-/// `xor` of `((id >> bit) & 1) << log2(basis)` over the bits.
-pub fn runtime_coords(b: &mut Builder, layout: &TensorLayout, lane: V, warp: V) -> Vec<V> {
+/// The thread's ids as the lowering uses them: `tid` (lanes are its bits 0-4,
+/// warps the bits above, all zero past the CTA's size), and the warp id made
+/// warp-uniform (a `shfl.sync.idx` from lane 0), so that ptxas keeps values
+/// that depend only on the warp in uniform registers.
+#[derive(Clone, Copy)]
+pub struct ThreadIds {
+    pub tid: V,
+    pub warp: V,
+}
+
+/// `XOR` over the set bits `i` of `id` of `values[i]`: a linear map over GF(2).
+/// Bits that move by the same distance share one mask-and-shift term, so a
+/// run of id bits that lands on a run of result bits costs two instructions.
+pub fn apply_linear(b: &mut Builder, id: V, values: &[u32]) -> V {
+    let mut acc: Option<(V, u32)> = None;
+    for (shift, mask) in linear_terms(values) {
+        let term = if shift >= 0 {
+            let m = b.i32_const(mask as i64);
+            let masked = b.and(id, m);
+            if shift == 0 {
+                masked
+            } else {
+                let s = b.i32_const(shift);
+                b.shl(masked, s)
+            }
+        } else {
+            let s = b.i32_const(-shift);
+            let moved = b.lshr(id, s);
+            let m = b.i32_const((mask >> -shift) as i64);
+            b.and(moved, m)
+        };
+        let bits = if shift >= 0 { mask << shift } else { mask >> -shift };
+        acc = Some(match acc {
+            // Terms over disjoint result bits combine with `or`, which LLVM
+            // treats as an add and folds into addresses.
+            Some((a, used)) if used & bits == 0 => (b.or(a, term), used | bits),
+            Some((a, used)) => (b.xor(a, term), used | bits),
+            None => (term, bits),
+        });
+    }
+    acc.map(|(v, _)| v).unwrap_or_else(|| b.i32_const(0))
+}
+
+/// The terms of `apply_linear`: `(shift, input mask)`, each contributing
+/// `(id & mask) << shift` (a right shift when negative), XORed together.
+pub fn linear_terms(values: &[u32]) -> Vec<(i64, u32)> {
+    let mut terms: Vec<(i64, u32)> = Vec::new();
+    for (bit, value) in values.iter().enumerate() {
+        let mut rest = *value;
+        while rest != 0 {
+            let target = rest.trailing_zeros();
+            rest &= rest - 1;
+            let shift = target as i64 - bit as i64;
+            match terms.iter_mut().find(|(s, _)| *s == shift) {
+                Some((_, mask)) => *mask |= 1 << bit,
+                None => terms.push((shift, 1 << bit)),
+            }
+        }
+    }
+    terms
+}
+
+/// A linear function of the thread's lane and warp bits. It reads the
+/// uniform warp id when no lane bit matters, else `tid` (one id for both, so
+/// that runs crossing from lane to warp bits stay one term).
+pub fn thread_linear(b: &mut Builder, ids: ThreadIds, lane_values: &[u32], warp_values: &[u32]) -> V {
+    if lane_values.iter().all(|v| *v == 0) {
+        return apply_linear(b, ids.warp, warp_values);
+    }
+    let mut values = lane_values.to_vec();
+    values.resize(5, 0);
+    values.extend_from_slice(warp_values);
+    apply_linear(b, ids.tid, &values)
+}
+
+/// The per-dimension coordinate contributed by the thread's lane and warp ids.
+pub fn runtime_coords(b: &mut Builder, layout: &TensorLayout, ids: ThreadIds) -> Vec<V> {
     (0..layout.rank())
         .map(|dim| {
-            let mut acc: Option<V> = None;
-            for (id, bases) in [(lane, &layout.lane_bases), (warp, &layout.warp_bases)] {
-                for (bit, basis) in bases.iter().enumerate() {
-                    let step = basis[dim];
-                    if step == 0 {
-                        continue;
-                    }
-                    let target = step.trailing_zeros() as i64;
-                    let moved = if target >= bit as i64 {
-                        let shift = b.i32_const(target - bit as i64);
-                        b.shl(id, shift)
-                    } else {
-                        let shift = b.i32_const(bit as i64 - target);
-                        b.lshr(id, shift)
-                    };
-                    let mask = b.i32_const(step as i64);
-                    let term = b.and(moved, mask);
-                    acc = Some(match acc {
-                        Some(a) => b.xor(a, term),
-                        None => term,
-                    });
-                }
-            }
-            acc.unwrap_or_else(|| b.i32_const(0))
+            let lanes: Vec<u32> = layout.lane_bases.iter().map(|basis| basis[dim]).collect();
+            let warps: Vec<u32> = layout.warp_bases.iter().map(|basis| basis[dim]).collect();
+            thread_linear(b, ids, &lanes, &warps)
         })
         .collect()
 }
@@ -128,6 +181,9 @@ pub fn runtime_coords(b: &mut Builder, layout: &TensorLayout, lane: V, warp: V) 
 pub struct SharedAccess {
     /// Element offset of each register when lane = warp = 0.
     pub register_offsets: Vec<u32>,
+    /// Offset (XOR) contributed by each register bit; 0 where the registers
+    /// differing in that bit hold the same element.
+    pub register_bases: Vec<u32>,
     /// Offset (XOR) contributed by each lane bit and each warp bit.
     pub lane_offsets: Vec<u32>,
     pub warp_offsets: Vec<u32>,
@@ -151,7 +207,17 @@ impl SharedAccess {
         let register_offsets = (0..count)
             .map(|r| register_bases.iter().enumerate().filter(|(bit, _)| r >> bit & 1 == 1).fold(0, |acc, (_, o)| acc ^ o))
             .collect();
-        Ok(SharedAccess { register_offsets, lane_offsets: offsets(Dim::Lane), warp_offsets: offsets(Dim::Warp) })
+        Ok(SharedAccess {
+            register_offsets,
+            register_bases,
+            lane_offsets: offsets(Dim::Lane),
+            warp_offsets: offsets(Dim::Warp),
+        })
+    }
+
+    /// Every bit a lane or warp can set in the thread's part of an offset.
+    pub fn thread_mask(&self) -> u32 {
+        self.lane_offsets.iter().chain(&self.warp_offsets).fold(0, |m, o| m | o)
     }
 
     /// The largest power-of-two run of registers with consecutive offsets,
@@ -180,24 +246,46 @@ fn offset_of(layout: &LinearLayout, basis: &[u32]) -> u32 {
 }
 
 /// This thread's part of the offsets: XOR of the lane and warp bits' offsets.
-pub fn runtime_offset(b: &mut Builder, access: &SharedAccess, lane: V, warp: V) -> V {
-    let mut acc: Option<V> = None;
-    for (id, offsets) in [(lane, &access.lane_offsets), (warp, &access.warp_offsets)] {
-        for (bit, offset) in offsets.iter().enumerate() {
-            if *offset == 0 {
-                continue;
+pub fn runtime_offset(b: &mut Builder, access: &SharedAccess, ids: ThreadIds) -> V {
+    thread_linear(b, ids, &access.lane_offsets, &access.warp_offsets)
+}
+
+/// `thread ^ constant` as `(thread ^ overlap) + rest`, where `rest` holds
+/// the bits of `constant` that no thread bit can set: the XOR of those is an
+/// add, which LLVM folds into the address as an immediate, so registers whose
+/// offsets differ only there share one address register.
+pub fn xor_offset(b: &mut Builder, thread: V, thread_mask: u32, constant: u32) -> V {
+    let overlap = constant & thread_mask;
+    let rest = constant & !thread_mask;
+    let mut v = thread;
+    if overlap != 0 {
+        let c = b.i32_const(overlap as i64);
+        v = b.xor(v, c);
+    }
+    if rest != 0 {
+        let c = b.i32_const(rest as i64);
+        v = b.add(v, c);
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_terms_compute_the_xor_of_the_set_bits_values() {
+        let cases: [&[u32]; 4] = [&[2, 4, 8, 16, 32], &[72, 144, 1, 0, 1032, 3], &[0, 0, 16, 32], &[1 << 20, 5, 1 << 9]];
+        for values in cases {
+            let terms = linear_terms(values);
+            for id in 0u32..1 << values.len() {
+                let expected = values.iter().enumerate().filter(|(i, _)| id >> i & 1 == 1).fold(0, |a, (_, v)| a ^ v);
+                let actual = terms.iter().fold(0u32, |a, (shift, mask)| {
+                    let masked = id & mask;
+                    a ^ if *shift >= 0 { masked << shift } else { masked >> -shift }
+                });
+                assert_eq!(actual, expected, "{values:?} at {id}");
             }
-            let one = b.i32_const(1);
-            let shift = b.i32_const(bit as i64);
-            let moved = b.lshr(id, shift);
-            let set = b.and(moved, one);
-            let value = b.i32_const(*offset as i64);
-            let term = b.mul(set, value);
-            acc = Some(match acc {
-                Some(a) => b.xor(a, term),
-                None => term,
-            });
         }
     }
-    acc.unwrap_or_else(|| b.i32_const(0))
 }

@@ -13,6 +13,7 @@ pub mod layout;
 pub mod ops;
 pub mod ptx;
 pub mod target;
+pub mod transfer;
 
 pub use bundle::{compile, Bundle, CompileOptions};
 pub use target::Target;

@@ -25,6 +25,13 @@ fn init_nvptx() {
         LLVMInitializeNVPTXTarget();
         LLVMInitializeNVPTXTargetMC();
         LLVMInitializeNVPTXAsmPrinter();
+        // 32-bit pointers for shared memory (as upstream Triton): shared
+        // addresses fit in 32 bits, and 64-bit ones cost a register pair and
+        // 64-bit arithmetic for every shared-memory address a thread keeps.
+        // The option is read when the NVPTX target machine computes its data
+        // layout, so it is set once, before any target machine exists.
+        let arguments = [c"tritium".as_ptr(), c"-nvptx-short-ptr".as_ptr()];
+        llvm_sys::support::LLVMParseCommandLineOptions(arguments.len() as i32, arguments.as_ptr(), ptr::null());
     });
 }
 

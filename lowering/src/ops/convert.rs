@@ -1,11 +1,18 @@
 //! ttg.convert_layout: nothing when both layouts put every element in the
-//! same thread (registers are renamed), else a round trip through shared
-//! memory: each thread writes its elements at their row-major offsets and
-//! reads back the ones the new layout gives it.
+//! same thread (registers are renamed), else a round trip through the op's
+//! scratch in shared memory. The scratch's layout is chosen for the pair of
+//! layouts (transfer::plan_conversion): vectorised, swizzled so that the
+//! writes and the reads are free of bank conflicts, with ldmatrix/stmatrix
+//! where they move more per instruction. The scratch holds the whole tensor
+//! (allocate-shared-memory-nv sizes it so), so one round trip suffices.
 use crate::{
-    builder::{type_of, V},
+    builder::type_of,
     emit::{LowerError, Lowering, Result},
-    ops::shape::register_map,
+    ops::{
+        shape::register_map,
+        shared::{load_registers, store_registers, stored_bytes},
+    },
+    transfer::plan_conversion,
 };
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
@@ -17,48 +24,20 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         l.set_result(&op, 0, map.iter().map(|r| registers[*r]).collect());
         return Ok(());
     }
-    let element = type_of(registers[0]);
+    let element = *registers.first().map(|r| type_of(*r)).as_ref().ok_or_else(|| LowerError::at(&op, "empty tensor"))?;
     let base = l.scratch_base(&op)?;
-    // i1 has no memory representation of its own: go through i8.
-    let stored_type = if element.to_string() == "i1" { l.b.int_type(8) } else { element };
-
-    let offset_of = |l: &mut Lowering<'c>, layout: &crate::layout::TensorLayout, register: usize| -> V {
-        let mut index: Option<V> = None;
-        for d in 0..layout.rank() {
-            let coordinate = l.coordinate(layout, register, d);
-            index = Some(match index {
-                None => coordinate,
-                Some(acc) => {
-                    let size = l.b.i32_const(layout.shape[d]);
-                    let scaled = l.b.mul(acc, size);
-                    l.b.add(scaled, coordinate)
-                }
-            });
-        }
-        index.unwrap()
-    };
+    // One round trip writes the whole tensor: the scratch must hold it.
+    let numel: i64 = src.shape.iter().product();
+    if (tritium_passes::analysis::scratch::scratch_bytes(&op) as i64) < numel * stored_bytes(element) as i64 {
+        return Err(LowerError::at(&op, "the conversion's scratch is smaller than the tensor"));
+    }
+    let plan = plan_conversion(&src, &dst, stored_bytes(element), l.target.capability).map_err(|e| LowerError::at(&op, e))?;
     // Barriers around the whole op are tritongpu-membar's; this one
     // separates its own writes from its reads.
-    for (r, v) in registers.iter().enumerate() {
-        if src.is_duplicate_register(r) {
-            continue;
-        }
-        let index = offset_of(l, &src, r);
-        let address = l.b.gep(base, index, stored_type);
-        let stored = if stored_type == element { *v } else { l.b.op1("arith.extui", &[*v], stored_type, &[]) };
-        l.b.op("llvm.store", &[stored, address], &[], &[]);
-    }
+    store_registers(l, &plan.write_access, &plan.write, &registers, base);
     l.b.barrier();
-    let mut result = Vec::with_capacity(dst.num_registers());
-    for r in 0..dst.num_registers() {
-        let index = offset_of(l, &dst, r);
-        let address = l.b.gep(base, index, stored_type);
-        let loaded = l.b.op1("llvm.load", &[address], stored_type, &[]);
-        result.push(if stored_type == element { loaded } else { l.b.op1("arith.trunci", &[loaded], element, &[]) });
-    }
-    if result.is_empty() {
-        return Err(LowerError::at(&op, "empty tensor"));
-    }
+    let result = load_registers(l, &plan.read_access, &plan.read, dst.num_registers(), element, base)
+        .ok_or_else(|| LowerError::at(&op, "the conversion's reads leave registers unread"))?;
     l.set_result(&op, 0, result);
     Ok(())
 }

@@ -74,7 +74,9 @@ fn scalar<'c>(
                 let scaled = b.op1("arith.mulf", &[args[0], log2e], result_type, &[]);
                 return Ok(asm_f32(b, "ex2.approx.f32 $0, $1;", "=f,f", &[scaled]));
             }
-            "math.exp2" => return Ok(asm_f32(b, "ex2.approx.f32 $0, $1;", "=f,f", args)),
+            // Upstream flushes denormals here (but not in math.exp): without
+            // .ftz ptxas wraps every ex2 in a range check and two scalings.
+            "math.exp2" => return Ok(asm_f32(b, "ex2.approx.ftz.f32 $0, $1;", "=f,f", args)),
             "math.log2" => return Ok(asm_f32(b, "lg2.approx.f32 $0, $1;", "=f,f", args)),
             "math.log" => {
                 let log2 = asm_f32(b, "lg2.approx.f32 $0, $1;", "=f,f", args);

@@ -143,7 +143,10 @@ fn class(bits: u32) -> &'static str {
     }
 }
 
-/// Packs elements (little end first) into words of `word_bits`.
+/// Packs elements (little end first) into words of `word_bits`: several
+/// elements to a word as a vector bitcast to the word (LLVM then emits
+/// packed conversions such as `cvt.rn.f16x2.f32` and byte permutes rather
+/// than shifts and ors of each element).
 pub(crate) fn pack<'c>(l: &mut Lowering<'c>, elements: &[V], bits: u32, word_bits: u32) -> Vec<V> {
     let element_int = l.b.int_type(bits);
     let word_type = l.b.int_type(word_bits);
@@ -151,42 +154,42 @@ pub(crate) fn pack<'c>(l: &mut Lowering<'c>, elements: &[V], bits: u32, word_bit
     elements
         .chunks(per_word)
         .map(|chunk| {
-            let mut word: Option<V> = None;
-            for (i, element) in chunk.iter().enumerate() {
-                let as_int = to_bits(l, *element, element_int);
-                let wide = if bits == word_bits { as_int } else { l.b.op1("arith.extui", &[as_int], word_type, &[]) };
-                let shifted = if i == 0 {
-                    wide
-                } else {
-                    let amount = l.b.int(word_type, (i as u32 * bits) as i64);
-                    l.b.op1("arith.shli", &[wide, amount], word_type, &[])
-                };
-                word = Some(match word {
-                    None => shifted,
-                    Some(w) => l.b.op1("arith.ori", &[w, shifted], word_type, &[]),
-                });
+            if per_word == 1 {
+                return to_bits(l, chunk[0], word_type);
             }
-            word.unwrap()
+            // Pointers and other non-numeric elements go through integers.
+            let element_type = type_of(chunk[0]);
+            let lane_type = if element_type.to_string().starts_with("!llvm.ptr") { element_int } else { element_type };
+            let vector_type = Type::vector(&[per_word as u64], lane_type);
+            let mut vector = l.b.op1("llvm.mlir.undef", &[], vector_type, &[]);
+            for (i, element) in chunk.iter().enumerate() {
+                let lane = if lane_type == element_type { *element } else { to_bits(l, *element, element_int) };
+                let position = l.b.i32_const(i as i64);
+                vector = l.b.op1("llvm.insertelement", &[vector, lane, position], vector_type, &[]);
+            }
+            l.b.op1("llvm.bitcast", &[vector], word_type, &[])
         })
         .collect()
 }
 
-/// Splits words into elements of `element_type`.
+/// Splits words into elements of `element_type` (the inverse of `pack`).
 pub(crate) fn unpack<'c>(l: &mut Lowering<'c>, words: &[V], word_bits: u32, bits: u32, element_type: Type<'c>) -> Vec<V> {
     let element_int = l.b.int_type(bits);
-    let word_type = l.b.int_type(word_bits);
     let per_word = (word_bits / bits) as usize;
+    let is_pointer = element_type.to_string().starts_with("!llvm.ptr");
+    let lane_type = if is_pointer { element_int } else { element_type };
     let mut elements = Vec::new();
     for word in words {
+        if per_word == 1 {
+            elements.push(from_bits(l, *word, element_type));
+            continue;
+        }
+        let vector_type = Type::vector(&[per_word as u64], lane_type);
+        let vector = l.b.op1("llvm.bitcast", &[*word], vector_type, &[]);
         for i in 0..per_word {
-            let shifted = if i == 0 {
-                *word
-            } else {
-                let amount = l.b.int(word_type, (i as u32 * bits) as i64);
-                l.b.op1("arith.shrui", &[*word, amount], word_type, &[])
-            };
-            let narrow = if bits == word_bits { shifted } else { l.b.op1("arith.trunci", &[shifted], element_int, &[]) };
-            elements.push(from_bits(l, narrow, element_type));
+            let position = l.b.i32_const(i as i64);
+            let lane = l.b.op1("llvm.extractelement", &[vector, position], lane_type, &[]);
+            elements.push(if is_pointer { from_bits(l, lane, element_type) } else { lane });
         }
     }
     elements
@@ -326,17 +329,12 @@ pub fn owner_predicate(l: &mut Lowering, free_lanes: u32, free_warps: u32) -> Op
     if free_lanes == 0 && free_warps == 0 {
         return None;
     }
-    let (lane, warp) = (l.lane, l.warp);
+    // Lanes are tid's bits 0-4 and warps the bits above: one test of tid.
+    let tid = l.tid;
     Some(l.in_prologue(|b| {
         let zero = b.i32_const(0);
-        let mut conditions = Vec::new();
-        for (id, mask) in [(lane, free_lanes), (warp, free_warps)] {
-            if mask != 0 {
-                let m = b.i32_const(mask as i64);
-                let bits = b.and(id, m);
-                conditions.push(b.icmp(0, bits, zero));
-            }
-        }
-        conditions.into_iter().reduce(|a, c| b.and(a, c)).unwrap()
+        let m = b.i32_const((free_lanes | free_warps << 5) as i64);
+        let bits = b.and(tid, m);
+        b.icmp(0, bits, zero)
     }))
 }

@@ -7,7 +7,8 @@
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
-    layout::{runtime_offset, SharedAccess, TensorLayout},
+    layout::{runtime_offset, thread_linear, xor_offset, SharedAccess, TensorLayout},
+    transfer::{best_mode, canonical_mask, instructions, matrix_row_offsets, verify, Mode},
 };
 use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
 use tritium_dialects::{layout::layout_of, types::MemDesc};
@@ -37,78 +38,222 @@ fn memdesc_layout(op: &OperationRef, ty: Type) -> Result<(MemDesc<'static>, Line
 fn access<'c>(l: &mut Lowering<'c>, op: &OperationRef, memdesc_type: Type<'c>, tensor: &TensorLayout) -> Result<(SharedAccess, V)> {
     let (_, shared) = memdesc_layout(op, memdesc_type)?;
     let access = SharedAccess::new(&shared, tensor).map_err(|e| LowerError::at(op, e))?;
-    let (lane, warp) = (l.lane, l.warp);
-    let base = l.in_prologue(|b| runtime_offset(b, &access, lane, warp));
+    let ids = l.ids();
+    let base = l.in_prologue(|b| runtime_offset(b, &access, ids));
     Ok((access, base))
+}
+
+/// How a register of type `element` is kept in shared memory: i1 as i8,
+/// pointers as i64 (so that vectors of them are plain integer vectors).
+pub(crate) fn stored_type<'c>(l: &Lowering<'c>, element: Type<'c>) -> Type<'c> {
+    let text = element.to_string();
+    if text == "i1" {
+        l.b.int_type(8)
+    } else if text.starts_with("!llvm.ptr") {
+        l.b.i64()
+    } else {
+        element
+    }
+}
+
+/// Bytes of a lowered register type in shared memory.
+pub(crate) fn stored_bytes(element: Type) -> u32 {
+    let text = element.to_string();
+    match text.as_str() {
+        "f64" | "i64" => 8,
+        "f16" | "bf16" | "i16" => 2,
+        "i8" | "i1" => 1,
+        _ if text.starts_with("f8") => 1,
+        _ if text.starts_with("!llvm.ptr") => 8,
+        _ => 4,
+    }
+}
+
+fn to_stored<'c>(l: &Lowering<'c>, v: V, stored: Type<'c>) -> V {
+    let ty = type_of(v);
+    if ty == stored {
+        v
+    } else if ty.to_string().starts_with("!llvm.ptr") {
+        l.b.op1("llvm.ptrtoint", &[v], stored, &[])
+    } else {
+        l.b.op1("arith.extui", &[v], stored, &[])
+    }
+}
+
+fn from_stored<'c>(l: &Lowering<'c>, v: V, element: Type<'c>) -> V {
+    if type_of(v) == element {
+        v
+    } else if element.to_string().starts_with("!llvm.ptr") {
+        l.b.op1("llvm.inttoptr", &[v], element, &[])
+    } else {
+        l.b.op1("arith.trunci", &[v], element, &[])
+    }
+}
+
+/// This thread's part of the offsets `mode` addresses: its own elements' for
+/// vectors, the rows it gives the address of for matrices.
+fn thread_offset<'c>(l: &mut Lowering<'c>, access: &SharedAccess, mode: &Mode) -> (V, u32) {
+    let ids = l.ids();
+    match matrix_row_offsets(access, mode) {
+        Some((lanes, warps)) => {
+            let mask = lanes.iter().chain(&warps).fold(0, |m, o| m | o);
+            (l.in_prologue(|b| thread_linear(b, ids, &lanes, &warps)), mask)
+        }
+        None => (l.in_prologue(|b| runtime_offset(b, access, ids)), access.thread_mask()),
+    }
+}
+
+/// The attributes of nvvm.ldmatrix / nvvm.stmatrix (as upstream, the NVVM
+/// ops rather than inline asm: LLVM then folds constant address offsets
+/// and schedules them as the shared-memory accesses they are).
+fn matrix_attributes<'c>(l: &Lowering<'c>, trans: bool) -> Vec<(&'static str, melior::ir::Attribute<'c>)> {
+    let parse = |text: &str| melior::ir::Attribute::parse(l.context(), text).expect("NVVM attribute syntax");
+    vec![
+        ("layout", parse(if trans { "#nvvm.mma_layout<col>" } else { "#nvvm.mma_layout<row>" })),
+        ("shape", parse("#nvvm.ld_st_matrix_shape<m = 8, n = 8>")),
+        ("eltType", parse("#nvvm.ld_st_matrix_elt_type<b16>")),
+    ]
+}
+
+/// Writes `registers` (one thread's, in its layout's register order) into
+/// the buffer at `pointer` with `mode`.
+pub(crate) fn store_registers<'c>(l: &mut Lowering<'c>, access: &SharedAccess, mode: &Mode, registers: &[V], pointer: V) {
+    let element = type_of(registers[0]);
+    let stored = stored_type(l, element);
+    let bytes = stored_bytes(element);
+    let (thread, mask) = thread_offset(l, access, mode);
+    for instruction in instructions(access, mode) {
+        let index = xor_offset(&mut l.b, thread, mask, access.register_offsets[instruction.base]);
+        let address = l.b.gep(pointer, index, stored);
+        let values: Vec<V> = instruction.registers.iter().map(|r| to_stored(l, registers[*r], stored)).collect();
+        match mode {
+            Mode::Vector { .. } if values.len() == 1 => {
+                let alignment = l.b.int_attr(l.b.i64(), bytes as i64);
+                l.b.op("llvm.store", &[values[0], address], &[], &[("alignment", alignment)]);
+            }
+            Mode::Vector { .. } => {
+                let vector_type = Type::vector(&[values.len() as u64], stored);
+                let mut vector = l.b.op1("llvm.mlir.undef", &[], vector_type, &[]);
+                for (i, v) in values.iter().enumerate() {
+                    let position = l.b.i32_const(i as i64);
+                    vector = l.b.op1("llvm.insertelement", &[vector, *v, position], vector_type, &[]);
+                }
+                let alignment = l.b.int_attr(l.b.i64(), (values.len() as u32 * bytes) as i64);
+                l.b.op("llvm.store", &[vector, address], &[], &[("alignment", alignment)]);
+            }
+            Mode::Matrix { trans, .. } => {
+                let words: Vec<V> = values.chunks(2).map(|pair| pack_pair(l, pair[0], pair[1])).collect();
+                let mut operands = vec![address];
+                operands.extend(&words);
+                let attributes = matrix_attributes(l, *trans);
+                l.b.op("nvvm.stmatrix", &operands, &[], &attributes);
+            }
+        }
+    }
+}
+
+/// Reads `count` registers of type `element` (in the layout's register
+/// order) from the buffer at `pointer` with `mode`; `None` if `mode` leaves
+/// a register unread (a bug of the caller's mode).
+pub(crate) fn load_registers<'c>(l: &mut Lowering<'c>, access: &SharedAccess, mode: &Mode, count: usize, element: Type<'c>, pointer: V) -> Option<Vec<V>> {
+    let stored = stored_type(l, element);
+    let bytes = stored_bytes(element);
+    let (thread, mask) = thread_offset(l, access, mode);
+    let mut loaded: Vec<Option<V>> = vec![None; count];
+    for instruction in instructions(access, mode) {
+        let index = xor_offset(&mut l.b, thread, mask, access.register_offsets[instruction.base]);
+        let address = l.b.gep(pointer, index, stored);
+        let values: Vec<V> = match mode {
+            Mode::Vector { .. } if instruction.registers.len() == 1 => {
+                let alignment = l.b.int_attr(l.b.i64(), bytes as i64);
+                vec![l.b.op1("llvm.load", &[address], stored, &[("alignment", alignment)])]
+            }
+            Mode::Vector { .. } => {
+                let width = instruction.registers.len();
+                let vector_type = Type::vector(&[width as u64], stored);
+                let alignment = l.b.int_attr(l.b.i64(), (width as u32 * bytes) as i64);
+                let vector = l.b.op1("llvm.load", &[address], vector_type, &[("alignment", alignment)]);
+                (0..width)
+                    .map(|i| {
+                        let position = l.b.i32_const(i as i64);
+                        l.b.op1("llvm.extractelement", &[vector, position], stored, &[])
+                    })
+                    .collect()
+            }
+            Mode::Matrix { trans, .. } => {
+                let count = instruction.registers.len() / 2;
+                let i32_type = l.b.i32();
+                let result_type = if count == 1 {
+                    i32_type
+                } else {
+                    melior::dialect::llvm::r#type::r#struct(l.context(), &vec![i32_type; count], false)
+                };
+                let mut attributes = matrix_attributes(l, *trans);
+                attributes.push(("num", l.b.int_attr(i32_type, count as i64)));
+                let out = l.b.op1("nvvm.ldmatrix", &[address], result_type, &attributes);
+                let pair_type = Type::vector(&[2], stored);
+                (0..count)
+                    .flat_map(|j| {
+                        let word = if count == 1 {
+                            out
+                        } else {
+                            let position = melior::ir::attribute::DenseI64ArrayAttribute::new(l.context(), &[j as i64]);
+                            l.b.op1("llvm.extractvalue", &[out], i32_type, &[("position", position.into())])
+                        };
+                        let pair = l.b.op1("llvm.bitcast", &[word], pair_type, &[]);
+                        (0..2)
+                            .map(|h| {
+                                let position = l.b.i32_const(h);
+                                l.b.op1("llvm.extractelement", &[pair, position], stored, &[])
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                    .collect()
+            }
+        };
+        for (r, v) in instruction.registers.iter().zip(values) {
+            loaded[*r] = Some(from_stored(l, v, element));
+        }
+    }
+    // Registers that repeat an element take the register that was loaded.
+    let canonical = canonical_mask(access);
+    (0..count).map(|r| loaded.get(r & canonical).copied().flatten()).collect()
+}
+
+/// Packs two 16-bit elements into a b32, the first in the low half.
+fn pack_pair<'c>(l: &mut Lowering<'c>, low: V, high: V) -> V {
+    let element = type_of(low);
+    let vector_type = Type::vector(&[2], element);
+    let mut vector = l.b.op1("llvm.mlir.undef", &[], vector_type, &[]);
+    for (i, v) in [low, high].into_iter().enumerate() {
+        let position = l.b.i32_const(i as i64);
+        vector = l.b.op1("llvm.insertelement", &[vector, v, position], vector_type, &[]);
+    }
+    let i32_type = l.b.i32();
+    l.b.op1("llvm.bitcast", &[vector], i32_type, &[])
 }
 
 /// Writes a tensor's registers into the buffer at `pointer`.
 fn write<'c>(l: &mut Lowering<'c>, op: &OperationRef<'c, '_>, registers: &[V], tensor_type: Type<'c>, memdesc_type: Type<'c>, pointer: V) -> Result<()> {
     let tensor = l.tensor_layout(op, tensor_type)?;
-    let (access, thread_offset) = access(l, op, memdesc_type, &tensor)?;
-    let element = type_of(registers[0]);
-    let stored = if element.to_string() == "i1" { l.b.int_type(8) } else { element };
-    let bytes = element_bytes(element);
-    let width = access.vector_width(16 / bytes);
-    for start in (0..registers.len()).step_by(width) {
-        if (start..start + width).all(|r| tensor.is_duplicate_register(r)) {
-            continue;
-        }
-        let constant = l.b.i32_const(access.register_offsets[start] as i64);
-        let index = l.b.xor(thread_offset, constant);
-        let address = l.b.gep(pointer, index, stored);
-        let values: Vec<V> = registers[start..start + width]
-            .iter()
-            .map(|v| if stored == element { *v } else { l.b.op1("arith.extui", &[*v], stored, &[]) })
-            .collect();
-        if width == 1 {
-            l.b.op("llvm.store", &[values[0], address], &[], &[("alignment", l.b.int_attr(l.b.i64(), bytes as i64))]);
-        } else {
-            let vector_type = Type::vector(&[width as u64], stored);
-            let mut vector = l.b.op1("llvm.mlir.undef", &[], vector_type, &[]);
-            for (i, v) in values.iter().enumerate() {
-                let position = l.b.i32_const(i as i64);
-                vector = l.b.op1("llvm.insertelement", &[vector, *v, position], vector_type, &[]);
-            }
-            let alignment = l.b.int_attr(l.b.i64(), (width * bytes) as i64);
-            l.b.op("llvm.store", &[vector, address], &[], &[("alignment", alignment)]);
-        }
-    }
+    let (_, shared) = memdesc_layout(op, memdesc_type)?;
+    let access = SharedAccess::new(&shared, &tensor).map_err(|e| LowerError::at(op, e))?;
+    let mode = best_mode(&access, stored_bytes(type_of(registers[0])), l.target.capability, true);
+    verify(&access, &mode).map_err(|e| LowerError::at(op, format!("shared-memory store: {e}")))?;
+    store_registers(l, &access, &mode, registers, pointer);
     Ok(())
 }
 
 /// Reads a tensor of `tensor_type` from the buffer at `pointer`.
 fn read<'c>(l: &mut Lowering<'c>, op: &OperationRef<'c, '_>, tensor_type: Type<'c>, memdesc_type: Type<'c>, pointer: V) -> Result<Vec<V>> {
     let tensor = l.tensor_layout(op, tensor_type)?;
-    let (access, thread_offset) = access(l, op, memdesc_type, &tensor)?;
+    let (_, shared) = memdesc_layout(op, memdesc_type)?;
+    let access = SharedAccess::new(&shared, &tensor).map_err(|e| LowerError::at(op, e))?;
     let element = l.lower_type(tensor_type);
-    let stored = if element.to_string() == "i1" { l.b.int_type(8) } else { element };
-    let bytes = element_bytes(element);
-    let width = access.vector_width(16 / bytes);
-    let mut registers = Vec::with_capacity(tensor.num_registers());
-    for start in (0..tensor.num_registers()).step_by(width) {
-        let constant = l.b.i32_const(access.register_offsets[start] as i64);
-        let index = l.b.xor(thread_offset, constant);
-        let address = l.b.gep(pointer, index, stored);
-        let values: Vec<V> = if width == 1 {
-            let alignment = l.b.int_attr(l.b.i64(), bytes as i64);
-            vec![l.b.op1("llvm.load", &[address], stored, &[("alignment", alignment)])]
-        } else {
-            let vector_type = Type::vector(&[width as u64], stored);
-            let alignment = l.b.int_attr(l.b.i64(), (width * bytes) as i64);
-            let vector = l.b.op1("llvm.load", &[address], vector_type, &[("alignment", alignment)]);
-            (0..width)
-                .map(|i| {
-                    let position = l.b.i32_const(i as i64);
-                    l.b.op1("llvm.extractelement", &[vector, position], stored, &[])
-                })
-                .collect()
-        };
-        for v in values {
-            registers.push(if stored == element { v } else { l.b.op1("arith.trunci", &[v], element, &[]) });
-        }
-    }
-    Ok(registers)
+    let mode = best_mode(&access, stored_bytes(element), l.target.capability, false);
+    verify(&access, &mode).map_err(|e| LowerError::at(op, format!("shared-memory load: {e}")))?;
+    load_registers(l, &access, &mode, tensor.num_registers(), element, pointer)
+        .ok_or_else(|| LowerError::at(op, "the shared-memory access leaves registers unread"))
 }
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
@@ -233,18 +378,16 @@ fn async_copy<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> 
     if width * bytes < 4 {
         return Err(LowerError::at(&op, "cp.async needs at least 4 contiguous bytes"));
     }
-    let i8 = l.b.int_type(8);
+    // Offsets are in elements: index the buffer by an integer of that size.
+    let memdesc_element = l.b.int_type((bytes * 8) as u32);
     let size = width * bytes;
     let cache = if size == 16 { "cg" } else { "ca" };
     for start in (0..pointers.len()).step_by(width) {
         if tensor.is_duplicate_register(start) {
             continue;
         }
-        let constant = l.b.i32_const((access.register_offsets[start] as usize * bytes) as i64);
-        let element_offset = l.b.i32_const(bytes as i64);
-        let thread_bytes = l.b.mul(thread_offset, element_offset);
-        let offset = l.b.xor(thread_bytes, constant);
-        let destination = l.b.gep(buffer, offset, i8);
+        let index = xor_offset(&mut l.b, thread_offset, access.thread_mask(), access.register_offsets[start]);
+        let destination = l.b.gep(buffer, index, memdesc_element);
         match &masks {
             Some(masks) => {
                 let zero = l.b.i32_const(0);

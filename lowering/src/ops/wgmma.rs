@@ -462,27 +462,12 @@ fn shared_operand<'c>(
     let four = l.b.i32_const(4);
     let mut base = l.b.lshr(address, four);
     if warp_steps.iter().any(|(_, o)| *o != 0) {
-        let warp = l.warp;
-        let units: Vec<u32> = warp_steps.iter().map(|(_, o)| matrix.bytes(*o) / 16).collect();
-        let offset = l.in_prologue(|b| {
-            let mut acc: Option<V> = None;
-            for (i, unit) in units.iter().enumerate() {
-                if *unit == 0 {
-                    continue;
-                }
-                let shift = b.i32_const(i as i64 + 2);
-                let one = b.i32_const(1);
-                let moved = b.lshr(warp, shift);
-                let set = b.and(moved, one);
-                let value = b.i32_const(*unit as i64);
-                let term = b.mul(set, value);
-                acc = Some(match acc {
-                    Some(a) => b.xor(a, term),
-                    None => term,
-                });
-            }
-            acc.unwrap()
-        });
+        let ids = l.ids();
+        // Warp bits 0-1 pick the warp in its warpgroup; the others pick the
+        // warpgroup, whose tiles start `unit` 16-byte units further.
+        let mut warp_values = vec![0, 0];
+        warp_values.extend(warp_steps.iter().map(|(_, o)| matrix.bytes(*o) / 16));
+        let offset = l.in_prologue(|b| crate::layout::thread_linear(b, ids, &[], &warp_values));
         base = l.b.add(base, offset);
     }
     let mask = l.b.i32_const(0x3FFF);
