@@ -18,9 +18,10 @@ for target in cuda90 cuda80; do
     [[ "$t" == "$target" ]] || continue
     if [[ "$stage" == ttir ]]; then
       warps=$(sed -n 's/.*"num_warps": \([0-9]*\).*/\1/p' "test/fixtures/corpus/meta/$target/$kernel.json")
+      stages=$(sed -n 's/.*"num_stages": \([0-9]*\).*/\1/p' "test/fixtures/corpus/meta/$target/$kernel.json")
       tmp=$(mktemp -d)
       if target/release/tritium compile "test/fixtures/corpus/ir/$ir.mlir" --target "cuda:${target#cuda}" \
-           --num-warps "$warps" -o "$tmp" 2> "$out/tritium-ttir/$target/$kernel.log"; then
+           --num-warps "$warps" --num-stages "$stages" -o "$tmp" 2> "$out/tritium-ttir/$target/$kernel.log"; then
         for f in "$tmp"/*.ptx; do cp "$f" "$out/tritium-ttir/$target/$kernel.ptx"; done
         for f in "$tmp"/*.json; do cp "$f" "$out/tritium-ttir/$target/$kernel.json"; done
       fi

@@ -118,12 +118,12 @@ def case_list():
     cases.append(("rmsnorm_looped_bf16", "rmsnorm_looped", "16384x8192", lambda: norm("rmsnorm_looped", 16384, 8192, 1024, torch.bfloat16)))
     cases.append(("layernorm_f16", "layernorm", "16384x2048", lambda: norm("layernorm", 16384, 2048, 2048, torch.float16)))
 
-    def matmul(size, kernel, blocks, group):
+    def matmul(size, kernel, blocks, group, stages=None, dtype=torch.float16):
         m = n = k = size
-        a = torch.randn(m, k, device=dev, dtype=torch.float16)
-        b = torch.randn(k, n, device=dev, dtype=torch.float16)
-        c = torch.empty(m, n, device=dev, dtype=torch.float16)
-        ref = (a.float() @ b.float()).half()
+        a = torch.randn(m, k, device=dev, dtype=dtype)
+        b = torch.randn(k, n, device=dev, dtype=dtype)
+        c = torch.empty(m, n, device=dev, dtype=dtype)
+        ref = (a.float() @ b.float()).to(dtype)
         bm, bn, bk = blocks
         # Unit strides are constexprs in the TTIR (Triton specialises 1s), so
         # the compiled kernels take the other arguments only.
@@ -132,26 +132,100 @@ def case_list():
         constexprs = dict(BM=bm, BN=bn, BK=bk, **({"GROUP_M": group} if group else {}))
         grid = (cdiv(m, bm) * cdiv(n, bn),) if group else (cdiv(m, bm), cdiv(n, bn))
         return dict(args=compiled, jit_args=full, out=[c], ref=[ref], grid=grid, constexprs=constexprs,
-                    tol=(0.25, 1e-2), flops=2 * m * n * k, jit=getattr(K, kernel),
-                    jit_opts=dict(num_stages=3 if group else 1))
+                    tol=(0.25, 1e-2) if dtype == torch.float16 else (1.0, 2e-2), flops=2 * m * n * k, jit=getattr(K, kernel),
+                    jit_opts=dict(num_stages=stages or (3 if group else 1)))
     cases.append(("matmul_naive_f16", "matmul_naive", "2048^3", lambda: matmul(2048, "matmul_naive", (64, 64, 32), 0)))
     cases.append(("matmul_grouped_f16", "matmul_grouped", "4096^3", lambda: matmul(4096, "matmul_grouped", (128, 128, 64), 8)))
+    cases.append(("matmul_bf16", "matmul_grouped", "4096^3",
+                  lambda: matmul(4096, "matmul_grouped", (128, 128, 64), 8, dtype=torch.bfloat16)))
+    # The reference configurations (../shared/reference/triton-3.6-h100.md): 128x256x64, 8 warps.
+    cases.append(("matmul_ref_s4", "matmul_grouped", "4096^3", lambda: matmul(4096, "matmul_grouped", (128, 256, 64), 8, 4)))
+    cases.append(("matmul_ref_s3", "matmul_grouped", "8192^3", lambda: matmul(8192, "matmul_grouped", (128, 256, 64), 8, 3)))
 
-    def attention(z, h, n_ctx, d, causal):
+    def attention(z, h, n_ctx, d, causal, stages=3):
         q, k, v = (torch.randn(z, h, n_ctx, d, device=dev, dtype=torch.float16) for _ in range(3))
         o = torch.empty_like(q)
         scale = 1.0 / math.sqrt(d)
-        s = (q.float() @ k.float().transpose(-1, -2)) * scale
-        if causal:
-            s = s.masked_fill(torch.ones(n_ctx, n_ctx, device=dev, dtype=torch.bool).tril().logical_not(), float("-inf"))
-        ref = (torch.softmax(s, dim=-1) @ v.float()).half()
-        del s
+        ref = torch.empty_like(q)
+        masked = torch.ones(n_ctx, n_ctx, device=dev, dtype=torch.bool).tril().logical_not()
+        for b in range(z):  # one batch at a time: the fp32 scores of all heads would not fit
+            s = (q[b].float() @ k[b].float().transpose(-1, -2)) * scale
+            if causal:
+                s = s.masked_fill(masked, float("-inf"))
+            ref[b] = (torch.softmax(s, dim=-1) @ v[b].float()).half()
+            del s
         flops = 4 * z * h * n_ctx * n_ctx * d // (2 if causal else 1)
         return dict(args=[q, k, v, o, scale, q.stride(0), q.stride(1), q.stride(2), h, n_ctx], out=[o], ref=[ref],
                     grid=(n_ctx // 128, z * h), constexprs=dict(HEAD_DIM=d, BLOCK_M=128, BLOCK_N=64, CAUSAL=causal),
-                    tol=(1e-2, 1e-2), flops=flops, jit=K.attn_fwd, jit_opts=dict(num_stages=3))
+                    tol=(1e-2, 1e-2), flops=flops, jit=K.attn_fwd, jit_opts=dict(num_stages=stages))
     cases.append(("attn_fwd_d64", "attn_fwd", "Z4 H16 N4096 D64", lambda: attention(4, 16, 4096, 64, False)))
     cases.append(("attn_fwd_causal_d128", "attn_fwd", "Z4 H16 N4096 D128 causal", lambda: attention(4, 16, 4096, 128, True)))
+    # The reference shapes and configurations: B=4 H=32 S=4096, 8 warps.
+    cases.append(("attn_ref_d64", "attn_fwd", "B4 H32 S4096 D64", lambda: attention(4, 32, 4096, 64, False, 4)))
+    cases.append(("attn_ref_d64_causal", "attn_fwd", "B4 H32 S4096 D64 causal", lambda: attention(4, 32, 4096, 64, True, 3)))
+    cases.append(("attn_ref_d128", "attn_fwd", "B4 H32 S4096 D128", lambda: attention(4, 32, 4096, 128, False, 4)))
+    cases.append(("attn_ref_d128_causal", "attn_fwd", "B4 H32 S4096 D128 causal", lambda: attention(4, 32, 4096, 128, True, 3)))
+
+    # Scans, argmax (a two-operand tt.reduce), atomics and a 3-D grid. The inputs of the atomic
+    # kernels are multiples of 1/4, so that float sums are exact whatever order the atomics
+    # land in, and the results compare exactly.
+    class Accumulator(torch.Tensor):
+        """An output the kernel adds into: the poisoning before each launch zeroes it instead."""
+
+        def fill_(self, value):
+            return super().fill_(0)
+
+    def quarters(*shape):
+        return torch.randint(0, 4, shape, device=dev).float() / 4
+
+    def cumsum_rows(rows, cols):
+        x = torch.randn(rows, cols, device=dev); y = torch.empty_like(x)
+        ref = torch.cumsum(x.double(), dim=1).float()
+        return dict(args=[x, y, x.stride(0), cols], out=[y], ref=[ref], grid=(rows,), constexprs=dict(BLOCK=1024),
+                    tol=(1e-3, 1e-4), bytes=2 * 4 * rows * cols, jit=K.cumsum_rows)
+    cases.append(("cumsum_rows", "cumsum_rows", "16384x1024", lambda: cumsum_rows(16384, 1024)))
+    cases.append(("cumsum_rows", "cumsum_rows", "4096x1008 (masked)", lambda: cumsum_rows(4096, 1008)))
+
+    def argmax_rows(rows, cols):
+        # Few distinct values: many ties, which go to the first index as in torch.
+        x = torch.randint(0, 64, (rows, cols), device=dev).float()
+        out = torch.empty(rows, device=dev, dtype=torch.int32)
+        ref = torch.argmax(x, dim=1).int()
+        return dict(args=[x, out, x.stride(0), cols], out=[out], ref=[ref], grid=(rows,), constexprs=dict(BLOCK=2048),
+                    tol=(0, 0), bytes=4 * rows * cols + 4 * rows, jit=K.argmax_rows)
+    cases.append(("argmax_rows", "argmax_rows", "16384x2048", lambda: argmax_rows(16384, 2048)))
+    cases.append(("argmax_rows", "argmax_rows", "4096x2000 (masked)", lambda: argmax_rows(4096, 2000)))
+
+    def atomic_add_hist(n):
+        x = quarters(n)
+        bins = torch.randint(0, 1 << 20, (n,), device=dev, dtype=torch.int32)
+        hist = torch.zeros(64, device=dev).as_subclass(Accumulator)
+        ref = torch.zeros(64, device=dev, dtype=torch.float64).index_add_(0, (bins % 64).long(), x.double())
+        return dict(args=[x, bins, hist, n], out=[hist], ref=[ref], grid=(cdiv(n, 1024),),
+                    constexprs=dict(NBINS=64, BLOCK=1024), tol=(0, 0), bytes=2 * 4 * n, jit=K.atomic_add_hist)
+    cases.append(("atomic_add_hist", "atomic_add_hist", "n=4194304", lambda: atomic_add_hist(1 << 22)))
+    cases.append(("atomic_add_hist", "atomic_add_hist", "n=1000000 (masked)", lambda: atomic_add_hist(1000000)))
+
+    def atomic_cas_counter(n):
+        x = quarters(n)
+        total = torch.zeros(1, device=dev).as_subclass(Accumulator)
+        lock = torch.zeros(1, device=dev, dtype=torch.int32)
+        count = torch.zeros(1, device=dev, dtype=torch.int32).as_subclass(Accumulator)
+        programs = cdiv(n, 1024)
+        ref = [x.double().sum().reshape(1), torch.tensor([programs], device=dev)]
+        return dict(args=[x, total, lock, count, n], out=[total, count], ref=ref, grid=(programs,),
+                    constexprs=dict(BLOCK=1024), tol=(0, 0), bytes=4 * n, jit=K.atomic_cas_counter)
+    cases.append(("atomic_cas_counter", "atomic_cas_counter", "n=1048576", lambda: atomic_cas_counter(1 << 20)))
+    cases.append(("atomic_cas_counter", "atomic_cas_counter", "n=100000 (masked)", lambda: atomic_cas_counter(100000)))
+
+    def transpose_3d(batch, m, n):
+        x = torch.randn(batch, m, n, device=dev, dtype=torch.float16)
+        y = torch.empty(batch, n, m, device=dev, dtype=torch.float16)
+        return dict(args=[x, y, m, n, x.stride(0), x.stride(1), y.stride(0), y.stride(1)], out=[y], ref=[x.transpose(1, 2)],
+                    grid=(cdiv(m, 64), cdiv(n, 64), batch), constexprs=dict(BM=64, BN=64), tol=(0, 0),
+                    bytes=2 * 2 * batch * m * n, jit=K.transpose_3d)
+    cases.append(("transpose_3d", "transpose_3d", "16x2048x2048", lambda: transpose_3d(16, 2048, 2048)))
+    cases.append(("transpose_3d", "transpose_3d", "3x1008x2000 (masked)", lambda: transpose_3d(3, 1008, 2000)))
     return cases
 
 

@@ -206,3 +206,121 @@ CASES = [
          sig=_sig(["Q", "K", "V", "O", "sm_scale", "stride_z", "stride_h", "stride_s", "H", "N_CTX"], ["*fp16"] * 4 + ["fp32"] + ["i32"] * 5),
          const={"HEAD_DIM": 128, "BLOCK_M": 128, "BLOCK_N": 64, "CAUSAL": True}, div=[0, 1, 2, 3, 5, 6, 7, 9], opts=dict(num_warps=8, num_stages=3)),
 ]
+
+
+# Kernels that use what the corpus above does not (scans, argmax, atomics, 3-D grids and
+# transposes, int8 and bf16 dots), and the matmul / flash-attention configurations of
+# shared/reference/triton-3.6-h100.md. test/fixtures/corpus holds upstream's IR of these too
+# (see test/fixtures/corpus/import.py).
+
+@triton.jit
+def cumsum_rows(x_ptr, y_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    m = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=m, other=0.0)
+    tl.store(y_ptr + row * stride + cols, tl.cumsum(x, axis=0), mask=m)
+
+
+@triton.jit
+def argmax_rows(x_ptr, out_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * stride + cols, mask=cols < n_cols, other=-float("inf"))
+    tl.store(out_ptr + row, tl.argmax(x, axis=0))
+
+
+@triton.jit
+def atomic_add_hist(x_ptr, bin_ptr, hist_ptr, n, NBINS: tl.constexpr, BLOCK: tl.constexpr):
+    # Weighted histogram: hist[bin[i] % NBINS] += x[i].
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    b = tl.load(bin_ptr + offs, mask=m, other=0) % NBINS
+    tl.atomic_add(hist_ptr + b, x, mask=m)
+
+
+@triton.jit
+def atomic_cas_counter(x_ptr, out_ptr, lock_ptr, count_ptr, n, BLOCK: tl.constexpr):
+    # Each program sums its block, adds it to *out under a spin lock (atomic_cas), and counts
+    # itself in *count.
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    s = tl.sum(tl.load(x_ptr + offs, mask=offs < n, other=0.0), axis=0)
+    while tl.atomic_cas(lock_ptr, 0, 1) == 1:
+        pass
+    tl.store(out_ptr, tl.load(out_ptr) + s)
+    tl.atomic_add(count_ptr, 1)
+    tl.atomic_xchg(lock_ptr, 0)
+
+
+@triton.jit
+def transpose_3d(x_ptr, y_ptr, M, N, stride_xb, stride_xm, stride_yb, stride_yn,
+                 BM: tl.constexpr, BN: tl.constexpr):
+    # y[b, n, m] = x[b, m, n], one BMxBN tile per program, batch on grid axis 2.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    batch = tl.program_id(2)
+    om = pid_m * BM + tl.arange(0, BM)
+    on = pid_n * BN + tl.arange(0, BN)
+    x = tl.load(x_ptr + batch * stride_xb + om[:, None] * stride_xm + on[None, :],
+                mask=(om[:, None] < M) & (on[None, :] < N), other=0.0)
+    tl.store(y_ptr + batch * stride_yb + on[:, None] * stride_yn + om[None, :], tl.trans(x),
+             mask=(on[:, None] < N) & (om[None, :] < M))
+
+
+@triton.jit
+def matmul_i8(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
+              BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    om = tl.program_id(0) * BM + tl.arange(0, BM)
+    on = tl.program_id(1) * BN + tl.arange(0, BN)
+    ok = tl.arange(0, BK)
+    a_ptrs = a + (om % M)[:, None] * sam + ok[None, :] * sak
+    b_ptrs = b + ok[:, None] * sbk + (on % N)[None, :] * sbn
+    acc = tl.zeros((BM, BN), dtype=tl.int32)
+    for k in range(0, tl.cdiv(K, BK)):
+        x = tl.load(a_ptrs, mask=ok[None, :] < K - k * BK, other=0)
+        y = tl.load(b_ptrs, mask=ok[:, None] < K - k * BK, other=0)
+        acc = tl.dot(x, y, acc, out_dtype=tl.int32)
+        a_ptrs += BK * sak
+        b_ptrs += BK * sbk
+    tl.store(c + om[:, None] * scm + on[None, :] * scn, acc, mask=(om[:, None] < M) & (on[None, :] < N))
+
+
+MM_I8_T = ["*i8", "*i8", "*i32"] + ["i32"] * 9
+MM_BF16_T = ["*bf16", "*bf16", "*bf16"] + ["i32"] * 9
+ATTN = ["Q", "K", "V", "O", "sm_scale", "stride_z", "stride_h", "stride_s", "H", "N_CTX"]
+ATTN_T = ["*fp16"] * 4 + ["fp32"] + ["i32"] * 5
+ATTN_DIV = [0, 1, 2, 3, 5, 6, 7, 9]
+REF_MM = {"BM": 128, "BN": 256, "BK": 64, "GROUP_M": 8, **UNIT}
+
+CASES += [
+    dict(name="cumsum_rows", fn=cumsum_rows, sig=_sig(["x_ptr", "y_ptr", "stride", "n_cols"], ["*fp32", "*fp32", "i32", "i32"]),
+         const={"BLOCK": 1024}, div=[0, 1, 2, 3], opts=dict(num_warps=4)),
+    dict(name="argmax_rows", fn=argmax_rows, sig=_sig(["x_ptr", "out_ptr", "stride", "n_cols"], ["*fp32", "*i32", "i32", "i32"]),
+         const={"BLOCK": 2048}, div=[0, 1, 2, 3], opts=dict(num_warps=8)),
+    dict(name="atomic_add_hist", fn=atomic_add_hist, sig=_sig(["x_ptr", "bin_ptr", "hist_ptr", "n"], ["*fp32", "*i32", "*fp32", "i32"]),
+         const={"NBINS": 64, "BLOCK": 1024}, div=[0, 1, 2, 3], opts=dict(num_warps=4)),
+    dict(name="atomic_cas_counter", fn=atomic_cas_counter,
+         sig=_sig(["x_ptr", "out_ptr", "lock_ptr", "count_ptr", "n"], ["*fp32", "*fp32", "*i32", "*i32", "i32"]),
+         const={"BLOCK": 1024}, div=[0, 1, 2, 3, 4], opts=dict(num_warps=4)),
+    dict(name="transpose_3d", fn=transpose_3d,
+         sig=_sig(["x_ptr", "y_ptr", "M", "N", "stride_xb", "stride_xm", "stride_yb", "stride_yn"], ["*fp16", "*fp16"] + ["i32"] * 6),
+         const={"BM": 64, "BN": 64}, div=[0, 1, 2, 3, 4, 5, 6, 7], opts=dict(num_warps=4)),
+    dict(name="matmul_i8", fn=matmul_i8, sig=_sig(MM, MM_I8_T), const={"BM": 128, "BN": 128, "BK": 64, **UNIT},
+         div=MM_DIV, opts=dict(num_warps=8, num_stages=3)),
+    dict(name="matmul_bf16", fn=matmul_grouped, sig=_sig(MM, MM_BF16_T), const={"BM": 128, "BN": 128, "BK": 64, "GROUP_M": 8, **UNIT},
+         div=MM_DIV, opts=dict(num_warps=8, num_stages=3)),
+    # The best configurations of the reference measurements (triton-3.6-h100.md).
+    dict(name="matmul_ref_s4", fn=matmul_grouped, sig=_sig(MM, MM_T), const=dict(REF_MM), div=MM_DIV, opts=dict(num_warps=8, num_stages=4)),
+    dict(name="matmul_ref_s3", fn=matmul_grouped, sig=_sig(MM, MM_T), const=dict(REF_MM), div=MM_DIV, opts=dict(num_warps=8, num_stages=3)),
+    dict(name="attn_ref_d64", fn=attn_fwd, sig=_sig(ATTN, ATTN_T),
+         const={"HEAD_DIM": 64, "BLOCK_M": 128, "BLOCK_N": 64, "CAUSAL": False}, div=ATTN_DIV, opts=dict(num_warps=8, num_stages=4)),
+    dict(name="attn_ref_d64_causal", fn=attn_fwd, sig=_sig(ATTN, ATTN_T),
+         const={"HEAD_DIM": 64, "BLOCK_M": 128, "BLOCK_N": 64, "CAUSAL": True}, div=ATTN_DIV, opts=dict(num_warps=8, num_stages=3)),
+    dict(name="attn_ref_d128", fn=attn_fwd, sig=_sig(ATTN, ATTN_T),
+         const={"HEAD_DIM": 128, "BLOCK_M": 128, "BLOCK_N": 64, "CAUSAL": False}, div=ATTN_DIV, opts=dict(num_warps=8, num_stages=4)),
+    dict(name="attn_ref_d128_causal", fn=attn_fwd, sig=_sig(ATTN, ATTN_T),
+         const={"HEAD_DIM": 128, "BLOCK_M": 128, "BLOCK_N": 64, "CAUSAL": True}, div=ATTN_DIV, opts=dict(num_warps=8, num_stages=3)),
+]

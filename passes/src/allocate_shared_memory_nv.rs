@@ -1,10 +1,14 @@
 //! `allocate-shared-memory-nv`: gives every shared-memory buffer
 //! (ttg.local_alloc) and every op's scratch (layout conversions and
-//! reductions that go through shared memory, see analysis::scratch) an
-//! offset, so that buffers alive at the same time never overlap. Writes
-//! `allocation.offset` on those ops and the total, `ttg.shared`, on the
-//! module, as upstream's pass of this name does (its numbers differ: the
-//! scratch sizes are those of Tritium's lowering).
+//! reductions, scans and scalar atomics that go through shared memory, see
+//! analysis::scratch) an offset, so that buffers alive at the same time
+//! never overlap. Writes `allocation.offset` on those ops and the total,
+//! `ttg.shared`, on the module, as upstream's pass of this name does. The
+//! scratch sizes are those of Tritium's lowering; they are upstream's except
+//! for a layout conversion, whose scratch holds the whole tensor where
+//! upstream may move a large one through a smaller scratch in several rounds
+//! (e.g. a 128x128 i32 mma accumulator to a blocked layout: 64 KiB here,
+//! 32 KiB upstream).
 //!
 //! Liveness is over the ops in program order: a buffer lives from its
 //! allocation to its last use, through views of it and to the end of any
@@ -114,7 +118,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
         op.set_discardable_attribute("allocation.offset", IntegerAttribute::new(i32, offset as i64).into());
     }
     let mut module = unsafe { melior::ir::operation::OperationRefMut::from_raw(module.to_raw()) };
-    module.set_discardable_attribute("ttg.shared", IntegerAttribute::new(i32, total.div_ceil(16) as i64 * 16).into());
+    module.set_discardable_attribute("ttg.shared", IntegerAttribute::new(i32, total as i64).into());
     Ok(())
 }
 

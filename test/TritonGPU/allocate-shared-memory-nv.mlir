@@ -61,3 +61,74 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %s : tensor<32x32xf16, #blocked>
   }
 }
+
+// -----
+
+// A scan along warps keeps, for every warp, the partial results of its
+// non-axis elements in every block of the tensor: 4 warps x 4 non-axis lanes
+// x 2 non-axis registers x 4 x 2 blocks = 256 elements, f32 + i32 (upstream
+// Triton 3.6's size).
+// CHECK: ttg.shared = 2048 : i32
+// CHECK-LABEL: tt.func public @scan_across_warps
+// CHECK: }) {allocation.offset = 0 : i32} : (tensor<64x32xf32
+#blocked = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scan_across_warps(%x: tensor<64x32xf32, #blocked>, %i: tensor<64x32xi32, #blocked>) -> (tensor<64x32xf32, #blocked>, tensor<64x32xi32, #blocked>) {
+    %s:2 = "tt.scan"(%x, %i) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+      %c = arith.addf %a, %b : f32
+      %ci = arith.addi %ai, %bi : i32
+      tt.scan.return %c, %ci : f32, i32
+    }) : (tensor<64x32xf32, #blocked>, tensor<64x32xi32, #blocked>) -> (tensor<64x32xf32, #blocked>, tensor<64x32xi32, #blocked>)
+    tt.return %s#0, %s#1 : tensor<64x32xf32, #blocked>, tensor<64x32xi32, #blocked>
+  }
+}
+
+// -----
+
+// A scan whose axis stays within a warp needs no scratch.
+// CHECK: ttg.shared = 0 : i32
+// CHECK-LABEL: tt.func public @scan_within_warps
+// CHECK-NOT: allocation.offset
+#blocked = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scan_within_warps(%x: tensor<64x8xf16, #blocked>) -> tensor<64x8xf16, #blocked> {
+    %s = "tt.scan"(%x) <{axis = 1 : i32, reverse = true}> ({
+    ^bb0(%a: f16, %b: f16):
+      %c = arith.addf %a, %b : f16
+      tt.scan.return %c : f16
+    }) : (tensor<64x8xf16, #blocked>) -> tensor<64x8xf16, #blocked>
+    tt.return %s : tensor<64x8xf16, #blocked>
+  }
+}
+
+// -----
+
+// A scalar atomic whose old value is used passes it from the thread that
+// did the atomic to the others through one element of scratch; an unused
+// one and a tensor atomic need none. The total is not rounded up.
+// CHECK: ttg.shared = 8 : i32
+// CHECK-LABEL: tt.func public @scalar_atomics
+// CHECK: tt.atomic_cas {{.*}} {allocation.offset = 0 : i32}
+// CHECK: tt.atomic_rmw exch
+// CHECK-NOT: allocation.offset
+// CHECK-SAME: -> i32
+// CHECK: tt.atomic_rmw add, {{.*}} {allocation.offset = 0 : i32}
+// CHECK: tt.atomic_rmw fadd
+// CHECK-NOT: allocation.offset
+// CHECK-SAME: -> tensor<512xf32
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scalar_atomics(%lock: !tt.ptr<i32>, %count: !tt.ptr<i64>, %p: tensor<512x!tt.ptr<f32>, #blocked>, %v: tensor<512xf32, #blocked>) -> (i32, i64, tensor<512xf32, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %one = arith.constant 1 : i64
+    %true = arith.constant true
+    %mask = arith.constant dense<true> : tensor<512xi1, #blocked>
+    %old = tt.atomic_cas acq_rel, gpu, %lock, %c0, %c1 : (!tt.ptr<i32>, i32, i32) -> i32
+    %unused = tt.atomic_rmw exch, acq_rel, gpu, %lock, %c0, %true : (!tt.ptr<i32>, i32, i1) -> i32
+    %n = tt.atomic_rmw add, relaxed, gpu, %count, %one, %true : (!tt.ptr<i64>, i64, i1) -> i64
+    %t = tt.atomic_rmw fadd, relaxed, gpu, %p, %v, %mask : (tensor<512x!tt.ptr<f32>, #blocked>, tensor<512xf32, #blocked>, tensor<512xi1, #blocked>) -> tensor<512xf32, #blocked>
+    tt.return %old, %n, %t : i32, i64, tensor<512xf32, #blocked>
+  }
+}

@@ -1,12 +1,18 @@
 //! Lowering of each op family. `lower_op` dispatches on the op name.
+pub mod atomic;
 pub mod control_flow;
 pub mod convert;
+pub mod debug;
 pub mod dot;
 pub mod elementwise;
+pub mod gather;
+pub mod histogram;
 pub mod memory;
 pub mod reduce;
+pub mod scan;
 pub mod shape;
 pub mod shared;
+pub mod warp;
 pub mod wgmma;
 
 use crate::emit::{LowerError, Lowering, Result};
@@ -36,8 +42,13 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         }
         "tt.make_range" | "tt.splat" | "tt.broadcast" | "tt.expand_dims" | "tt.reshape" | "tt.trans" | "tt.join"
         | "tt.split" | "tt.unsplat" => shape::lower(l, op, &name),
-        "tt.addptr" | "tt.load" | "tt.store" | "tt.atomic_rmw" | "tt.atomic_cas" => memory::lower(l, op, &name),
+        "tt.addptr" | "tt.load" | "tt.store" => memory::lower(l, op, &name),
+        "tt.atomic_rmw" | "tt.atomic_cas" => atomic::lower(l, op, &name),
         "tt.reduce" => reduce::lower_reduce(l, op),
+        "tt.scan" => scan::lower(l, op),
+        "tt.gather" => gather::lower(l, op),
+        "tt.histogram" => histogram::lower(l, op),
+        "tt.print" | "tt.assert" => debug::lower(l, op, &name),
         "tt.dot" => dot::lower(l, op),
         "ttg.convert_layout" => convert::lower(l, op),
         "scf.for" | "scf.if" | "scf.while" | "scf.yield" | "scf.condition" => control_flow::lower(l, op, &name),

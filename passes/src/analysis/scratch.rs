@@ -2,12 +2,15 @@
 //! lowering uses it: a layout conversion that moves elements between threads
 //! goes through shared memory (every element at its row-major offset); a
 //! reduction across warps keeps one partial result per output and warp along
-//! the axis, one array per operand. The allocation pass and the lowering both
+//! the axis, one array per operand; a scan across warps, an atomic whose
+//! result is used, a gather across warps and a histogram take upstream's
+//! sizes (see `scan_scratch`, `atomic_scratch_bytes`, `gather_scratch_bytes`,
+//! `histogram_scratch_bytes`). The allocation pass and the lowering both
 //! read these numbers, so they always agree.
 use crate::ir::{name_of, tensor_parts};
 use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
 use tritium_dialects::layout::layout_of;
-use tritium_layout::{Dim, LinearLayout};
+use tritium_layout::{kinds::LinearEncoding, Dim, Layout, LinearLayout};
 
 /// Bytes of one element in shared memory (i1 as i8, pointers as 8 bytes).
 pub fn element_bytes(ty: Type) -> usize {
@@ -70,6 +73,119 @@ pub fn reduce_scratch(op: &OperationRef) -> Option<ReduceScratch> {
     Some(ReduceScratch { slots, outputs, offsets, bytes: total })
 }
 
+/// One scan's scratch, as upstream sizes it: for every warp, the partial
+/// results of its non-axis elements in every block of the tensor (a block
+/// being what one layout tile covers), one array of `elements` per operand.
+pub struct ScanScratch {
+    pub elements: usize,
+    /// Byte offset of each operand's array.
+    pub offsets: Vec<usize>,
+    pub bytes: usize,
+}
+
+/// The scratch of a tt.scan whose axis spans warps; `None` when warps need
+/// not talk, or when the layout is not a blocked one (no scan lowering).
+pub fn scan_scratch(op: &OperationRef) -> Option<ScanScratch> {
+    let axis = crate::ir::int_attribute(op, "axis")? as usize;
+    let (shape, _, encoding) = tensor_parts(op.operand(0).ok()?.r#type())?;
+    if !matches!(layout_of(encoding?).ok()?, Layout::Blocked(_)) {
+        return None;
+    }
+    // The layout without its broadcast registers, queried as upstream
+    // queries a linear encoding.
+    let (layout, _, _) = linear(op.operand(0).ok()?.r#type())?;
+    let encoding = LinearEncoding::new(layout.remove_zero_bases_along_dim(&Dim::Register).ok()?).ok()?;
+    let (contig, threads, warps) = (encoding.contig_per_thread(), encoding.threads_per_warp(), encoding.warps_per_cta());
+    if warps[axis] == 1 {
+        return None;
+    }
+    let product = |v: &[u32]| v.iter().map(|x| *x as usize).product::<usize>();
+    let non_axis_per_warp = product(&threads) / threads[axis] as usize * (product(&contig) / contig[axis] as usize);
+    let blocks: usize = (0..shape.len())
+        .map(|d| (shape[d] as usize).div_ceil((contig[d] * threads[d] * warps[d]) as usize))
+        .product();
+    let elements = product(&warps) * non_axis_per_warp * blocks;
+    // As upstream, the arrays go widest element first, so that every array
+    // is aligned to its element size.
+    let sizes: Vec<usize> = (0..op.operand_count())
+        .map(|i| tensor_parts(op.operand(i).ok()?.r#type()).map(|(_, element, _)| element_bytes(element)))
+        .collect::<Option<_>>()?;
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
+    let mut offsets = vec![0; sizes.len()];
+    let mut total = 0usize;
+    for i in order {
+        offsets[i] = total;
+        total += elements * sizes[i];
+    }
+    Some(ScanScratch { elements, offsets, bytes: total })
+}
+
+/// A tt.atomic_rmw or tt.atomic_cas whose old value is used, as upstream
+/// sizes it: on a single address, one thread does the atomic and passes the
+/// value to the others through one element of scratch; on a tensor whose
+/// layout holds some elements in several registers or threads, each element
+/// is updated once and its old value goes to the others through a scratch
+/// holding the whole tensor (row-major).
+pub fn atomic_scratch_bytes(op: &OperationRef) -> usize {
+    let (Ok(pointer), Ok(result)) = (op.operand(0), op.result(0)) else { return 0 };
+    if crate::analysis::slice::users(result.into()).is_empty() {
+        return 0;
+    }
+    match linear(pointer.r#type()) {
+        Some((layout, shape, _)) => {
+            if layout.free_variable_masks().iter().all(|(_, mask)| *mask == 0) {
+                return 0;
+            }
+            shape.iter().product::<i64>() as usize * element_bytes(result_element(result.r#type()))
+        }
+        None if tensor_parts(pointer.r#type()).is_some() => 0,
+        None => element_bytes(result.r#type()),
+    }
+}
+
+/// The element type of a tensor type, or the type itself.
+fn result_element(ty: Type) -> Type {
+    tensor_parts(ty).map_or(ty, |(_, element, _)| element)
+}
+
+/// Whether a tt.gather can be done within each warp (upstream's
+/// GatherLoweringHelper::isWarpLocal): along the gather axis every column of
+/// the source and of the indices lies in one warp, the same warp for both,
+/// and the lanes holding a column are the same in both layouts. Then the
+/// lowering shuffles; otherwise the source goes through shared memory.
+pub fn gather_is_warp_local(op: &OperationRef) -> Option<bool> {
+    let axis = crate::ir::int_attribute(op, "axis")? as usize;
+    let (src, _, _) = linear(op.operand(0).ok()?.r#type())?;
+    let (idx, _, _) = linear(op.operand(1).ok()?.r#type())?;
+    let gather_dim = [Dim::Axis(axis)];
+    let warps: Vec<Dim> = [Dim::Warp, Dim::Block].into_iter().filter(|d| src.has_in_dim(d) && idx.has_in_dim(d)).collect();
+    if !src.sublayout_is_zero(&warps, &gather_dim).ok()? || !idx.sublayout_is_zero(&warps, &gather_dim).ok()? {
+        return Some(false);
+    }
+    let others: Vec<Dim> = (0..src.num_out_dims()).filter(|d| *d != axis).map(Dim::Axis).collect();
+    let same = |ins: &[Dim]| -> Option<bool> { Some(src.sublayout(ins, &others).ok()? == idx.sublayout(ins, &others).ok()?) };
+    Some(same(&warps)? && same(&[Dim::Lane])?)
+}
+
+/// A tt.gather that is not warp-local writes its whole source to scratch.
+pub fn gather_scratch_bytes(op: &OperationRef) -> usize {
+    if gather_is_warp_local(op) != Some(false) {
+        return 0;
+    }
+    op.operand(0).ok().and_then(|src| tensor_parts(src.r#type())).map_or(0, |(shape, element, _)| {
+        shape.iter().product::<i64>() as usize * element_bytes(element)
+    })
+}
+
+/// A tt.histogram accumulates its bins in scratch: one counter per bin, at
+/// least one per lane of a warp (upstream's size).
+pub fn histogram_scratch_bytes(op: &OperationRef) -> usize {
+    op.result(0).ok().and_then(|r| tensor_parts(r.r#type())).map_or(0, |(shape, element, _)| {
+        (shape.iter().product::<i64>() as usize).max(32) * element_bytes(element)
+    })
+}
+
 /// Bytes of scratch `op` needs (0 for most ops).
 pub fn scratch_bytes(op: &OperationRef) -> usize {
     match name_of(op).as_str() {
@@ -83,6 +199,10 @@ pub fn scratch_bytes(op: &OperationRef) -> usize {
             }
         }
         "tt.reduce" => reduce_scratch(op).map_or(0, |s| s.bytes),
+        "tt.scan" => scan_scratch(op).map_or(0, |s| s.bytes),
+        "tt.atomic_rmw" | "tt.atomic_cas" => atomic_scratch_bytes(op),
+        "tt.gather" => gather_scratch_bytes(op),
+        "tt.histogram" => histogram_scratch_bytes(op),
         _ => 0,
     }
 }

@@ -112,7 +112,8 @@ fn canonicalize_and_cse_merge_duplicates_and_drop_dead_tt_ops() {
         assert_eq!(expected, actual, "{name}: duplicates survived canonicalize,cse");
         checked += 1;
     }
-    assert_eq!(checked, 22);
+    // Every kernel of the corpus, for both targets (at least the shared corpus's 11).
+    assert!(checked >= 22, "{checked} TTIR modules");
 }
 
 #[test]

@@ -1,0 +1,285 @@
+//! The lowering of the ops the corpus kernels do not use: scans (forward,
+//! reverse, several operands), argmax/argmin reductions, atomics (every RMW
+//! kind, CAS, scalar and tensor, sm_80 and sm_90 forms), gather, histogram,
+//! print, assert, 3-D grids. Each fixture of test/fixtures/lowering/ is
+//! upstream Triton 3.6's TTGIR of a small kernel (`<kernel>_sm80.mlir` or
+//! `_sm90`); it must compile to PTX that ptxas accepts, containing the
+//! instructions the op's lowering is made of, with the shared memory
+//! upstream allocates (where Tritium's layout conversions need no more).
+use crate::common::{context, repo_root};
+use std::{path::PathBuf, process::Command};
+use tritium_dialects::io::parse_module;
+use tritium_lowering::{compile, CompileOptions};
+
+struct Case {
+    fixture: &'static str,
+    /// Upstream's `shared` bytes, when Tritium's allocation must match it.
+    shared: Option<usize>,
+    /// Text the PTX must contain.
+    instructions: &'static [&'static str],
+}
+
+const CASES: &[Case] = &[
+    Case {
+        fixture: "cumsum_rows_sm90",
+        shared: Some(128),
+        instructions: &["shfl.sync.up.b32", "@%p", "st.shared.b32", "bar.sync"],
+    },
+    Case {
+        fixture: "cumprod_rev_sm80",
+        shared: Some(16),
+        instructions: &["shfl.sync.down.b32", "mul.f32", "bar.sync"],
+    },
+    Case {
+        fixture: "cumsum_1warp_rev_sm90",
+        shared: Some(0),
+        instructions: &["shfl.sync.down.b32", "shfl.sync.idx.b32"],
+    },
+    Case {
+        fixture: "scan_noncomm_rev_sm90",
+        shared: None,
+        instructions: &["shfl.sync.down.b32", "st.shared.b64", "st.shared.b16"],
+    },
+    Case {
+        fixture: "cumsum_2d_sm80",
+        shared: Some(0),
+        instructions: &["shfl.sync.up.b32"],
+    },
+    Case {
+        fixture: "argmax_rows_sm90",
+        shared: Some(32),
+        instructions: &["shfl.sync.bfly.b32", "bar.sync"],
+    },
+    Case {
+        fixture: "argmin_2d_sm80",
+        shared: Some(128),
+        instructions: &["shfl.sync.bfly.b32"],
+    },
+    Case {
+        fixture: "atomic_add_hist_sm90",
+        shared: Some(8192),
+        instructions: &["atom.global.gpu.acq_rel.add.u32"],
+    },
+    Case {
+        fixture: "atomic_kinds_sm90",
+        shared: Some(0),
+        instructions: &[
+            "atom.global.gpu.acq_rel.max.s32",
+            "atom.global.cta.relaxed.min.s32",
+            "atom.global.sys.acq_rel.max.u32",
+            "atom.global.gpu.release.min.u32",
+            "atom.global.gpu.acq_rel.and.b32",
+            "atom.global.gpu.acquire.or.b32",
+            "atom.global.gpu.acq_rel.xor.b32",
+            "atom.global.gpu.acq_rel.add.u64",
+            "atom.global.gpu.acq_rel.exch.b32",
+            "atom.global.acq_rel.gpu.cas.b32",
+        ],
+    },
+    Case {
+        fixture: "atomic_add_f16_sm90",
+        shared: Some(4096),
+        instructions: &[
+            "atom.global.gpu.acq_rel.add.noftz.v8.f16",
+            "atom.global.gpu.acq_rel.add.noftz.v8.bf16",
+            "atom.global.gpu.acq_rel.add.v4.f32",
+        ],
+    },
+    // bf16 adds below sm_90 are LLVM's compare-and-swap loops.
+    Case {
+        fixture: "atomic_add_f16_sm80",
+        shared: Some(4096),
+        instructions: &[
+            "atom.global.gpu.acq_rel.add.noftz.f16x2",
+            "cas.b32",
+            "atom.global.gpu.acq_rel.add.f32",
+        ],
+    },
+    Case {
+        fixture: "atomic_counter_sm80",
+        shared: Some(4),
+        instructions: &[
+            "atom.global.gpu.acq_rel.add.u32",
+            "st.shared.b32",
+            "bar.sync",
+            "ld.shared.b32",
+        ],
+    },
+    Case {
+        fixture: "atomic_cas_lock_sm90",
+        shared: Some(4),
+        instructions: &[
+            "atom.global.acquire.gpu.cas.b32",
+            "atom.global.gpu.release.exch.b32",
+        ],
+    },
+    Case {
+        fixture: "atomic_add_ret_sm90",
+        shared: Some(128),
+        instructions: &[
+            "atom.global.gpu.acq_rel.add.f32",
+            "st.shared.b32",
+            "ld.shared.b32",
+        ],
+    },
+    Case {
+        fixture: "atomic_scalar_kinds_sm80",
+        shared: Some(4),
+        instructions: &[
+            "atom.global.gpu.acq_rel.max.s32",
+            "atom.global.gpu.relaxed.add.f32",
+            "atom.global.gpu.acq_rel.add.noftz.f16",
+            "atom.global.acq_rel.gpu.cas.b32",
+        ],
+    },
+    Case {
+        fixture: "gather_rows_sm90",
+        shared: None,
+        instructions: &["shfl.sync.idx.b32"],
+    },
+    Case {
+        fixture: "gather_big_sm80",
+        shared: Some(16384),
+        instructions: &["st.shared", "bar.sync", "ld.shared"],
+    },
+    Case {
+        fixture: "histogram_sm90",
+        shared: Some(256),
+        instructions: &["vote.sync.ballot.b32", "popc.b32", "atom.shared.add.u32"],
+    },
+    Case {
+        fixture: "hist_masked_sm80",
+        shared: Some(1024),
+        instructions: &["vote.sync.ballot.b32", "popc.b32", "atom.shared.add.u32"],
+    },
+    Case {
+        fixture: "device_assert_sm80",
+        shared: Some(0),
+        instructions: &["__assertfail", "assertMessage_", "bar.sync"],
+    },
+    Case {
+        fixture: "device_print_sm90",
+        shared: Some(0),
+        instructions: &["vprintf", "printfFormat_0", "printfFormat_1"],
+    },
+    Case {
+        fixture: "program_ids_3d_sm80",
+        shared: Some(0),
+        instructions: &["%ctaid.z", "%nctaid.y", "%nctaid.z"],
+    },
+    Case {
+        fixture: "transpose_3d_sm90",
+        shared: None,
+        instructions: &["st.global"],
+    },
+];
+
+/// ptxas: $PTXAS, else the one scripts/setup.sh installs under .tools/.
+fn ptxas() -> PathBuf {
+    if let Some(path) = std::env::var_os("PTXAS") {
+        return PathBuf::from(path);
+    }
+    let lib = repo_root().join(".tools/venv/lib");
+    std::fs::read_dir(&lib)
+        .ok()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path().join("site-packages/nvidia/cuda_nvcc/bin/ptxas"))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| {
+            panic!("no ptxas: run scripts/setup.sh (installs one under .tools/) or set PTXAS")
+        })
+}
+
+/// The problems of one fixture.
+fn check(case: &Case) -> Vec<String> {
+    let path = repo_root().join(format!("test/fixtures/lowering/{}.mlir", case.fixture));
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) => return vec![format!("cannot read {}: {e}", path.display())],
+    };
+    let context = context();
+    let mut module = match parse_module(&context, &text, case.fixture) {
+        Ok(module) => module,
+        Err(e) => return vec![e.join("; ")],
+    };
+    // A TTGIR module carries its target and warps; the options do not matter.
+    let bundle = match compile(&context, &mut module, &CompileOptions::default()) {
+        Ok(bundle) => bundle,
+        Err(e) => return vec![e],
+    };
+    let mut problems = Vec::new();
+    if let Some(shared) = case.shared {
+        if bundle.info.shared_bytes != shared {
+            problems.push(format!(
+                "shared {} bytes, upstream {shared}",
+                bundle.info.shared_bytes
+            ));
+        }
+    }
+    for instruction in case.instructions {
+        if !bundle.ptx.contains(instruction) {
+            problems.push(format!("no {instruction} in the PTX"));
+        }
+    }
+    let directory = std::env::temp_dir().join(format!(
+        "tritium-lowering-ops-{}-{}",
+        std::process::id(),
+        case.fixture
+    ));
+    std::fs::create_dir_all(&directory).unwrap();
+    let ptx = directory.join("kernel.ptx");
+    std::fs::write(&ptx, &bundle.ptx).unwrap();
+    match Command::new(ptxas())
+        .arg(format!("-arch={}", bundle.target.cpu()))
+        .arg(&ptx)
+        .arg("-o")
+        .arg(directory.join("kernel.cubin"))
+        .output()
+    {
+        Ok(output) if output.status.success() => {}
+        Ok(output) => problems.push(format!(
+            "ptxas: {}",
+            String::from_utf8_lossy(&output.stderr)
+        )),
+        Err(e) => problems.push(format!("cannot run ptxas: {e}")),
+    }
+    std::fs::remove_dir_all(&directory).ok();
+    problems
+}
+
+#[test]
+fn new_ops_lower_to_ptx_that_ptxas_accepts() {
+    let failures: Vec<String> = CASES
+        .iter()
+        .filter_map(|case| {
+            let problems = check(case);
+            (!problems.is_empty()).then(|| format!("{}: {}", case.fixture, problems.join("; ")))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} fixtures failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_fixture_is_checked() {
+    let directory = repo_root().join("test/fixtures/lowering");
+    for entry in std::fs::read_dir(&directory).unwrap() {
+        let name = entry
+            .unwrap()
+            .path()
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            CASES.iter().any(|c| c.fixture == name),
+            "test/fixtures/lowering/{name}.mlir is not in lowering_ops.rs's CASES"
+        );
+    }
+}
