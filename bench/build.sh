@@ -5,7 +5,8 @@
 #   tritium-ttir/<target>/<kernel>.{ptx,json}: the same kernels compiled from
 #       upstream's TTIR by Tritium's whole pipeline (no software pipelining yet);
 #   upstream/<target>/<kernel>.{ptx,json}: upstream Triton 3.6's PTX of the same
-#       kernel, from the shared corpus (skipped when ../shared is absent).
+#       TTGIR, from the shared corpus or, for kernels it lacks, compiled here by
+#       bench/upstream_ptx.py (needs pip triton==3.6.0; skipped without it).
 # Then: run bench/harness.py on the GPU machine (carry out/bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +42,10 @@ for target in cuda90 cuda80; do
     if [ -f "$corpus/kernel.ptx" ]; then
       cp "$corpus/kernel.ptx" "$out/upstream/$target/$kernel.ptx"
       python3 -c "import json,sys; m=json.load(open('$corpus/meta.json')); json.dump(dict(name=m['name'], num_warps=m['num_warps'], shared=m['shared']), open('$out/upstream/$target/$kernel.json','w'))"
+    elif python3 -c "import triton" 2>/dev/null; then
+      # Not in the shared corpus: upstream compiles the same TTGIR here.
+      python3 bench/upstream_ptx.py "test/fixtures/corpus/ir/$ir.mlir" "$target" "$out/upstream/$target/$kernel" \
+        || echo "no upstream PTX for $target/$kernel"
     fi
   done < test/fixtures/corpus/manifest.tsv
 done

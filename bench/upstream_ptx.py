@@ -1,0 +1,22 @@
+#!/usr/bin/env python3
+"""Upstream Triton 3.6's PTX of a TTGIR file (no GPU needed), for kernels
+whose PTX the shared corpus does not hold.
+
+Usage: python3 bench/upstream_ptx.py KERNEL.ttgir-as-.mlir TARGET(cuda90|cuda80) OUT_PREFIX
+writes OUT_PREFIX.ptx and OUT_PREFIX.json ({name, num_warps, shared})."""
+import json, os, shutil, sys, tempfile
+
+import triton
+from triton.backends.compiler import GPUTarget
+
+source, target, prefix = sys.argv[1:4]
+with tempfile.TemporaryDirectory() as d:
+    os.environ["TRITON_CACHE_DIR"] = d
+    path = os.path.join(d, "kernel.ttgir")  # triton.compile reads the stage from the suffix
+    shutil.copy(source, path)
+    kernel = triton.compile(path, target=GPUTarget("cuda", int(target.removeprefix("cuda")), 32))
+with open(prefix + ".ptx", "w") as f:
+    f.write(kernel.asm["ptx"])
+meta = kernel.metadata
+with open(prefix + ".json", "w") as f:
+    json.dump(dict(name=meta.name, num_warps=meta.num_warps, shared=meta.shared), f)
