@@ -21,6 +21,7 @@ mod triton_loop_aware_cse;
 mod triton_loop_unroll;
 mod triton_reorder_broadcast;
 mod triton_rewrite_tensor_pointer;
+mod tritium_ttgir_pipeline;
 mod tritongpu_accelerate_matmul;
 mod tritongpu_assign_latencies;
 mod tritongpu_coalesce;
