@@ -27,13 +27,15 @@ fi
 
 command -v cargo >/dev/null || { echo "setup: cargo not found; install Rust (rustup) first" >&2; exit 1; }
 test -x /usr/lib/llvm-22/bin/mlir-tblgen || { echo "setup: MLIR 22 is not where expected" >&2; exit 1; }
-# ptxas (assembles Tritium's PTX in the tests) and libdevice, from NVIDIA's
-# wheel: no GPU or CUDA install needed.
+# ptxas (assembles Tritium's PTX in the tests), libdevice, and nvdisasm (the
+# tests look for Hopper's tensor-core instructions in the SASS), from NVIDIA's
+# wheels: no GPU or CUDA install needed.
 cd "$(dirname "$0")/.."
 venv=.tools/venv
-if ! compgen -G "$venv/lib/python3*/site-packages/nvidia/cuda_nvcc/bin/ptxas" >/dev/null; then
-  echo "setup: installing ptxas and libdevice (nvidia-cuda-nvcc-cu12) into $venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check "nvidia-cuda-nvcc-cu12==12.9.86"
+if ! compgen -G "$venv/lib/python3*/site-packages/nvidia/cuda_nvcc/bin/ptxas" >/dev/null ||
+   ! compgen -G "$venv/lib/python3*/site-packages/nvidia/cu13/bin/nvdisasm" >/dev/null; then
+  echo "setup: installing ptxas, libdevice and nvdisasm (NVIDIA's wheels) into $venv"
+  [ -x "$venv/bin/pip" ] || python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "nvidia-cuda-nvcc-cu12==12.9.86" "nvidia-cuda-nvdisasm==13.5.37"
 fi
 echo "setup: ok"

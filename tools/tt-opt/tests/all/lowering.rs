@@ -26,7 +26,16 @@ fn not_yet_lowered() -> Vec<(String, String)> {
 
 /// ptxas: $PTXAS, else the one scripts/setup.sh installs under .tools/.
 fn ptxas() -> PathBuf {
-    if let Some(path) = std::env::var_os("PTXAS") {
+    cuda_tool("PTXAS", "cuda_nvcc/bin/ptxas")
+}
+
+/// nvdisasm: $NVDISASM, else the one scripts/setup.sh installs under .tools/.
+fn nvdisasm() -> PathBuf {
+    cuda_tool("NVDISASM", "cu13/bin/nvdisasm")
+}
+
+fn cuda_tool(variable: &str, wheel_path: &str) -> PathBuf {
+    if let Some(path) = std::env::var_os(variable) {
         return PathBuf::from(path);
     }
     let lib = repo_root().join(".tools/venv/lib");
@@ -35,9 +44,9 @@ fn ptxas() -> PathBuf {
         .into_iter()
         .flatten()
         .filter_map(|e| e.ok())
-        .map(|e| e.path().join("site-packages/nvidia/cuda_nvcc/bin/ptxas"))
+        .map(|e| e.path().join("site-packages/nvidia").join(wheel_path))
         .find(|p| p.exists())
-        .unwrap_or_else(|| panic!("no ptxas: run scripts/setup.sh (installs one under .tools/) or set PTXAS"))
+        .unwrap_or_else(|| panic!("no {wheel_path}: run scripts/setup.sh (installs it under .tools/) or set {variable}"))
 }
 
 fn meta_field(entry: &CorpusEntry, key: &str) -> String {
@@ -60,7 +69,8 @@ fn compile_entry(entry: &CorpusEntry) -> Result<Bundle, String> {
     compile(&context, &mut module, &options)
 }
 
-fn assemble(bundle: &Bundle, label: &str) -> Result<(), String> {
+/// Assembles the PTX with ptxas; returns the SASS (nvdisasm) when asked.
+fn assemble(bundle: &Bundle, label: &str, disassemble: bool) -> Result<String, String> {
     let directory = std::env::temp_dir().join(format!("tritium-lowering-test-{}-{label}", std::process::id()));
     std::fs::create_dir_all(&directory).unwrap();
     let ptx = directory.join("kernel.ptx");
@@ -72,12 +82,20 @@ fn assemble(bundle: &Bundle, label: &str) -> Result<(), String> {
         .arg(directory.join("kernel.cubin"))
         .output()
         .map_err(|e| format!("cannot run ptxas: {e}"))?;
-    std::fs::remove_dir_all(&directory).ok();
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!("ptxas: {}", String::from_utf8_lossy(&output.stderr)))
+    if !output.status.success() {
+        std::fs::remove_dir_all(&directory).ok();
+        return Err(format!("ptxas: {}", String::from_utf8_lossy(&output.stderr)));
     }
+    let mut sass = String::new();
+    if disassemble {
+        let output = Command::new(nvdisasm())
+            .arg(directory.join("kernel.cubin"))
+            .output()
+            .map_err(|e| format!("cannot run nvdisasm: {e}"))?;
+        sass = String::from_utf8_lossy(&output.stdout).into_owned();
+    }
+    std::fs::remove_dir_all(&directory).ok();
+    Ok(sass)
 }
 
 /// Compiles one manifest entry and checks what it must have; the problems.
@@ -100,14 +118,22 @@ fn check_entry(entry: &CorpusEntry) -> Vec<String> {
             problems.push(format!("shared {} bytes, upstream {upstream_shared}", bundle.info.shared_bytes));
         }
     }
-    if entry.kernel.starts_with("matmul") || entry.kernel.starts_with("attn") {
-        let instruction = if entry.target == "cuda90" { "wgmma.mma_async" } else { "mma.sync.aligned.m16n8k" };
+    let has_dot = entry.kernel.starts_with("matmul") || entry.kernel.starts_with("attn");
+    let hopper = entry.target == "cuda90";
+    if has_dot {
+        let instruction = if hopper { "wgmma.mma_async" } else { "mma.sync.aligned.m16n8k" };
         if !bundle.ptx.contains(instruction) {
             problems.push(format!("no {instruction}"));
         }
     }
-    if let Err(e) = assemble(&bundle, &label) {
-        problems.push(e);
+    match assemble(&bundle, &label, has_dot && hopper) {
+        // Hopper's tensor-core instructions in the machine code: HGMMA (f16,
+        // bf16), IGMMA (i8).
+        Ok(sass) if has_dot && hopper && !(sass.contains("HGMMA") || sass.contains("IGMMA")) => {
+            problems.push("no HGMMA/IGMMA in the SASS".into())
+        }
+        Ok(_) => {}
+        Err(e) => problems.push(e),
     }
     problems
 }
