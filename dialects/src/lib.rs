@@ -9,6 +9,7 @@
 //! - [`io`]: parse and print with diagnostics as values.
 //! - [`pass`]: registering Rust passes in MLIR's pass registry.
 
+pub mod access;
 pub mod canonicalization;
 mod context;
 pub mod ffi;

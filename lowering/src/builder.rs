@@ -1,6 +1,7 @@
 //! A cursor-based IR builder over raw MLIR handles. The lowering creates many
 //! small scalar ops; raw `MlirValue`s (Copy, no borrow lifetimes) keep the
 //! code that does so short.
+use tritium_dialects::access::OpAccess;
 use melior::{
     ir::{
         attribute::{IntegerAttribute, StringAttribute, TypeAttribute},
@@ -84,7 +85,7 @@ impl<'c> Builder<'c> {
     /// Creates an op at the cursor and returns its results.
     pub fn op(&self, name: &str, operands: &[V], results: &[Type<'c>], attributes: &[(&str, Attribute<'c>)]) -> Vec<V> {
         let op = self.op_ref(name, operands, results, attributes);
-        (0..op.result_count()).map(|i| op.result(i).unwrap().to_raw()).collect()
+        (0..op.result_count()).map(|i| op.result_at(i).unwrap().to_raw()).collect()
     }
 
     /// A single-result op.
@@ -134,7 +135,7 @@ impl<'c> Builder<'c> {
             .add_attributes(&[(Identifier::new(self.context, "value"), attribute)])
             .build()
             .expect("constant");
-        let v = self.insert(operation, cursor).result(0).unwrap().to_raw();
+        let v = self.insert(operation, cursor).result_at(0).unwrap().to_raw();
         if self.constant_anchor.is_some() {
             self.constants.insert(key, v);
         }
@@ -154,7 +155,7 @@ impl<'c> Builder<'c> {
             .add_attributes(&[(Identifier::new(self.context, "value"), attribute)])
             .build()
             .expect("constant");
-        self.insert(operation, cursor).result(0).unwrap().to_raw()
+        self.insert(operation, cursor).result_at(0).unwrap().to_raw()
     }
 
     pub fn i32_const(&mut self, value: i64) -> V {

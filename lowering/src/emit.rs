@@ -2,6 +2,7 @@
 //! `llvm.func` whose values are the registers of one thread. Every tensor
 //! value maps to the list of its registers in the order of its layout's
 //! `register` dimension; scalars map to one value.
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{Builder, Cursor, V},
     layout::{runtime_coords, TensorLayout, ThreadIds},
@@ -107,12 +108,12 @@ impl<'c> Lowering<'c> {
     }
 
     pub fn operand(&self, op: &OperationRef, index: usize) -> Result<Vec<V>> {
-        let operand = op.operand(index).map_err(|e| LowerError::at(op, e.to_string()))?;
+        let operand = op.operand_at(index).map_err(|e| LowerError::at(op, e.to_string()))?;
         self.get(op, operand.to_raw())
     }
 
     pub fn set_result(&mut self, op: &OperationRef, index: usize, registers: Vec<V>) {
-        let result = op.result(index).expect("result index in range").to_raw();
+        let result = op.result_at(index).expect("result index in range").to_raw();
         self.set(result, registers);
     }
 
@@ -304,7 +305,7 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
     if function_type.result_count() != 0 {
         return Err(LowerError::at(&kernel, "a kernel returns nothing"));
     }
-    let entry = kernel.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| LowerError::at(&kernel, "has no body"))?;
+    let entry = kernel.region_at(0).ok().and_then(|r| r.first_block()).ok_or_else(|| LowerError::at(&kernel, "has no body"))?;
     let mut parameter_types = Vec::new();
     let mut parameters = Vec::new();
     for i in 0..function_type.input_count() {
@@ -357,7 +358,7 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
         .build()
         .map_err(|e| LowerError::at(&kernel, e.to_string()))?;
     let function = body.insert_operation_before(kernel, function);
-    let function_body = function.region(0).unwrap();
+    let function_body = function.region_at(0).unwrap();
     let prologue_block = function_body.first_block().unwrap();
     let body_block = prologue_block.next_in_region().unwrap();
 

@@ -204,30 +204,38 @@ pub fn verify(access: &SharedAccess, mode: &Mode) -> Result<(), String> {
     if !mode_fits(access, mode) {
         return Err(format!("{mode:?} does not fit the offsets"));
     }
-    let warps = 1usize << access.warp_offsets.len();
-    let expected = |register: usize, lane: usize, warp: usize| {
-        access.register_offsets[register] ^ xor_of(&access.lane_offsets, lane) ^ xor_of(&access.warp_offsets, warp)
+    // The XOR of the lane (warp) offsets of every lane (warp) index, so the
+    // simulation below is table look-ups: the planner calls this on every
+    // candidate it scores.
+    let table = |offsets: &[u32], count: usize| -> Vec<u32> { (0..count).map(|i| xor_of(offsets, i)).collect() };
+    let lane_xor = table(&access.lane_offsets, 32);
+    let warp_xor = table(&access.warp_offsets, 1usize << access.warp_offsets.len());
+    // Matrix modes: the XOR part of the row address each lane gives, by
+    // row index (8 * matrix + row), and by warp.
+    let rows = match mode {
+        Mode::Vector { .. } => None,
+        Mode::Matrix { trans, .. } => {
+            let (lanes, warp_values) = matrix_row_offsets(access, mode).ok_or("no row offsets")?;
+            Some((*trans, table(&lanes, 32), table(&warp_values, warp_xor.len())))
+        }
     };
     let mut covered = vec![false; access.register_offsets.len()];
     for instruction in instructions(access, mode) {
         let constant = access.register_offsets[instruction.base];
-        for warp in 0..warps {
-            for lane in 0..32 {
+        for (warp, &warp_part) in warp_xor.iter().enumerate() {
+            for (lane, &lane_part) in lane_xor.iter().enumerate() {
+                let thread = lane_part ^ warp_part;
                 for (i, register) in instruction.registers.iter().enumerate() {
-                    let actual = match mode {
-                        Mode::Vector { .. } => {
-                            (xor_of(&access.lane_offsets, lane) ^ xor_of(&access.warp_offsets, warp) ^ constant)
-                                + i as u32
-                        }
-                        Mode::Matrix { trans, .. } => {
-                            let (lanes, warp_values) = matrix_row_offsets(access, mode).ok_or("no row offsets")?;
+                    let actual = match &rows {
+                        None => (thread ^ constant) + i as u32,
+                        Some((trans, row_xor, row_warp_xor)) => {
                             let (j, h) = (i / 2, i % 2);
                             let (row, column) =
                                 if *trans { (2 * (lane % 4) + h, lane / 4) } else { (lane / 4, 2 * (lane % 4) + h) };
-                            (xor_of(&lanes, 8 * j + row) ^ xor_of(&warp_values, warp) ^ constant) + column as u32
+                            (row_xor[8 * j + row] ^ row_warp_xor[warp] ^ constant) + column as u32
                         }
                     };
-                    if actual != expected(*register, lane, warp) {
+                    if actual != access.register_offsets[*register] ^ thread {
                         return Err(format!(
                             "{mode:?}: register {register} of lane {lane}, warp {warp} goes to {actual}"
                         ));

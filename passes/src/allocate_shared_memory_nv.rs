@@ -13,6 +13,7 @@
 //! Liveness is over the ops in program order: a buffer lives from its
 //! allocation to its last use, through views of it and to the end of any
 //! loop it is used in but not allocated in; a scratch lives during its op.
+use tritium_dialects::access::OpAccess;
 use crate::{
     analysis::scratch::{element_bytes, scratch_bytes},
     ir::{collect_ops, fail, name_of, Order},
@@ -71,7 +72,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     for (i, op) in ops.iter().enumerate() {
         let name = name_of(op);
         if name == "ttg.local_alloc" {
-            let memdesc = MemDesc::of(op.result(0).unwrap().r#type()).ok_or_else(|| fail(op, "allocates no memdesc"))?;
+            let memdesc = MemDesc::of(op.result_at(0).unwrap().r#type()).ok_or_else(|| fail(op, "allocates no memdesc"))?;
             let elements: i64 = memdesc.alloc_shape.iter().product();
             let size = elements as usize * element_bytes(memdesc.element_type);
             // wgmma and TMA read 128-byte-swizzled tiles from 1024-byte-aligned addresses.
@@ -130,7 +131,7 @@ fn key(op: &OperationRef) -> usize {
 /// is used, following views, and covering whole loops it is used in.
 fn last_use(alloc: OperationRef, position: &HashMap<usize, usize>, end: &[usize], start: usize) -> usize {
     let mut last = start;
-    let mut pending: Vec<Value> = vec![alloc.result(0).unwrap().into()];
+    let mut pending: Vec<Value> = vec![alloc.result_at(0).unwrap().into()];
     let mut seen = std::collections::HashSet::new();
     while let Some(value) = pending.pop() {
         if !seen.insert(value.to_raw().ptr as usize) {
@@ -154,7 +155,7 @@ fn last_use(alloc: OperationRef, position: &HashMap<usize, usize>, end: &[usize]
             let user_name = name_of(&user);
             if VIEWS.contains(&user_name.as_str()) || user_name.starts_with("scf.") {
                 for i in 0..user.result_count() {
-                    pending.push(user.result(i).unwrap().into());
+                    pending.push(user.result_at(i).unwrap().into());
                 }
             }
         }

@@ -3,6 +3,7 @@
 //! it uses): each thread takes as many contiguous elements along the most
 //! contiguous dim as the axis info proves contiguous and aligned, up to 128
 //! bits, and threads then warps fill the tensor from that dim outwards.
+use tritium_dialects::access::OpAccess;
 use crate::analysis::{axis_info::ModuleAxisInfo, slice::slice, type_facts::access_bit_width};
 use crate::ir::{fail, int_attribute, name_of, tensor_parts};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Value, ValueLike};
@@ -14,7 +15,7 @@ use tritium_layout::{utils::shape_per_cta, Blocked, CtaLayout};
 pub fn accessed_pointer<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
     match name_of(op).as_str() {
         "tt.load" | "tt.store" | "tt.atomic_rmw" | "tt.atomic_cas" | "ttg.async_copy_global_to_local" => {
-            op.operand(0).ok()
+            op.operand_at(0).ok()
         }
         _ => None,
     }

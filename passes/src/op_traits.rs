@@ -6,6 +6,7 @@
 //! and MLIR's arith, math, scf and cf. An op missing from them is treated as
 //! upstream treats an op without the interfaces: effects unknown, not
 //! speculatable.
+use tritium_dialects::access::OpAccess;
 use crate::ir::{is_set, name_of};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
 
@@ -214,7 +215,7 @@ fn own_effects(op: &OperationRef) -> Option<Effects> {
 /// otherwise it allocates, and writes its initial value if it has one.
 fn local_alloc_effects(op: &OperationRef) -> Effects {
     let mutable = op
-        .result(0)
+        .result_at(0)
         .ok()
         .and_then(|r| tritium_dialects::types::MemDesc::of(melior::ir::ValueLike::r#type(&r)))
         .is_none_or(|m| m.mutable);
@@ -281,7 +282,7 @@ pub fn is_speculatable(op: &OperationRef) -> bool {
         "tt.extern_elementwise" | "tt.elementwise_inline_asm" => is_set(op.attribute("pure").ok()),
         // A loop by steps of one terminates; its body decides the rest.
         "scf.for" => {
-            op.operand(2).ok().and_then(constant_integer) == Some(1) && nested_ops(op).iter().all(is_speculatable)
+            op.operand_at(2).ok().and_then(constant_integer) == Some(1) && nested_ops(op).iter().all(is_speculatable)
         }
         "scf.if" | "ttg.warp_specialize" | "ttg.warp_specialize.partitions" => {
             nested_ops(op).iter().all(is_speculatable)
@@ -294,7 +295,7 @@ pub fn is_speculatable(op: &OperationRef) -> bool {
 /// trap (upstream asks integer range analysis; for a divisor that is not a
 /// constant it knows no more than this).
 fn divisor_is_nonzero_constant(op: &OperationRef, signed: bool) -> bool {
-    match op.operand(1).ok().and_then(constant_integer) {
+    match op.operand_at(1).ok().and_then(constant_integer) {
         Some(0) => false,
         Some(-1) => !signed,
         Some(_) => true,

@@ -2,8 +2,9 @@
 //! and rewire ops (LICM, loop unrolling, block-pointer rewriting, loop-aware
 //! CSE): defining ops, uses, the block and region a value lives in, ancestry,
 //! moving and cloning ops, block arguments.
+use tritium_dialects::access::{OpAccess, as_op_result, block_argument_at};
 use melior::ir::{
-    operation::OperationLike, operation::OperationResult, BlockLike, BlockRef, Operation,
+    operation::OperationLike, BlockLike, BlockRef, Operation,
     OperationRef, RegionLike, Value, ValueLike,
 };
 
@@ -20,12 +21,12 @@ pub fn op_key(op: &OperationRef) -> Key {
 
 /// The op defining `value`; `None` for a block argument.
 pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    OperationResult::try_from(value).ok().map(|result| result.owner())
+    as_op_result(value).map(|result| result.owner())
 }
 
 /// The index of `value` among its defining op's results.
 pub fn result_number(value: Value) -> Option<usize> {
-    OperationResult::try_from(value).ok().map(|result| result.result_number())
+    as_op_result(value).map(|result| result.result_number())
 }
 
 /// The block `value` is defined in (its op's block, or its own block).
@@ -158,7 +159,7 @@ pub fn block_ops<'c, 'a>(block: &BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> 
 
 /// The entry block of region `index` of `op`.
 pub fn entry_block<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize) -> Option<BlockRef<'c, 'a>> {
-    op.region(index).ok()?.first_block()
+    op.region_at(index).ok()?.first_block()
 }
 
 /// Whether `op` is its block's terminator (MLIR's `IsTerminator` trait:
@@ -171,7 +172,7 @@ pub fn is_terminator(op: &OperationRef) -> bool {
 
 /// The arguments of `block`.
 pub fn block_arguments<'c, 'a>(block: &BlockRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
-    (0..block.argument_count()).filter_map(|i| block.argument(i).ok().map(Into::into)).collect()
+    (0..block.argument_count()).filter_map(|i| block_argument_at(*block, i).ok().map(Into::into)).collect()
 }
 
 /// A mapping from old values to new ones, as MLIR's `IRMapping`.
@@ -213,7 +214,7 @@ pub fn clone_with<'c>(op: &OperationRef<'c, '_>, map: &ValueMap) -> Operation<'c
 /// Rewires the operands of `op` and of every op inside it through `map`.
 fn remap_operands(op: OperationRef, map: &ValueMap) {
     for index in 0..op.operand_count() {
-        let operand = op.operand(index).expect("index in range");
+        let operand = op.operand_at(index).expect("index in range");
         if map.contains(operand) {
             set_operand(&op, index, map.lookup(operand));
         }

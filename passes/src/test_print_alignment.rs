@@ -3,6 +3,7 @@
 //! `%0 = tt.make_range ... => contiguity = [128], divisibility =
 //! [1073741824], constancy = [1], constant_value = <none>`. A test pass for
 //! the axis-info analysis.
+use tritium_dialects::access::OpAccess;
 use crate::analysis::axis_info::ModuleAxisInfo;
 use crate::ir::{collect_ops, name_of, Order};
 use melior::ir::{operation::OperationLike, OperationRef, Value};
@@ -23,7 +24,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     for function in functions {
         for op in collect_ops(function, Order::Post) {
             for index in 0..op.result_count() {
-                let Ok(result) = op.result(index) else { continue };
+                let Ok(result) = op.result_at(index) else { continue };
                 let value = Value::from(result);
                 let info = axis.get(value).map(ToString::to_string).unwrap_or_default();
                 emit_remark(op.location(), &format!("{value} => {info}"));

@@ -3,6 +3,7 @@
 //! that the layout means for the tensor's shape. A test pass, like upstream's
 //! `test-print-*` passes: it checks the attribute -> Rust layout -> linear
 //! layout path end to end.
+use tritium_dialects::access::OpAccess;
 use crate::ir::{collect_ops, Order};
 use melior::ir::{operation::OperationLike, r#type::RankedTensorType, OperationRef, ValueLike};
 use tritium_dialects::{
@@ -23,7 +24,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     let mut failed = false;
     for op in collect_ops(module, Order::Pre) {
         for i in 0..op.result_count() {
-            let Ok(result) = op.result(i) else { continue };
+            let Ok(result) = op.result_at(i) else { continue };
             let Ok(tensor) = RankedTensorType::try_from(result.r#type()) else { continue };
             let Some(encoding) = tensor.encoding() else { continue };
             let Some(shape) = static_shape(result.r#type()) else { continue };

@@ -10,6 +10,7 @@
 //!   -> `dot(a, b)`;
 //! - a 1-D reshape feeding only reductions and histograms may reorder;
 //! - a rank-reducing reshape of a descriptor load loads the reduced shape.
+use tritium_dialects::access::OpAccess;
 use crate::{
     greedy::{apply_with_folds, replace_all_uses_with},
     ir::{create, name_of, tensor_parts, tensor_type},
@@ -93,13 +94,13 @@ fn produced_by_dot<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>>
 /// dot moves to the add and takes `d` as accumulator; the add is left
 /// unused, as upstream (the driver erases it).
 fn add_into_dot_accumulator(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(lhs), Ok(rhs)) = (op.operand(0), op.operand(1)) else { return false };
+    let (Ok(lhs), Ok(rhs)) = (op.operand_at(0), op.operand_at(1)) else { return false };
     let (dot, addend) = match (produced_by_dot(rhs), produced_by_dot(lhs)) {
         (Some(dot), _) => (dot, lhs),
         (None, Some(dot)) => (dot, rhs),
         (None, None) => return false,
     };
-    if !has_one_use(&dot) || !dot.operand(2).is_ok_and(is_zero) {
+    if !has_one_use(&dot) || !dot.operand_at(2).is_ok_and(is_zero) {
         return false;
     }
     // Imprecise accumulation only works from a zero accumulator.
@@ -111,14 +112,14 @@ fn add_into_dot_accumulator(op: OperationRef, rewriter: &Rewriter) -> bool {
         set_operand(&dot, 2, addend);
         move_before(&dot, &op);
     });
-    replace_all_uses_with(rewriter, op.result(0).unwrap().into(), dot.result(0).unwrap().into());
+    replace_all_uses_with(rewriter, op.result_at(0).unwrap().into(), dot.result_at(0).unwrap().into());
     true
 }
 
 /// select(c, load(p, splat(c), ...), x) -> load(p, splat(c), other = x): the
 /// load already yields nothing useful where `c` is false.
 fn select_into_load_other(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(condition), Ok(on_true), Ok(on_false)) = (op.operand(0), op.operand(1), op.operand(2)) else {
+    let (Ok(condition), Ok(on_true), Ok(on_false)) = (op.operand_at(0), op.operand_at(1), op.operand_at(2)) else {
         return false;
     };
     let Some(load) = defining_op(on_true).filter(|l| name_of(l) == "tt.load") else { return false };
@@ -126,9 +127,9 @@ fn select_into_load_other(op: OperationRef, rewriter: &Rewriter) -> bool {
     if !sizes.is_some_and(|s| s.len() == 3 && s.element(1).ok() == Some(1)) {
         return false;
     }
-    let mask = load.operand(1).unwrap();
+    let mask = load.operand_at(1).unwrap();
     let Some(splat) = defining_op(mask).filter(|s| name_of(s) == "tt.splat") else { return false };
-    if splat.operand(0).ok() != Some(condition) {
+    if splat.operand_at(0).ok() != Some(condition) {
         return false;
     }
     // `to_ref` borrows the ContextRef: keep it alive in a local.
@@ -139,8 +140,8 @@ fn select_into_load_other(op: OperationRef, rewriter: &Rewriter) -> bool {
         .filter_map(|k| load.attribute(k).ok().map(|a| (k, a)))
         .collect();
     attributes.push(("operandSegmentSizes", DenseI32ArrayAttribute::new(context, &[1, 1, 1]).into()));
-    let pointer = load.operand(0).unwrap();
-    let ty = op.result(0).unwrap().r#type();
+    let pointer = load.operand_at(0).unwrap();
+    let ty = op.result_at(0).unwrap().r#type();
     rewriter.replace_op_with_new(&op, create("tt.load", op.location(), &[pointer, mask, on_false], &[ty], &attributes));
     true
 }
@@ -149,7 +150,7 @@ fn select_into_load_other(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// one (upstream's `GetConstantIntValue`), with its bit width.
 fn known_offset(value: Value) -> Option<(i64, u32)> {
     let source = match defining_op(value) {
-        Some(op) if name_of(&op) == "tt.splat" => op.operand(0).ok()?,
+        Some(op) if name_of(&op) == "tt.splat" => op.operand_at(0).ok()?,
         _ => value,
     };
     let width = integer_width(element_type(source.r#type()))?;
@@ -188,9 +189,9 @@ const OFFSET_HINTS: &[&str] = &["tt.divisibility", "tt.contiguity", "tt.constanc
 
 /// addptr(addptr(p, i), j) -> addptr(p, i + j).
 fn combine_addptrs(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(inner_result), Ok(outer_offset)) = (op.operand(0), op.operand(1)) else { return false };
+    let (Ok(inner_result), Ok(outer_offset)) = (op.operand_at(0), op.operand_at(1)) else { return false };
     let Some(inner) = defining_op(inner_result).filter(|i| name_of(i) == "tt.addptr") else { return false };
-    let (pointer, inner_offset) = (inner.operand(0).unwrap(), inner.operand(1).unwrap());
+    let (pointer, inner_offset) = (inner.operand_at(0).unwrap(), inner.operand_at(1).unwrap());
     if !offsets_combinable(inner_offset, outer_offset) {
         return false;
     }
@@ -204,8 +205,8 @@ fn combine_addptrs(op: OperationRef, rewriter: &Rewriter) -> bool {
     ));
     let hints: Vec<(&str, Attribute)> =
         OFFSET_HINTS.iter().filter_map(|k| op.attribute(k).ok().map(|a| (*k, a))).collect();
-    let ty = op.result(0).unwrap().r#type();
-    let offset: Value = sum.result(0).unwrap().into();
+    let ty = op.result_at(0).unwrap().r#type();
+    let offset: Value = sum.result_at(0).unwrap().into();
     rewriter.replace_op_with_new(&op, create("tt.addptr", op.location(), &[pointer, offset], &[ty], &hints));
     true
 }
@@ -213,7 +214,7 @@ fn combine_addptrs(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// Whether the combiner region of `reduce` is one float addition of at most
 /// 32 bits.
 fn is_small_float_sum(reduce: &OperationRef) -> bool {
-    let Some(block) = reduce.region(0).ok().and_then(|r| r.first_block()) else { return false };
+    let Some(block) = reduce.region_at(0).ok().and_then(|r| r.first_block()) else { return false };
     if block.next_in_region().is_some() {
         return false;
     }
@@ -222,14 +223,14 @@ fn is_small_float_sum(reduce: &OperationRef) -> bool {
     if count != 2 || name_of(&first) != "arith.addf" {
         return false;
     }
-    let ty = first.result(0).unwrap().r#type();
+    let ty = first.result_at(0).unwrap().r#type();
     // SAFETY: a live float type.
     unsafe { mlir_sys::mlirTypeIsAFloat(ty.to_raw()) && mlir_sys::mlirFloatTypeGetWidth(ty.to_raw()) <= 32 }
 }
 
 /// The op named `kind` defining operand `index` of `op`.
 fn operand_from<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize, kind: &str) -> Option<OperationRef<'c, 'a>> {
-    defining_op(op.operand(index).ok()?).filter(|d| name_of(d) == kind)
+    defining_op(op.operand_at(index).ok()?).filter(|d| name_of(d) == kind)
 }
 
 /// sum(x[:, :, None] * y[None, :, :], 1) -> dot(x, y), as upstream: the
@@ -252,11 +253,11 @@ fn broadcast_mul_reduce_to_dot(op: OperationRef, rewriter: &Rewriter) -> bool {
     if axis(&lhs_expand) != Some(2) || axis(&rhs_expand) != Some(0) {
         return false;
     }
-    let Some((shape, _, _)) = tensor_parts(lhs.result(0).unwrap().r#type()) else { return false };
+    let Some((shape, _, _)) = tensor_parts(lhs.result_at(0).unwrap().r#type()) else { return false };
     if shape.len() != 3 || shape[2] < 16 || shape[0] < 16 {
         return false;
     }
-    let Some((_, element, _)) = tensor_parts(lhs.operand(0).unwrap().r#type()) else { return false };
+    let Some((_, element, _)) = tensor_parts(lhs.operand_at(0).unwrap().r#type()) else { return false };
     // Upstream splats an f32 zero whatever the element type; only f32 makes
     // valid IR.
     if !element.is_f32() {
@@ -275,13 +276,13 @@ fn broadcast_mul_reduce_to_dot(op: OperationRef, rewriter: &Rewriter) -> bool {
         &[element],
         &[("value", FloatAttribute::new(context, element, 0.0).into())],
     ));
-    let accumulator = rewriter.insert(create("tt.splat", location, &[zero.result(0).unwrap().into()], &[accumulator_type], &[]));
+    let accumulator = rewriter.insert(create("tt.splat", location, &[zero.result_at(0).unwrap().into()], &[accumulator_type], &[]));
     let i32_type: Type = IntegerType::new(context, 32).into();
     let attributes = [
         ("inputPrecision", IntegerAttribute::new(i32_type, 0).into()),
         ("maxNumImpreciseAcc", IntegerAttribute::new(i32_type, 0).into()),
     ];
-    let operands = [lhs_expand.operand(0).unwrap(), rhs_expand.operand(0).unwrap(), accumulator.result(0).unwrap().into()];
+    let operands = [lhs_expand.operand_at(0).unwrap(), rhs_expand.operand_at(0).unwrap(), accumulator.result_at(0).unwrap().into()];
     rewriter.replace_op_with_new(&op, create("tt.dot", location, &operands, &[accumulator_type], &attributes));
     true
 }
@@ -292,7 +293,7 @@ fn reorder_reshape_before_reduce(op: OperationRef, rewriter: &Rewriter) -> bool 
     if op.has_attribute("allow_reorder") {
         return false;
     }
-    let result = op.result(0).unwrap();
+    let result = op.result_at(0).unwrap();
     if tensor_parts(result.r#type()).is_none_or(|(shape, _, _)| shape.len() != 1) {
         return false;
     }
@@ -317,8 +318,8 @@ fn rank_reduced_descriptor_load(op: OperationRef, rewriter: &Rewriter) -> bool {
     if !has_one_use(&load) {
         return false;
     }
-    let load_result = load.result(0).unwrap();
-    let reshaped = op.result(0).unwrap().r#type();
+    let load_result = load.result_at(0).unwrap();
+    let reshaped = op.result_at(0).unwrap().r#type();
     let (Some((load_shape, _, _)), Some((shape, _, _))) = (tensor_parts(load_result.r#type()), tensor_parts(reshaped))
     else {
         return false;

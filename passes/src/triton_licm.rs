@@ -12,6 +12,7 @@
 //!
 //! Within a loop, ops are tried in order, and the users of a hoisted op are
 //! tried again after it (MLIR's `moveLoopInvariantCode` worklist).
+use tritium_dialects::access::OpAccess;
 use crate::{
     ir::{collect_ops, create, name_of, tensor_parts, tensor_type, Order},
     op_traits::{effects_recursively, is_memory_effect_free, is_speculatable},
@@ -36,7 +37,7 @@ pub static PASS: PassDefinition = PassDefinition {
 /// their iterations run.
 fn loop_regions<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<RegionRef<'c, 'a>> {
     match name_of(op).as_str() {
-        "scf.for" | "scf.parallel" | "scf.forall" => op.region(0).into_iter().collect(),
+        "scf.for" | "scf.parallel" | "scf.forall" => op.region_at(0).into_iter().collect(),
         "scf.while" => op.regions().collect(),
         _ => Vec::new(),
     }
@@ -144,7 +145,7 @@ fn parent_region<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<RegionRef<'c, 'a>>
 /// and-ed with its own mask. The new ops go before the loop. `false` when the
 /// load reads through a block pointer, which has no such mask.
 fn guard_load(load: &OperationRef, lp: &OperationRef) -> bool {
-    let Ok(pointer) = load.operand(0) else { return false };
+    let Ok(pointer) = load.operand_at(0) else { return false };
     let pointer_type = pointer.r#type();
     if tritium_dialects::types::pointer_parts(pointer_type).is_some_and(|(pointee, _)| pointee.is_ranked_tensor()) {
         return false;
@@ -154,13 +155,13 @@ fn guard_load(load: &OperationRef, lp: &OperationRef) -> bool {
     let context = unsafe { context_ref.to_ref() };
     let location = lp.location();
     let i1: Type = IntegerType::new(context, 1).into();
-    let (lower, upper) = (lp.operand(0).unwrap(), lp.operand(1).unwrap());
+    let (lower, upper) = (lp.operand_at(0).unwrap(), lp.operand_at(1).unwrap());
     let predicate = Attribute::parse(context, "2 : i64").expect("the slt predicate");
     let condition = insert_before(lp, create("arith.cmpi", location, &[lower, upper], &[i1], &[("predicate", predicate)]));
-    let mut mask: Value = condition.result(0).unwrap().into();
+    let mut mask: Value = condition.result_at(0).unwrap().into();
     if let Some((shape, _, encoding)) = tensor_parts(pointer_type) {
         let mask_type = tensor_type(&shape, i1, encoding);
-        mask = insert_before(lp, create("tt.splat", location, &[mask], &[mask_type], &[])).result(0).unwrap().into();
+        mask = insert_before(lp, create("tt.splat", location, &[mask], &[mask_type], &[])).result_at(0).unwrap().into();
     }
     let sizes = load
         .attribute("operandSegmentSizes")
@@ -169,11 +170,11 @@ fn guard_load(load: &OperationRef, lp: &OperationRef) -> bool {
         .map(|a| (0..a.len()).map(|i| a.element(i).unwrap_or(0)).collect::<Vec<i32>>())
         .unwrap_or_else(|| vec![1, 0, 0]);
     if sizes[1] == 1 {
-        let current = load.operand(1).unwrap();
+        let current = load.operand_at(1).unwrap();
         let and = create("arith.andi", location, &[mask, current], &[mask.r#type()], &[]);
-        mask = insert_before(lp, and).result(0).unwrap().into();
+        mask = insert_before(lp, and).result_at(0).unwrap().into();
     }
-    let other: Option<Value> = (sizes[2] == 1).then(|| load.operand((1 + sizes[1]) as usize).unwrap());
+    let other: Option<Value> = (sizes[2] == 1).then(|| load.operand_at((1 + sizes[1]) as usize).unwrap());
     let operands: Vec<Value> = [Some(pointer), Some(mask), other].into_iter().flatten().collect();
     set_operands(load, &operands);
     let sizes = [1, 1, other.is_some() as i32];

@@ -5,6 +5,7 @@
 //! that the two iter_args themselves are equal. Such iter_args are merged (the
 //! later ones yield themselves and their results are replaced), then CSE and
 //! `scf.for`'s canonicalization clean up.
+use tritium_dialects::access::OpAccess;
 use crate::{
     greedy::{apply_canonicalization_patterns, FOR_OP_PATTERNS},
     ir::{collect_ops, name_of, replace_all_uses, Order},
@@ -179,7 +180,7 @@ fn merge_equivalent_iter_args(op: OperationRef) {
         replace_all_uses(other, unique);
         // The merged iter_arg yields itself; the canonicalizer drops it.
         set_operand(&terminator, j, other);
-        let (Ok(kept), Ok(dropped)) = (op.result(first), op.result(j)) else { continue };
+        let (Ok(kept), Ok(dropped)) = (op.result_at(first), op.result_at(j)) else { continue };
         replace_all_uses(dropped.into(), kept.into());
     }
 }

@@ -6,6 +6,7 @@
 //! runs what is left. The epilogue is marked `tt.num_stages = 1` so that it
 //! is not pipelined. A loop left with one iteration is replaced by its body,
 //! one left with none by its initial values.
+use tritium_dialects::access::OpAccess;
 use crate::{
     ir::{collect_ops, create, erase, fail, int_attribute, name_of, replace_all_uses, Order},
     op_traits::constant_integer,
@@ -63,12 +64,12 @@ impl<'c, 'a> Arith<'c, 'a> {
     fn constant(&self, value: i64, ty: Type<'c>) -> Value<'c, 'a> {
         let op = self.before;
         let attribute = IntegerAttribute::new(ty, value).into();
-        insert_before(&op, create("arith.constant", op.location(), &[], &[ty], &[("value", attribute)])).result(0).unwrap().into()
+        insert_before(&op, create("arith.constant", op.location(), &[], &[ty], &[("value", attribute)])).result_at(0).unwrap().into()
     }
 
     fn binary(&self, name: &str, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
         let op = self.before;
-        insert_before(&op, create(name, op.location(), &[lhs, rhs], &[lhs.r#type()], &[])).result(0).unwrap().into()
+        insert_before(&op, create(name, op.location(), &[lhs, rhs], &[lhs.r#type()], &[])).result_at(0).unwrap().into()
     }
 }
 
@@ -85,7 +86,7 @@ fn unroll<'c, 'a>(lp: OperationRef<'c, 'a>, factor: u64) -> Result<Option<Operat
     if block_ops(&body).len() <= 1 {
         return Ok(None);
     }
-    let (lower, upper, step) = (lp.operand(LOWER).unwrap(), lp.operand(UPPER).unwrap(), lp.operand(STEP).unwrap());
+    let (lower, upper, step) = (lp.operand_at(LOWER).unwrap(), lp.operand_at(UPPER).unwrap(), lp.operand_at(STEP).unwrap());
     let factor = factor as i64;
     let arith = Arith { before: lp };
     let (unrolled_upper, unrolled_step, has_epilogue) =
@@ -126,7 +127,7 @@ fn unroll<'c, 'a>(lp: OperationRef<'c, 'a>, factor: u64) -> Result<Option<Operat
         set_operand(&copy, LOWER, unrolled_upper);
         for (index, result) in lp.results().enumerate() {
             let result: Value = result.into();
-            replace_all_uses(result, copy.result(index).unwrap().into());
+            replace_all_uses(result, copy.result_at(index).unwrap().into());
             set_operand(&copy, FIRST_INIT + index, result);
         }
         if !promote_if_at_most_one_iteration(copy) {
@@ -177,7 +178,7 @@ fn unroll_body(lp: &OperationRef, factor: i64, original_step: Value) {
 
 /// The number of iterations of `lp` when its bounds are constants (or equal).
 fn static_trip_count(lp: &OperationRef) -> Option<i64> {
-    let (lower, upper, step) = (lp.operand(LOWER).ok()?, lp.operand(UPPER).ok()?, lp.operand(STEP).ok()?);
+    let (lower, upper, step) = (lp.operand_at(LOWER).ok()?, lp.operand_at(UPPER).ok()?, lp.operand_at(STEP).ok()?);
     let st = constant_integer(step)?;
     if st <= 0 {
         return None;
@@ -207,7 +208,7 @@ fn promote_if_at_most_one_iteration(lp: OperationRef) -> bool {
             replace_all_uses(result.into(), value);
         }
         let arguments = block_arguments(&body);
-        replace_all_uses(arguments[0], lp.operand(LOWER).unwrap());
+        replace_all_uses(arguments[0], lp.operand_at(LOWER).unwrap());
         for (argument, init) in arguments[1..].iter().zip(&inits) {
             replace_all_uses(*argument, *init);
         }

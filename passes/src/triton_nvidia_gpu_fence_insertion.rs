@@ -9,6 +9,7 @@
 //! An operand is traced back through the ops defining it (views, loop-carried
 //! arguments of `scf.for`, both the initial value and the yielded one). A
 //! block argument of any other op is taken as a possible write, as upstream.
+use tritium_dialects::access::OpAccess;
 use crate::{
     ir::{collect_ops, create, name_of, Order},
     ssa::{argument_number, argument_owner, defining_op, is_ancestor, move_before, op_key, users, value_key, Key},
@@ -73,11 +74,11 @@ fn trace<'c, 'a>(value: Value<'c, 'a>, visited: &mut HashSet<Key>, found: &mut V
                 push(found, op);
             }
             // A store into the buffer, possibly through a chain of single-use views.
-            for user in users(op.result(0).unwrap().into()) {
+            for user in users(op.result_at(0).unwrap().into()) {
                 let mut user = user;
                 loop {
                     let single = VIEWS.contains(&name_of(&user).as_str())
-                        .then(|| users(user.result(0).unwrap().into()))
+                        .then(|| users(user.result_at(0).unwrap().into()))
                         .filter(|u| u.len() == 1);
                     match single {
                         Some(next) => user = next[0],
@@ -99,11 +100,11 @@ fn trace<'c, 'a>(value: Value<'c, 'a>, visited: &mut HashSet<Key>, found: &mut V
     let Some(owner) = block.parent_operation() else { return };
     if name_of(&owner) == "scf.for" && number > 0 {
         // Operands of scf.for: lower, upper, step, then the initial values.
-        if let Ok(initial) = owner.operand(3 + number - 1) {
+        if let Ok(initial) = owner.operand_at(3 + number - 1) {
             trace(initial, visited, found);
         }
         if let Some(terminator) = block.terminator() {
-            if let Ok(yielded) = terminator.operand(number - 1) {
+            if let Ok(yielded) = terminator.operand_at(number - 1) {
                 trace(yielded, visited, found);
             }
         }
@@ -138,8 +139,8 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
         if !DOTS.contains(&name_of(&dot).as_str()) || dot.operand_count() < 2 {
             continue;
         }
-        let writes_a = register_to_shared_writes(dot.operand(0).unwrap());
-        let writes_b = register_to_shared_writes(dot.operand(1).unwrap());
+        let writes_a = register_to_shared_writes(dot.operand_at(0).unwrap());
+        let writes_b = register_to_shared_writes(dot.operand_at(1).unwrap());
         if writes_a.is_empty() && writes_b.is_empty() {
             continue;
         }

@@ -9,6 +9,7 @@
 //!
 //! together with the canonicalization patterns of `tt.broadcast` and
 //! `tt.expand_dims`, which merge the broadcasts this brings together.
+use tritium_dialects::access::OpAccess;
 use crate::{
     greedy::{apply_with_folds, replace_all_uses_with},
     ir::{create, name_of, tensor_parts, tensor_type},
@@ -63,7 +64,7 @@ enum SplatLike<'c, 'a> {
 
 fn splat_like<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<SplatLike<'c, 'a>> {
     match name_of(op).as_str() {
-        "tt.splat" => Some(SplatLike::Splat(op.operand(0).ok()?)),
+        "tt.splat" => Some(SplatLike::Splat(op.operand_at(0).ok()?)),
         "arith.constant" => {
             let value = op.attribute("value").ok()?;
             let dense = DenseElementsAttribute::try_from(value).ok()?;
@@ -111,16 +112,16 @@ fn move_splat_after(op: OperationRef, rewriter: &Rewriter) -> bool {
             SplatLike::Constant(value) => {
                 let element = tensor_parts(operand.r#type()).expect("a splat is a tensor").1;
                 let constant = rewriter.insert(create("arith.constant", location, &[], &[element], &[("value", value)]));
-                constant.result(0).unwrap().into()
+                constant.result_at(0).unwrap().into()
             }
         });
     }
     let scalar_types: Vec<Type> = result_types.iter().map(|(_, element, _)| *element).collect();
     let scalar_op = rewriter.insert(clone_with(&op, &scalars, &scalar_types));
     for (index, result) in op.results().enumerate() {
-        let scalar = scalar_op.result(index).unwrap().into();
+        let scalar = scalar_op.result_at(index).unwrap().into();
         let splat = rewriter.insert(create("tt.splat", location, &[scalar], &[result.r#type()], &[]));
-        replace_all_uses_with(rewriter, result.into(), splat.result(0).unwrap().into());
+        replace_all_uses_with(rewriter, result.into(), splat.result_at(0).unwrap().into());
     }
     true
 }
@@ -137,7 +138,7 @@ fn move_broadcast_after(op: OperationRef, rewriter: &Rewriter) -> bool {
     let mut source_type: Option<Type> = None;
     for producer in &producers {
         if name_of(producer) == "tt.broadcast" {
-            let source = producer.operand(0).unwrap().r#type();
+            let source = producer.operand_at(0).unwrap().r#type();
             let Some((shape, _, _)) = tensor_parts(source) else { return false };
             match &source_shape {
                 None => {
@@ -165,7 +166,7 @@ fn move_broadcast_after(op: OperationRef, rewriter: &Rewriter) -> bool {
     let mut operands: Vec<Value> = Vec::new();
     for (producer, operand) in producers.iter().zip(op.operands()) {
         if name_of(producer) == "tt.broadcast" {
-            operands.push(producer.operand(0).unwrap());
+            operands.push(producer.operand_at(0).unwrap());
             continue;
         }
         let element = tensor_parts(operand.r#type()).expect("a splat is a tensor").1;
@@ -177,13 +178,13 @@ fn move_broadcast_after(op: OperationRef, rewriter: &Rewriter) -> bool {
                 create("arith.constant", location, &[], &[narrow], &[("value", splat)])
             }
         };
-        operands.push(rewriter.insert(new_op).result(0).unwrap().into());
+        operands.push(rewriter.insert(new_op).result_at(0).unwrap().into());
     }
     let narrow_op = rewriter.insert(clone_with(&op, &operands, &narrow_results));
     for (index, result) in op.results().enumerate() {
-        let narrow = narrow_op.result(index).unwrap().into();
+        let narrow = narrow_op.result_at(index).unwrap().into();
         let broadcast = rewriter.insert(create("tt.broadcast", location, &[narrow], &[result.r#type()], &[]));
-        replace_all_uses_with(rewriter, result.into(), broadcast.result(0).unwrap().into());
+        replace_all_uses_with(rewriter, result.into(), broadcast.result_at(0).unwrap().into());
     }
     true
 }

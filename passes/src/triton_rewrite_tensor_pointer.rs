@@ -9,6 +9,7 @@
 //! Block pointers may flow through `scf.for` (as iter_args: one i64 per
 //! dimension instead) and out of `scf.if` (as results, likewise); other
 //! control flow with block pointers is not supported, as upstream.
+use tritium_dialects::access::OpAccess;
 use crate::{
     ir::{create, fail, name_of, replace_all_uses, tensor_parts, tensor_type},
     ssa::{
@@ -87,7 +88,7 @@ impl<'c, 'a> Builder<'c, 'a> {
 
     fn op(&self, name: &str, operands: &[Value<'c, '_>], result: Type<'c>, attributes: &[(&str, Attribute<'c>)]) -> Value<'c, 'a> {
         let op = insert_before(&self.before, create(name, self.location, operands, &[result], attributes));
-        op.result(0).unwrap().into()
+        op.result_at(0).unwrap().into()
     }
 
     fn raw_context(&self) -> mlir_sys::MlirContext {
@@ -240,7 +241,7 @@ impl<'p, 'c, 'a> Access<'p, 'c, 'a> {
 fn made_by<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<BlockPointer<'c, 'a>> {
     let operands: Vec<Value> = op.operands().collect();
     let rank = (operands.len().checked_sub(1)?) / 3;
-    let result = op.result(0).ok()?;
+    let result = op.result_at(0).ok()?;
     let (block, _, _) = pointer_parts(result.r#type()).and_then(|(pointee, _)| tensor_parts(pointee))?;
     Some(BlockPointer {
         base: operands[0],
@@ -315,13 +316,13 @@ impl<'c, 'a> Rewrite<'c, 'a> {
         };
         let builder = Builder::at(&op);
         pointer.offsets = pointer.offsets.iter().map(|o| builder.extsi_i64(*o)).collect();
-        self.pointers.insert(value_key(op.result(0).unwrap().into()), pointer);
+        self.pointers.insert(value_key(op.result_at(0).unwrap().into()), pointer);
         self.dead.push(op);
         Ok(())
     }
 
     fn advance(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
-        let mut pointer = self.pointer(op.operand(0).unwrap(), &op)?;
+        let mut pointer = self.pointer(op.operand_at(0).unwrap(), &op)?;
         let steps: Vec<Value> = op.operands().skip(1).collect();
         if steps.len() != pointer.offsets.len() {
             return Err(fail(&op, "tt.advance needs one offset per dimension of the block"));
@@ -331,13 +332,13 @@ impl<'c, 'a> Rewrite<'c, 'a> {
             let step = builder.extsi_i64(step);
             *offset = builder.binary("arith.addi", *offset, step);
         }
-        self.pointers.insert(value_key(op.result(0).unwrap().into()), pointer);
+        self.pointers.insert(value_key(op.result_at(0).unwrap().into()), pointer);
         self.dead.push(op);
         Ok(())
     }
 
     fn access(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
-        let address = op.operand(0).unwrap();
+        let address = op.operand_at(0).unwrap();
         if !is_block_pointer(address.r#type()) {
             return Ok(());
         }
@@ -364,12 +365,12 @@ impl<'c, 'a> Rewrite<'c, 'a> {
             let sizes = [1, mask.is_some() as i32, other.is_some() as i32];
             attributes.push(("operandSegmentSizes", access.builder.i32_array(&sizes)));
             let operands: Vec<Value> = [Some(pointers), mask, other].into_iter().flatten().collect();
-            let result = op.result(0).unwrap();
+            let result = op.result_at(0).unwrap();
             let load = insert_before(&op, create("tt.load", op.location(), &operands, &[result.r#type()], &attributes));
-            replace_all_uses(result.into(), load.result(0).unwrap().into());
+            replace_all_uses(result.into(), load.result_at(0).unwrap().into());
         } else {
             let attributes: Vec<_> = kept.into_iter().filter(|(k, _)| *k != "isVolatile").collect();
-            let operands: Vec<Value> = [Some(pointers), op.operand(1).ok(), mask].into_iter().flatten().collect();
+            let operands: Vec<Value> = [Some(pointers), op.operand_at(1).ok(), mask].into_iter().flatten().collect();
             insert_before(&op, create("tt.store", op.location(), &operands, &[], &attributes));
         }
         self.dead.push(op);
@@ -430,18 +431,18 @@ impl<'c, 'a> Rewrite<'c, 'a> {
         let mut next = 0;
         for (index, init) in inits.iter().enumerate() {
             let old_argument = old_arguments[index + 1];
-            let old_result: Value = op.result(index).unwrap().into();
+            let old_result: Value = op.result_at(index).unwrap().into();
             if is_block_pointer(init.r#type()) {
                 let mut pointer = self.pointer(*init, &op)?;
                 let rank = pointer.offsets.len();
                 pointer.offsets = new_arguments[1 + next..1 + next + rank].to_vec();
                 self.pointers.insert(value_key(old_argument), pointer.clone());
-                pointer.offsets = (next..next + rank).map(|i| new_for.result(i).unwrap().into()).collect();
+                pointer.offsets = (next..next + rank).map(|i| new_for.result_at(i).unwrap().into()).collect();
                 self.pointers.insert(value_key(old_result), pointer);
                 next += rank;
             } else {
                 replace_all_uses(old_argument, new_arguments[1 + next]);
-                replace_all_uses(old_result, new_for.result(next).unwrap().into());
+                replace_all_uses(old_result, new_for.result_at(next).unwrap().into());
                 next += 1;
             }
         }
@@ -488,7 +489,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
             else_region.append_block(Block::new(&[]));
         }
         let new_if = melior::ir::operation::OperationBuilder::new("scf.if", location)
-            .add_operands(&[op.operand(0).unwrap()])
+            .add_operands(&[op.operand_at(0).unwrap()])
             .add_results(&result_types)
             .add_regions([then_region, else_region])
             .build()
@@ -502,16 +503,16 @@ impl<'c, 'a> Rewrite<'c, 'a> {
         }
         let mut next = 0;
         for (index, origin) in origins.into_iter().enumerate() {
-            let old_result: Value = op.result(index).unwrap().into();
+            let old_result: Value = op.result_at(index).unwrap().into();
             match origin {
                 Some(mut pointer) => {
                     let rank = pointer.offsets.len();
-                    pointer.offsets = (next..next + rank).map(|i| new_if.result(i).unwrap().into()).collect();
+                    pointer.offsets = (next..next + rank).map(|i| new_if.result_at(i).unwrap().into()).collect();
                     self.pointers.insert(value_key(old_result), pointer);
                     next += rank;
                 }
                 None => {
-                    replace_all_uses(old_result, new_if.result(next).unwrap().into());
+                    replace_all_uses(old_result, new_if.result_at(next).unwrap().into());
                     next += 1;
                 }
             }
@@ -528,12 +529,12 @@ impl<'c, 'a> Rewrite<'c, 'a> {
         if let Some(op) = defining_op(value) {
             return match name_of(&op).as_str() {
                 "tt.make_tensor_ptr" => made_by(&op).ok_or_else(unsupported),
-                "tt.advance" => self.origin(op.operand(0).unwrap(), user),
+                "tt.advance" => self.origin(op.operand_at(0).unwrap(), user),
                 "scf.for" | "scf.if" | "scf.while" => {
                     let index = result_number(value).unwrap();
                     let yielded = entry_block(&op, if name_of(&op) == "scf.while" { 1 } else { 0 })
                         .and_then(|b| b.terminator())
-                        .and_then(|t| t.operand(index).ok())
+                        .and_then(|t| t.operand_at(index).ok())
                         .ok_or_else(unsupported)?;
                     self.origin(yielded, user)
                 }
@@ -545,7 +546,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
             return Err(unsupported());
         }
         // Iter_arg k (block argument k + 1) starts as init k (operand k + 3).
-        let init = owner.operand(argument_number(value).unwrap() + 2).map_err(|_| unsupported())?;
+        let init = owner.operand_at(argument_number(value).unwrap() + 2).map_err(|_| unsupported())?;
         self.origin(init, user)
     }
 }

@@ -22,6 +22,7 @@ mod mma_choice;
 mod operands;
 mod slices;
 
+use tritium_dialects::access::OpAccess;
 use crate::coalescing::num_warps_of;
 use crate::greedy::apply_with_folds;
 use crate::ir::{collect_ops, create, fail, name_of, tensor_parts, tensor_type, Order};
@@ -90,9 +91,9 @@ fn module_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
 
 /// Reads the parts of `op` the instruction choice needs.
 fn read_dot<'c, 'a>(op: OperationRef<'c, 'a>, result_layout: &Layout) -> Result<Dot<'c, 'a>, String> {
-    let operand = |i| op.operand(i).map_err(|e| e.to_string());
+    let operand = |i| op.operand_at(i).map_err(|e| e.to_string());
     let (a, b) = (operand(0)?, operand(1)?);
-    let result_type = op.result(0).map_err(|e| e.to_string())?.r#type();
+    let result_type = op.result_at(0).map_err(|e| e.to_string())?.r#type();
     let (shape, _, _) = tensor_parts(result_type).ok_or("dot results must be tensors")?;
     let (a_shape, _, _) = tensor_parts(a.r#type()).ok_or("dot operands must be tensors")?;
     if shape.len() < 2 {
@@ -136,7 +137,7 @@ fn choose_mma<'c, 'a>(op: OperationRef<'c, 'a>, capability: u32) -> Result<Optio
         );
         return Ok(None);
     }
-    let result_type = op.result(0).map_err(|e| e.to_string())?.r#type();
+    let result_type = op.result_at(0).map_err(|e| e.to_string())?.r#type();
     let Some((_, _, Some(encoding))) = tensor_parts(result_type) else { return Ok(None) };
     let result_layout = layout_of(encoding).map_err(|e| e.to_string())?;
     if matches!(result_layout, Layout::NvidiaMma(_)) {
@@ -173,7 +174,7 @@ fn rewrite_onto_mma(rewriter: &Rewriter, dot: &Dot, version: u32, mma: &Layout) 
     let mma_attribute = attribute_of(mma, op.location()).ok_or("invalid MMA layout")?;
     let new_result_type = tensor_type(&shape, result_element, Some(mma_attribute));
     rewriter.set_insertion_point_before(&op);
-    let accumulator = op.operand(2).map_err(|e| e.to_string())?;
+    let accumulator = op.operand_at(2).map_err(|e| e.to_string())?;
     let accumulator = rewriter.insert(create(
         "ttg.convert_layout",
         operands::location_of(accumulator),
@@ -181,7 +182,7 @@ fn rewrite_onto_mma(rewriter: &Rewriter, dot: &Dot, version: u32, mma: &Layout) 
         &[new_result_type],
         &[],
     ));
-    let accumulator: Value = accumulator.result(0).map_err(|e| e.to_string())?.into();
+    let accumulator: Value = accumulator.result_at(0).map_err(|e| e.to_string())?.into();
     let precision_attributes: Vec<(&str, Attribute)> = ["inputPrecision", "maxNumImpreciseAcc"]
         .into_iter()
         .filter_map(|name| op.attribute(name).ok().map(|a| (name, a)))
@@ -205,7 +206,7 @@ fn rewrite_onto_mma(rewriter: &Rewriter, dot: &Dot, version: u32, mma: &Layout) 
         create("tt.dot", op.location(), &[a, b, accumulator], &[new_result_type], &precision_attributes)
     };
     let new_dot = rewriter.insert(new_dot);
-    let new_result: Value = new_dot.result(0).map_err(|e| e.to_string())?.into();
+    let new_result: Value = new_dot.result_at(0).map_err(|e| e.to_string())?.into();
     let back = create("ttg.convert_layout", op.location(), &[new_result], &[dot.result_type], &[]);
     rewriter.replace_op_with_new(&op, back);
     Ok(())

@@ -10,6 +10,7 @@
 //!
 //! A loop marked `tt.num_stages` that holds no dot pipelines all its loads;
 //! a loop whose ops already carry latencies keeps them.
+use tritium_dialects::access::OpAccess;
 use crate::analysis::axis_info::ModuleAxisInfo;
 use crate::ir::{collect_ops, name_of, Order};
 use crate::ssa::{defining_op, op_key, uses, Key};
@@ -155,7 +156,7 @@ impl<'c, 'a, 'x> IndirectionLevels<'c, 'a, 'x> {
             }
             distance += 1;
         }
-        let accumulator: Option<Value> = if is_dot(&op) { op.operand(2).ok() } else { None };
+        let accumulator: Option<Value> = if is_dot(&op) { op.operand_at(2).ok() } else { None };
         for operand in nested_operands(&op) {
             if Some(operand) == accumulator {
                 continue;
@@ -176,7 +177,7 @@ fn is_pipelining_beneficial(load: &OperationRef, axis: &ModuleAxisInfo) -> bool 
     if !can_be_async_load(load, axis) {
         return false;
     }
-    let Ok(result) = load.result(0) else { return false };
+    let Ok(result) = load.result_at(0) else { return false };
     let result: Value = result.into();
     if shared_encoding_if_all_users_are_dot(result, load.location()).incompatible {
         return false;
@@ -184,7 +185,7 @@ fn is_pipelining_beneficial(load: &OperationRef, axis: &ModuleAxisInfo) -> bool 
     let alloc_encodings: Vec<_> = uses(result)
         .into_iter()
         .filter(|u| name_of(&u.owner) == "ttg.local_alloc")
-        .filter_map(|u| u.owner.result(0).ok().and_then(|r| MemDesc::of(r.r#type())).map(|m| m.encoding))
+        .filter_map(|u| u.owner.result_at(0).ok().and_then(|r| MemDesc::of(r.r#type())).map(|m| m.encoding))
         .collect();
     let Some(first) = alloc_encodings.first() else { return true };
     if alloc_encodings.iter().any(|e| e != first) {

@@ -10,6 +10,7 @@
 //! layout: every tensor operand goes through a `ttg.convert_layout` to it,
 //! and tensor results are converted back to their old layout, so the rest of
 //! the IR is unchanged (later passes remove the conversions they can).
+use tritium_dialects::access::OpAccess;
 use crate::analysis::axis_info::ModuleAxisInfo;
 use crate::analysis::type_facts::bit_width;
 use crate::coalescing::{
@@ -74,9 +75,9 @@ fn threads_of(op: OperationRef, threads_per_warp: i64) -> Result<Threads, PassFa
 /// gather, the source of a store, reduce or scatter.
 fn descriptor_data<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
     match name_of(op).as_str() {
-        "tt.descriptor_load" | "tt.descriptor_gather" => op.result(0).ok().map(Value::from),
-        "tt.descriptor_store" | "tt.descriptor_reduce" => op.operand(1).ok(),
-        "tt.descriptor_scatter" => op.operand(3).ok(),
+        "tt.descriptor_load" | "tt.descriptor_gather" => op.result_at(0).ok().map(Value::from),
+        "tt.descriptor_store" | "tt.descriptor_reduce" => op.operand_at(1).ok(),
+        "tt.descriptor_scatter" => op.operand_at(3).ok(),
         _ => None,
     }
 }
@@ -117,7 +118,7 @@ fn convert_access_layout(op: OperationRef, layout: Attribute) -> Result<(), Pass
     let keeps_layout =
         |index: usize| matches!(name.as_str(), "tt.descriptor_gather" | "tt.descriptor_scatter") && index == 1;
     for index in 0..op.operand_count() {
-        let operand = op.operand(index).map_err(|_| fail(&op, "operand expected"))?;
+        let operand = op.operand_at(index).map_err(|_| fail(&op, "operand expected"))?;
         let Some((shape, element, _)) = tensor_parts(operand.r#type()) else { continue };
         if keeps_layout(index) {
             continue;
@@ -125,7 +126,7 @@ fn convert_access_layout(op: OperationRef, layout: Attribute) -> Result<(), Pass
         let to_layout =
             create("ttg.convert_layout", location, &[operand], &[tensor_type(&shape, element, Some(layout))], &[]);
         let converted = block.insert_operation_before(op, to_layout);
-        let converted: Value = converted.result(0).map_err(|_| fail(&op, "conversion result expected"))?.into();
+        let converted: Value = converted.result_at(0).map_err(|_| fail(&op, "conversion result expected"))?.into();
         // SAFETY: `op` is live and `index` is one of its operands.
         unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, converted.to_raw()) };
     }
@@ -134,7 +135,7 @@ fn convert_access_layout(op: OperationRef, layout: Attribute) -> Result<(), Pass
     }
     let mut last = op;
     for index in 0..op.result_count() {
-        let result: Value = op.result(index).map_err(|_| fail(&op, "result expected"))?.into();
+        let result: Value = op.result_at(index).map_err(|_| fail(&op, "result expected"))?.into();
         let old_type = result.r#type();
         let Some((shape, element, _)) = tensor_parts(old_type) else { continue };
         let new_type = tensor_type(&shape, element, Some(layout));
@@ -145,7 +146,7 @@ fn convert_access_layout(op: OperationRef, layout: Attribute) -> Result<(), Pass
         let back = create("ttg.convert_layout", location, &[result], &[old_type], &[]);
         let back = block.insert_operation_after(last, back);
         last = back;
-        let back_value: Value = back.result(0).map_err(|_| fail(&op, "conversion result expected"))?.into();
+        let back_value: Value = back.result_at(0).map_err(|_| fail(&op, "conversion result expected"))?.into();
         // SAFETY: live values; the conversion back is the one use to keep.
         unsafe {
             let except = [back.to_raw()];

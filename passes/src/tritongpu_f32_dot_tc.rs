@@ -16,6 +16,7 @@
 //! big product. The accumulator is added last. The rewrite runs as patterns
 //! in MLIR's greedy driver, as upstream's, so the zero accumulators become
 //! one hoisted constant.
+use tritium_dialects::access::OpAccess;
 use crate::greedy::apply_with_folds;
 use crate::ir::{create, int_attribute, tensor_parts, tensor_type};
 use melior::{
@@ -100,9 +101,9 @@ struct Dot<'c, 'a> {
 impl<'c, 'a> Dot<'c, 'a> {
     fn of(op: OperationRef<'c, 'a>) -> Option<Self> {
         Some(Dot {
-            a: op.operand(0).ok()?,
-            b: op.operand(1).ok()?,
-            c: op.operand(2).ok()?,
+            a: op.operand_at(0).ok()?,
+            b: op.operand_at(1).ok()?,
+            c: op.operand_at(2).ok()?,
             precision: int_attribute(&op, "inputPrecision").unwrap_or(precision::IEEE),
             max_num_imprecise_acc: int_attribute(&op, "maxNumImpreciseAcc").unwrap_or(0),
         })
@@ -172,7 +173,7 @@ impl<'c: 'a, 'a> Emitter<'_, 'c, 'a> {
     ) -> Value<'c, 'a> {
         let op: OperationRef<'c, 'a> =
             self.rewriter.insert(create(name, self.location, operands, &[result], attributes));
-        op.result(0).expect("built with one result").into()
+        op.result_at(0).expect("built with one result").into()
     }
 
     fn with_element(&self, value: Value<'c, '_>, element: Type<'c>) -> Type<'c> {

@@ -12,6 +12,7 @@
 //! Loops are iterated to a fixed point; both branches of an scf.if are
 //! followed. A memdesc_index with a constant index covers its slice only;
 //! other views cover their whole buffer.
+use tritium_dialects::access::OpAccess;
 use crate::{
     analysis::scratch::{element_bytes, scratch_bytes},
     ir::{fail, int_attribute, name_of},
@@ -74,7 +75,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
             let mut next = b.first_operation();
             while let Some(op) = next {
                 if name_of(&op) == "tt.func" {
-                    if let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) {
+                    if let Some(body) = op.region_at(0).ok().and_then(|r| r.first_block()) {
                         walk_block(&body, Pending::default(), true)?;
                     }
                 }
@@ -96,20 +97,20 @@ fn buffer_of(value: Value) -> Option<Interval> {
     match name_of(&op).as_str() {
         "ttg.local_alloc" => {
             let offset = int_attribute(&op, "allocation.offset")? as usize;
-            let memdesc = MemDesc::of(op.result(0).ok()?.r#type())?;
+            let memdesc = MemDesc::of(op.result_at(0).ok()?.r#type())?;
             let elements: i64 = memdesc.alloc_shape.iter().product();
             Some((offset, offset + elements as usize * element_bytes(memdesc.element_type)))
         }
         "ttg.memdesc_index" => {
-            let whole = buffer_of(op.operand(0).ok()?)?;
-            let memdesc = MemDesc::of(op.result(0).ok()?.r#type())?;
+            let whole = buffer_of(op.operand_at(0).ok()?)?;
+            let memdesc = MemDesc::of(op.result_at(0).ok()?.r#type())?;
             let slice = memdesc.shape.iter().product::<i64>() as usize * element_bytes(memdesc.element_type);
-            match constant_of(op.operand(1).ok()?) {
+            match constant_of(op.operand_at(1).ok()?) {
                 Some(index) => Some((whole.0 + index as usize * slice, whole.0 + (index as usize + 1) * slice)),
                 None => Some(whole),
             }
         }
-        _ => buffer_of(op.operand(0).ok()?),
+        _ => buffer_of(op.operand_at(0).ok()?),
     }
 }
 
@@ -127,14 +128,14 @@ const EVERYTHING: Interval = (0, usize::MAX);
 
 fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
     let memdesc_operand = |index: usize| -> Vec<Interval> {
-        op.operand(index).ok().map(|v| vec![buffer_of(v).unwrap_or(EVERYTHING)]).unwrap_or_default()
+        op.operand_at(index).ok().map(|v| vec![buffer_of(v).unwrap_or(EVERYTHING)]).unwrap_or_default()
     };
     let name = name_of(op);
     let mut access = Accesses { reads: Vec::new(), writes: Vec::new() };
     match name.as_str() {
         "ttg.local_alloc" if op.operand_count() == 1 => {
             let offset = int_attribute(op, "allocation.offset").ok_or_else(|| fail(op, "has no allocation.offset; run allocate-shared-memory-nv first"))?;
-            let result = op.result(0).unwrap().into();
+            let result = op.result_at(0).unwrap().into();
             access.writes.push(buffer_of(result).unwrap_or((offset as usize, usize::MAX)));
         }
         "ttg.local_store" => access.writes = memdesc_operand(1),
@@ -142,7 +143,7 @@ fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
         "ttg.local_load" => access.reads = memdesc_operand(0),
         "ttng.warp_group_dot" => {
             for i in 0..2 {
-                if op.operand(i).is_ok_and(|v| MemDesc::of(v.r#type()).is_some()) {
+                if op.operand_at(i).is_ok_and(|v| MemDesc::of(v.r#type()).is_some()) {
                     access.reads.extend(memdesc_operand(i));
                 }
             }

@@ -18,12 +18,13 @@
 //! Upstream also rewrites the scales of Blackwell's scaled MMAs, which
 //! Tritium's dialects do not have yet. `hoist-layout-conversion` is
 //! accepted for compatibility; Triton 3.6 does not use it either.
+use tritium_dialects::access::{OpAccess, as_op_result};
 use crate::dot_operand_layouts::{order_for_memory, swizzled_shared_for_dot_operand, transpose_cta};
 use crate::greedy::apply_with_folds;
 use crate::ir::{create, name_of, tensor_parts};
 use crate::pattern_driver::{report_error, run_pipeline};
 use melior::ir::{
-    attribute::DenseI32ArrayAttribute, operation::OperationLike, operation::OperationResult, Attribute, Location,
+    attribute::DenseI32ArrayAttribute, operation::OperationLike, Attribute, Location,
     OperationRef, Type, Value, ValueLike,
 };
 use tritium_dialects::{
@@ -79,12 +80,12 @@ fn applied(op: OperationRef, rewriter: &Rewriter, rewrite: Rewrite) -> bool {
 }
 
 fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    OperationResult::try_from(value).ok().map(|result| result.owner())
+    as_op_result(value).map(|result| result.owner())
 }
 
 /// The single user of the results of `op`, if there is exactly one use.
 fn single_user<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let result = op.result(0).ok()?;
+    let result = op.result_at(0).ok()?;
     let users = crate::analysis::slice::users(result.into());
     (op.result_count() == 1 && users.len() == 1).then(|| users[0])
 }
@@ -154,7 +155,7 @@ where
     'c: 'a,
 {
     let op: OperationRef<'c, 'a> = rewriter.insert(op);
-    op.result(0).map(Value::from).map_err(|e| e.to_string())
+    op.result_at(0).map(Value::from).map_err(|e| e.to_string())
 }
 
 /// `convert(trans(x)) -> #dot_op` used by a `tt.dot` becomes
@@ -166,14 +167,14 @@ fn swizzle_transposed_dot_operand<'c, 'a>(convert: OperationRef<'c, 'a>, rewrite
     if !reads_for_dot {
         return Ok(false);
     }
-    let Some(trans) = matrix_transpose(convert.operand(0).map_err(|e| e.to_string())?) else { return Ok(false) };
-    let x = trans.operand(0).map_err(|e| e.to_string())?;
+    let Some(trans) = matrix_transpose(convert.operand_at(0).map_err(|e| e.to_string())?) else { return Ok(false) };
+    let x = trans.operand_at(0).map_err(|e| e.to_string())?;
     // Of an inner conversion, the layout the data had before it.
     let mut stored_type = x.r#type();
     if let Some(inner) = defining_op(x).filter(|op| name_of(op) == "ttg.convert_layout") {
-        stored_type = inner.operand(0).map_err(|e| e.to_string())?.r#type();
+        stored_type = inner.operand_at(0).map_err(|e| e.to_string())?.r#type();
     }
-    let loaded_type = convert.result(0).map_err(|e| e.to_string())?.r#type();
+    let loaded_type = convert.result_at(0).map_err(|e| e.to_string())?.r#type();
     let Some(Layout::DotOperand(dot_operand)) =
         tensor_parts(loaded_type).and_then(|(_, _, encoding)| layout_of(encoding?).ok())
     else {
@@ -238,13 +239,13 @@ fn fuse_transpose_into_wgmma_operand<'c, 'a>(alloc: OperationRef<'c, 'a>, rewrit
     if alloc.operand_count() != 1 || !read_by_wgmma {
         return Ok(false);
     }
-    let Some(trans) = matrix_transpose(alloc.operand(0).map_err(|e| e.to_string())?) else { return Ok(false) };
-    let buffer = MemDesc::of(alloc.result(0).map_err(|e| e.to_string())?.r#type()).ok_or("buffer type expected")?;
+    let Some(trans) = matrix_transpose(alloc.operand_at(0).map_err(|e| e.to_string())?) else { return Ok(false) };
+    let buffer = MemDesc::of(alloc.result_at(0).map_err(|e| e.to_string())?.r#type()).ok_or("buffer type expected")?;
     let Ok(Layout::NvmmaShared(layout)) = layout_of(buffer.encoding) else { return Ok(false) };
     if layout.rank() != 2 {
         return Ok(false);
     }
-    let x = trans.operand(0).map_err(|e| e.to_string())?;
+    let x = trans.operand_at(0).map_err(|e| e.to_string())?;
     let (shape, element, _) = tensor_parts(x.r#type()).ok_or("tensor expected")?;
     let location = alloc.location();
     let stored_layout = transposed_nvmma(&layout)?;
@@ -277,13 +278,13 @@ fn reshape_in_shared_memory<'c, 'a>(alloc: OperationRef<'c, 'a>, rewriter: &Rewr
         return Ok(false);
     }
     let Some(reshape) =
-        defining_op(alloc.operand(0).map_err(|e| e.to_string())?).filter(|op| name_of(op) == "tt.reshape")
+        defining_op(alloc.operand_at(0).map_err(|e| e.to_string())?).filter(|op| name_of(op) == "tt.reshape")
     else {
         return Ok(false);
     };
-    let x = reshape.operand(0).map_err(|e| e.to_string())?;
+    let x = reshape.operand_at(0).map_err(|e| e.to_string())?;
     let (shape, _, _) = tensor_parts(x.r#type()).ok_or("tensor expected")?;
-    let buffer_type = alloc.result(0).map_err(|e| e.to_string())?.r#type();
+    let buffer_type = alloc.result_at(0).map_err(|e| e.to_string())?.r#type();
     let buffer = MemDesc::of(buffer_type).ok_or("buffer type expected")?;
     let Ok(Layout::NvmmaShared(layout)) = layout_of(buffer.encoding) else { return Ok(false) };
     let Some(stored_layout) = nvmma_layout_before_reshape(&layout, &buffer.shape, &shape) else { return Ok(false) };

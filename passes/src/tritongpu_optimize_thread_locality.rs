@@ -11,6 +11,7 @@
 //!   after it.
 mod reduce;
 
+use tritium_dialects::access::OpAccess;
 use crate::{
     coalescing::{blocked_for_shape, Threads},
     greedy::apply_with_folds,
@@ -88,8 +89,8 @@ fn is_expensive_view(source: Type, target: Type) -> bool {
 /// Replaces every use of `op`'s result, but in `except`, by `except`'s result
 /// (through the rewriter, so the driver sees it).
 fn redirect_uses_to(op: &OperationRef, except: &OperationRef, rewriter: &Rewriter) {
-    let result = op.result(0).unwrap();
-    let replacement = except.result(0).unwrap().into();
+    let result = op.result_at(0).unwrap();
+    let replacement = except.result_at(0).unwrap().into();
     for user in uses(result.into()) {
         if user.owner != *except {
             rewriter.modify_in_place(&user.owner, || set_operand(&user.owner, user.index, replacement));
@@ -105,7 +106,7 @@ fn reshape_for_reduction(op: OperationRef, rewriter: &Rewriter) -> bool {
     if !op.has_attribute("allow_reorder") {
         return false;
     }
-    let result = op.result(0).unwrap();
+    let result = op.result_at(0).unwrap();
     let mut axis: Option<i64> = None;
     for user in uses(result.into()) {
         if name_of(&user.owner) == "tt.reduce" {
@@ -140,7 +141,7 @@ fn reshape_for_reduction(op: OperationRef, rewriter: &Rewriter) -> bool {
         return false;
     }
     let new_type = tensor_type(&shape, element, Some(new_encoding));
-    if is_expensive_view(op.operand(0).unwrap().r#type(), new_type) {
+    if is_expensive_view(op.operand_at(0).unwrap().r#type(), new_type) {
         return false;
     }
     let unit = unit_attribute(&op);
@@ -224,7 +225,7 @@ fn warp_local_gather(op: OperationRef, rewriter: &Rewriter) -> bool {
     if op.has_attribute("efficient_layout") {
         return false;
     }
-    let (source, indices, result) = (op.operand(0).unwrap(), op.operand(1).unwrap(), op.result(0).unwrap());
+    let (source, indices, result) = (op.operand_at(0).unwrap(), op.operand_at(1).unwrap(), op.result_at(0).unwrap());
     let Some((shape, _, Some(encoding))) = tensor_parts(source.r#type()) else { return false };
     let (Some(axis), Some(threads)) = (int_attribute(&op, "axis"), threads_of(&op)) else { return false };
     if shape.len() == 1 {
@@ -246,8 +247,8 @@ fn warp_local_gather(op: OperationRef, rewriter: &Rewriter) -> bool {
     redirect_uses_to(&op, &back, rewriter);
     let unit = unit_attribute(&op);
     rewriter.modify_in_place(&op, || {
-        set_operand(&op, 0, new_source.result(0).unwrap().into());
-        set_operand(&op, 1, new_indices.result(0).unwrap().into());
+        set_operand(&op, 0, new_source.result_at(0).unwrap().into());
+        set_operand(&op, 1, new_indices.result_at(0).unwrap().into());
         crate::ir::set_type(result.into(), retyped(old_type, new_encoding));
         set_attribute(&op, "efficient_layout", unit);
     });

@@ -4,6 +4,7 @@
 //! through a swizzled buffer laid out for the dot operand, so that each
 //! thread reads its (duplicated) operand elements without bank conflicts and
 //! later passes can place or share the buffer.
+use tritium_dialects::access::OpAccess;
 use crate::{
     analysis::type_facts::bit_width,
     dot_operand_layouts::{order_for_memory, swizzled_shared_for_dot_operand},
@@ -36,7 +37,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
 }
 
 fn route_through_shared_memory(convert: OperationRef) -> PassResult {
-    let (source, result) = (convert.operand(0).unwrap(), convert.result(0).unwrap());
+    let (source, result) = (convert.operand_at(0).unwrap(), convert.result_at(0).unwrap());
     let (Some((shape, element, Some(source_encoding))), Some((_, _, Some(result_encoding)))) =
         (tensor_parts(source.r#type()), tensor_parts(result.r#type()))
     else {
@@ -78,8 +79,8 @@ fn route_through_shared_memory(convert: OperationRef) -> PassResult {
     .to_type(location)
     .ok_or(PassFailed)?;
     let alloc = insert_before(&convert, create("ttg.local_alloc", location, &[source], &[buffer], &[]));
-    let load = insert_before(&convert, create("ttg.local_load", location, &[alloc.result(0).unwrap().into()], &[result.r#type()], &[]));
-    replace_all_uses(result.into(), load.result(0).unwrap().into());
+    let load = insert_before(&convert, create("ttg.local_load", location, &[alloc.result_at(0).unwrap().into()], &[result.r#type()], &[]));
+    replace_all_uses(result.into(), load.result_at(0).unwrap().into());
     erase(convert);
     Ok(())
 }

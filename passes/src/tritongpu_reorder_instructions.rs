@@ -14,6 +14,7 @@
 //!    that produces its source;
 //! 5. the load of a dot's B operand from shared memory moves after that of
 //!    its A operand, when no write can happen in between.
+use tritium_dialects::access::OpAccess;
 use crate::{
     ir::{collect_ops, name_of, tensor_parts, Order},
     op_traits::effects_recursively,
@@ -44,13 +45,13 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
         move_before(&op, &user);
     }
     for op in ops_named(module, &["ttg.local_alloc"]) {
-        let producer = op.operand(0).ok().and_then(defining_op);
+        let producer = op.operand_at(0).ok().and_then(defining_op);
         if let Some(producer) = producer.filter(|p| !matches!(name_of(p).as_str(), "arith.constant" | "tt.splat")) {
             move_after(&op, &producer);
         }
     }
     for op in ops_named(module, &["tt.trans", "ttg.memdesc_trans"]) {
-        if let Some(producer) = op.operand(0).ok().and_then(defining_op) {
+        if let Some(producer) = op.operand_at(0).ok().and_then(defining_op) {
             move_after(&op, &producer);
         }
     }
@@ -125,7 +126,7 @@ fn increases_register_pressure(op: &OperationRef) -> bool {
     match name_of(op).as_str() {
         "ttg.local_load" => true,
         "ttg.convert_layout" => {
-            let encoding = op.result(0).ok().and_then(|r| tensor_parts(r.r#type())).and_then(|(_, _, e)| e);
+            let encoding = op.result_at(0).ok().and_then(|r| tensor_parts(r.r#type())).and_then(|(_, _, e)| e);
             encoding.and_then(|e| layout_of(e).ok()).is_some_and(|l| matches!(l, Layout::DotOperand(_)))
         }
         _ => false,
@@ -178,16 +179,16 @@ fn write_between(start: &OperationRef, end: OperationRef) -> bool {
 /// For the shared-memory load of a dot's B operand (its only use), the load
 /// of the same dot's A operand, when B's load may move after it.
 fn load_of_a_operand_to_follow<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let encoding = tensor_parts(op.result(0).ok()?.r#type())?.2?;
+    let encoding = tensor_parts(op.result_at(0).ok()?.r#type())?.2?;
     let Layout::DotOperand(dot) = layout_of(encoding).ok()? else { return None };
     if dot.op_idx != 1 {
         return None;
     }
-    let all = uses(op.result(0).ok()?.into());
+    let all = uses(op.result_at(0).ok()?.into());
     let [single] = all.as_slice() else { return None };
     if name_of(&single.owner) != "tt.dot" {
         return None;
     }
-    let a_load = single.owner.operand(0).ok().and_then(defining_op).filter(|a| name_of(a) == "ttg.local_load")?;
+    let a_load = single.owner.operand_at(0).ok().and_then(defining_op).filter(|a| name_of(a) == "ttg.local_load")?;
     (dominates(op, a_load) && !write_between(op, a_load)).then_some(a_load)
 }

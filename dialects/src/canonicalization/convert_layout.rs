@@ -1,6 +1,7 @@
 //! Folding `ttg.convert_layout` into its producers and consumers (upstream's
 //! ConvertLayoutOp canonicalization patterns): a conversion is removed when
 //! the op on the other side can produce or take the other layout directly.
+use crate::access::OpAccess;
 use crate::{
     layout::layout_of,
     rewrite::{Pattern, Rewriter},
@@ -40,7 +41,7 @@ fn producer<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
 
 /// The `ttg.convert_layout` defining operand `index` of `op`.
 fn convert_operand<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize) -> Option<OperationRef<'c, 'a>> {
-    producer(op.operand(index).ok()?).filter(|p| name(p) == "ttg.convert_layout")
+    producer(op.operand_at(index).ok()?).filter(|p| name(p) == "ttg.convert_layout")
 }
 
 fn encoding(ty: Type) -> Option<Attribute> {
@@ -58,7 +59,7 @@ fn layouts_equal(shape: &[i64], a: &Layout, b: &Layout) -> bool {
 
 /// A convert between layouts that are equal as linear layouts moves no data.
 fn is_trivial_convert(convert: &OperationRef) -> bool {
-    let (Ok(src), Ok(dst)) = (convert.operand(0), convert.result(0)) else { return false };
+    let (Ok(src), Ok(dst)) = (convert.operand_at(0), convert.result_at(0)) else { return false };
     match (layout(src.r#type()), layout(dst.r#type()), static_shape(src.r#type())) {
         (Some(a), Some(b), Some(shape)) => layouts_equal(&shape, &a, &b),
         _ => false,
@@ -113,7 +114,7 @@ fn keep<'c>(op: &OperationRef<'c, '_>, key: &'static str) -> Option<(&'static st
 
 /// convert_layout(x) when its producer can make the new layout itself.
 fn convert_from_producer(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(src), Ok(result)) = (op.operand(0), op.result(0)) else { return false };
+    let (Ok(src), Ok(result)) = (op.operand_at(0), op.result_at(0)) else { return false };
     let (src_type, dst_type) = (src.r#type(), result.r#type());
     if src_type == dst_type {
         rewriter.replace_op_with_values(&op, &[src]);
@@ -129,7 +130,7 @@ fn convert_from_producer(op: OperationRef, rewriter: &Rewriter) -> bool {
         "tt.reshape" => {
             if arg.has_attribute("efficient_layout")
                 || !arg.has_attribute("allow_reorder")
-                || is_expensive_view(arg.operand(0).unwrap().r#type(), dst_type)
+                || is_expensive_view(arg.operand_at(0).unwrap().r#type(), dst_type)
                 || is_dot_operand(src_type)
                 || is_dot_operand(dst_type)
             {
@@ -167,12 +168,12 @@ fn convert_from_producer(op: OperationRef, rewriter: &Rewriter) -> bool {
             }
         }
         "ttg.convert_layout" => {
-            let inner = arg.operand(0).unwrap();
+            let inner = arg.operand_at(0).unwrap();
             rewriter.replace_op_with_new(&op, build("ttg.convert_layout", &op, &[inner], &[dst_type], &[]));
             true
         }
         "tt.splat" => {
-            let value = arg.operand(0).unwrap();
+            let value = arg.operand_at(0).unwrap();
             rewriter.replace_op_with_new(&op, build("tt.splat", &op, &[value], &[dst_type], &[]));
             true
         }
@@ -206,8 +207,8 @@ fn splat_element(attribute: Attribute) -> Option<Attribute> {
 /// reshape may reorder elements and is cheap from x's layout.
 fn reshape_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {
     let Some(convert) = convert_operand(&op, 0) else { return false };
-    let source = convert.operand(0).unwrap();
-    let result_type = op.result(0).unwrap().r#type();
+    let source = convert.operand_at(0).unwrap();
+    let result_type = op.result_at(0).unwrap().r#type();
     let cheap = op.has_attribute("allow_reorder") && !is_expensive_view(source.r#type(), result_type);
     if !is_trivial_convert(&convert) && !cheap {
         return false;
@@ -220,7 +221,7 @@ fn reshape_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// trans with the identity order is a (foldable) convert; trans(convert(x))
 /// -> trans(x) when the convert is trivial.
 fn trans_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let result_type = op.result(0).unwrap().r#type();
+    let result_type = op.result_at(0).unwrap().r#type();
     let order = op.attribute("order").ok().map(|a| a.to_string()).unwrap_or_default();
     let is_identity = order
         .trim_start_matches("array<i32")
@@ -232,12 +233,12 @@ fn trans_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {
         .enumerate()
         .all(|(i, d)| d == i.to_string());
     if is_identity {
-        let source = op.operand(0).unwrap();
+        let source = op.operand_at(0).unwrap();
         rewriter.replace_op_with_new(&op, build("ttg.convert_layout", &op, &[source], &[result_type], &[]));
         return true;
     }
     let Some(convert) = convert_operand(&op, 0).filter(is_trivial_convert) else { return false };
-    let source = convert.operand(0).unwrap();
+    let source = convert.operand_at(0).unwrap();
     let attrs: Vec<_> = keep(&op, "order").into_iter().collect();
     rewriter.replace_op_with_new(&op, build("tt.trans", &op, &[source], &[result_type], &attrs));
     true
@@ -250,8 +251,8 @@ fn gather_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {
         return false;
     }
     let Some(convert) = convert_operand(&op, 0) else { return false };
-    let (source, indices) = (convert.operand(0).unwrap(), op.operand(1).unwrap());
-    let result_type = op.result(0).unwrap().r#type();
+    let (source, indices) = (convert.operand_at(0).unwrap(), op.operand_at(1).unwrap());
+    let result_type = op.result_at(0).unwrap().r#type();
     let attrs: Vec<_> = keep(&op, "axis").into_iter().collect();
     rewriter.replace_op_with_new(&op, build("tt.gather", &op, &[source, indices], &[result_type], &attrs));
     true
@@ -261,10 +262,10 @@ fn gather_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// independent. A mask follows the source to its layout.
 fn histogram_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {
     let Some(convert) = convert_operand(&op, 0) else { return false };
-    let source = convert.operand(0).unwrap();
-    let result_type = op.result(0).unwrap().r#type();
+    let source = convert.operand_at(0).unwrap();
+    let result_type = op.result_at(0).unwrap().r#type();
     let mut operands = vec![source];
-    if let Ok(mask) = op.operand(1) {
+    if let Ok(mask) = op.operand_at(1) {
         let Some((shape, _, encoding)) = tensor_parts(source.r#type()) else { return false };
         // `to_ref` borrows the ContextRef: keep it alive in a local.
         let context_ref = op.context();
@@ -274,7 +275,7 @@ fn histogram_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {
         let mask_type: Type = RankedTensorType::new(&dims, i1, encoding).into();
         rewriter.set_insertion_point_before(&op);
         let converted = rewriter.insert(build("ttg.convert_layout", &op, &[mask], &[mask_type], &[]));
-        operands.push(converted.result(0).unwrap().into());
+        operands.push(converted.result_at(0).unwrap().into());
     }
     rewriter.replace_op_with_new(&op, build("tt.histogram", &op, &operands, &[result_type], &[]));
     true
@@ -288,8 +289,8 @@ fn tensor_parts(ty: Type) -> Option<(Vec<i64>, Type, Option<Attribute>)> {
 /// local_alloc(convert(x)) -> local_alloc(x): shared memory takes any layout.
 fn alloc_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {
     let Some(convert) = convert_operand(&op, 0) else { return false };
-    let source = convert.operand(0).unwrap();
-    let result_type = op.result(0).unwrap().r#type();
+    let source = convert.operand_at(0).unwrap();
+    let result_type = op.result_at(0).unwrap().r#type();
     rewriter.replace_op_with_new(&op, build("ttg.local_alloc", &op, &[source], &[result_type], &[]));
     true
 }
@@ -297,7 +298,7 @@ fn alloc_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// local_store(convert(x), dst) -> local_store(x, dst).
 fn local_store_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {
     let Some(convert) = convert_operand(&op, 0) else { return false };
-    let (source, destination) = (convert.operand(0).unwrap(), op.operand(1).unwrap());
+    let (source, destination) = (convert.operand_at(0).unwrap(), op.operand_at(1).unwrap());
     rewriter.replace_op_with_new(&op, build("ttg.local_store", &op, &[source, destination], &[], &[]));
     true
 }

@@ -2,6 +2,7 @@
 //! CanonicalizeMaskedLoadPattern and CanonicalizeMaskedStorePattern): an
 //! all-true mask is dropped; an all-false one makes a load its `other` value
 //! and a store nothing.
+use crate::access::OpAccess;
 use super::support::{build, constant_of, integer_value, kept, splat_element};
 use crate::rewrite::{Pattern, Rewriter};
 use melior::ir::{attribute::DenseI32ArrayAttribute, operation::OperationLike, OperationRef, Value, ValueLike};
@@ -19,7 +20,7 @@ fn constant_mask(mask: Value) -> Option<bool> {
 
 /// Operand `index` of `op` when the op has that many operands.
 fn operand<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
-    op.operand(index).ok()
+    op.operand_at(index).ok()
 }
 
 /// The size of each operand group of `op`'s `operandSegmentSizes`.
@@ -33,7 +34,7 @@ fn load_with_constant_mask(op: OperationRef, rewriter: &Rewriter) -> bool {
     let Some(mask) = operand(&op, 1) else { return false };
     let Some(all_true) = constant_mask(mask) else { return false };
     if all_true {
-        let (Some(pointer), Ok(result)) = (operand(&op, 0), op.result(0)) else { return false };
+        let (Some(pointer), Ok(result)) = (operand(&op, 0), op.result_at(0)) else { return false };
         // `to_ref` borrows the ContextRef: keep it alive in a local.
         let context_ref = op.context();
         let context = unsafe { context_ref.to_ref() };

@@ -1,6 +1,7 @@
 //! Folds of TritonGPU's shared-memory ops (upstream's `fold` methods of
 //! local_alloc, memdesc_trans and memdesc_reinterpret): views that change
 //! nothing, and an immutable copy of a buffer just read back.
+use crate::access::OpAccess;
 use super::{
     shape_ops::compose_transposes,
     support::{i32_array, is_identity, produced_by, result_type, same_type},
@@ -28,8 +29,8 @@ fn fold_local_alloc(op: OperationRef, rewriter: &Rewriter) -> bool {
     if MemDesc::of(ty).is_none_or(|m| m.mutable) {
         return false;
     }
-    let Some(load) = op.operand(0).ok().and_then(|s| produced_by(s, "ttg.local_load")) else { return false };
-    let Ok(buffer) = load.operand(0) else { return false };
+    let Some(load) = op.operand_at(0).ok().and_then(|s| produced_by(s, "ttg.local_load")) else { return false };
+    let Ok(buffer) = load.operand_at(0) else { return false };
     if !same_type(buffer.r#type(), ty) {
         return false;
     }
@@ -40,7 +41,7 @@ fn fold_local_alloc(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// memdesc_trans by the identity order is its source; memdesc_trans of
 /// memdesc_trans is one transpose by the composed order (changed in place).
 fn fold_memdesc_trans(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(source), Some(ty)) = (op.operand(0), result_type(&op)) else { return false };
+    let (Ok(source), Some(ty)) = (op.operand_at(0), result_type(&op)) else { return false };
     let Some(order) = op.attribute("order").ok().and_then(i32_array) else { return false };
     // Upstream returns the source whatever the types; the identity order
     // infers the source's type, so only a hand-written result type differs,
@@ -60,7 +61,7 @@ fn fold_memdesc_trans(op: OperationRef, rewriter: &Rewriter) -> bool {
 
 /// memdesc_reinterpret to the source's own type is a no-op.
 fn fold_memdesc_reinterpret(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(source), Some(ty)) = (op.operand(0), result_type(&op)) else { return false };
+    let (Ok(source), Some(ty)) = (op.operand_at(0), result_type(&op)) else { return false };
     if !same_type(source.r#type(), ty) {
         return false;
     }

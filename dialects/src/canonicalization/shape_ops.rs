@@ -2,6 +2,7 @@
 //! methods, `canonicalize` methods and Canonicalize.td patterns of splat,
 //! broadcast, expand_dims, reshape, trans and make_range): views of splats
 //! and constants become splats and constants, chains of views collapse.
+use crate::access::OpAccess;
 use super::{
     support::{
         build, constant_of, i32_array, i32_array_attribute, integer_value, is_identity, kept, produced_by, producer,
@@ -48,7 +49,7 @@ pub static MAKE_RANGE_FOLDS: &[Pattern] =
 
 /// splat(constant c) -> constant splat(c), for integer and float scalars.
 fn fold_splat(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Some(value), Some(ty)) = (op.operand(0).ok().and_then(constant_of), result_type(&op)) else { return false };
+    let (Some(value), Some(ty)) = (op.operand_at(0).ok().and_then(constant_of), result_type(&op)) else { return false };
     let scalar = unsafe {
         mlir_sys::mlirAttributeIsAInteger(value.to_raw()) || mlir_sys::mlirAttributeIsAFloat(value.to_raw())
     };
@@ -62,7 +63,7 @@ fn fold_splat(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// broadcast to its own type is a no-op; broadcast(constant splat) is a
 /// constant splat of the broadcast shape.
 fn fold_broadcast(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(source), Some(ty)) = (op.operand(0), result_type(&op)) else { return false };
+    let (Ok(source), Some(ty)) = (op.operand_at(0), result_type(&op)) else { return false };
     if same_type(source.r#type(), ty) {
         rewriter.replace_op_with_values(&op, &[source]);
         return true;
@@ -77,16 +78,16 @@ fn fold_broadcast(op: OperationRef, rewriter: &Rewriter) -> bool {
 
 /// broadcast(splat(x)) -> splat(x) of the broadcast shape.
 fn broadcast_of_splat(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let Some(splat) = op.operand(0).ok().and_then(|s| produced_by(s, "tt.splat")) else { return false };
-    let (Ok(scalar), Some(ty)) = (splat.operand(0), result_type(&op)) else { return false };
+    let Some(splat) = op.operand_at(0).ok().and_then(|s| produced_by(s, "tt.splat")) else { return false };
+    let (Ok(scalar), Some(ty)) = (splat.operand_at(0), result_type(&op)) else { return false };
     rewriter.replace_op_with_new(&op, build("tt.splat", op.location(), &[scalar], &[ty], &[]));
     true
 }
 
 /// broadcast(broadcast(x)) -> broadcast(x).
 fn broadcast_of_broadcast(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let Some(inner) = op.operand(0).ok().and_then(|s| produced_by(s, "tt.broadcast")) else { return false };
-    let (Ok(source), Some(ty)) = (inner.operand(0), result_type(&op)) else { return false };
+    let Some(inner) = op.operand_at(0).ok().and_then(|s| produced_by(s, "tt.broadcast")) else { return false };
+    let (Ok(source), Some(ty)) = (inner.operand_at(0), result_type(&op)) else { return false };
     rewriter.replace_op_with_new(&op, build("tt.broadcast", op.location(), &[source], &[ty], &[]));
     true
 }
@@ -94,7 +95,7 @@ fn broadcast_of_broadcast(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// expand_dims and reshape of a dense constant: the same data with the new
 /// shape (upstream's `foldViewLikeOp`).
 fn fold_view_of_constant(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Some(value), Some(ty)) = (op.operand(0).ok().and_then(constant_of), result_type(&op)) else { return false };
+    let (Some(value), Some(ty)) = (op.operand_at(0).ok().and_then(constant_of), result_type(&op)) else { return false };
     let Some(folded) = retyped_elements(value, ty) else { return false };
     replace_with_constant(rewriter, &op, folded);
     true
@@ -104,22 +105,22 @@ fn fold_view_of_constant(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// broadcast(expand_dims(x)), which lets broadcasts around an expand_dims meet
 /// and merge.
 fn canonicalize_expand_dims(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(source), Some(ty)) = (op.operand(0), result_type(&op)) else { return false };
+    let (Ok(source), Some(ty)) = (op.operand_at(0), result_type(&op)) else { return false };
     let Some(arg) = producer(source) else { return false };
     match name(&arg).as_str() {
         "tt.splat" => {
-            let scalar = arg.operand(0).unwrap();
+            let scalar = arg.operand_at(0).unwrap();
             rewriter.replace_op_with_new(&op, build("tt.splat", op.location(), &[scalar], &[ty], &[]));
             true
         }
         "tt.broadcast" => {
-            let inner = arg.operand(0).unwrap();
+            let inner = arg.operand_at(0).unwrap();
             let Some(axis) = op.attribute("axis").ok().and_then(integer_value) else { return false };
             let Some(expanded) = expanded_type(inner.r#type(), axis as usize, ty) else { return false };
             rewriter.set_insertion_point_before(&op);
             let attrs = kept(&op, &["axis"]);
             let expand = rewriter.insert(build("tt.expand_dims", op.location(), &[inner], &[expanded], &attrs));
-            let result = expand.result(0).unwrap().into();
+            let result = expand.result_at(0).unwrap().into();
             rewriter.replace_op_with_new(&op, build("tt.broadcast", arg.location(), &[result], &[ty], &[]));
             true
         }
@@ -144,7 +145,7 @@ fn expanded_type<'c>(source: Type<'c>, axis: usize, like: Type<'c>) -> Option<Ty
 /// reshape to its own type, when it may not reorder, is a no-op; reshape of
 /// a dense constant is a constant.
 fn fold_reshape(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(source), Some(ty)) = (op.operand(0), result_type(&op)) else { return false };
+    let (Ok(source), Some(ty)) = (op.operand_at(0), result_type(&op)) else { return false };
     if same_type(source.r#type(), ty) && !op.has_attribute("allow_reorder") {
         rewriter.replace_op_with_values(&op, &[source]);
         return true;
@@ -159,18 +160,18 @@ fn canonicalize_reshape(op: OperationRef, rewriter: &Rewriter) -> bool {
     if op.has_attribute("efficient_layout") {
         return false;
     }
-    let (Ok(source), Some(ty)) = (op.operand(0), result_type(&op)) else { return false };
+    let (Ok(source), Some(ty)) = (op.operand_at(0), result_type(&op)) else { return false };
     let Some(arg) = producer(source) else { return false };
     match name(&arg).as_str() {
         "tt.reshape" => {
-            let inner = arg.operand(0).unwrap();
+            let inner = arg.operand_at(0).unwrap();
             let reorder = op.has_attribute("allow_reorder") || arg.has_attribute("allow_reorder");
             let attrs: Vec<_> = reorder.then(|| ("allow_reorder", unit_attribute(&op))).into_iter().collect();
             rewriter.replace_op_with_new(&op, build("tt.reshape", op.location(), &[inner], &[ty], &attrs));
             true
         }
         "tt.splat" => {
-            let scalar = arg.operand(0).unwrap();
+            let scalar = arg.operand_at(0).unwrap();
             rewriter.replace_op_with_new(&op, build("tt.splat", op.location(), &[scalar], &[ty], &[]));
             true
         }
@@ -182,7 +183,7 @@ fn canonicalize_reshape(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// trans(trans(x)) is one trans of x by the composed order (changed in place);
 /// trans of a constant splat is a constant splat.
 fn fold_trans(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(source), Some(ty)) = (op.operand(0), result_type(&op)) else { return false };
+    let (Ok(source), Some(ty)) = (op.operand_at(0), result_type(&op)) else { return false };
     let Some(order) = op.attribute("order").ok().and_then(i32_array) else { return false };
     if is_identity(&order) && same_type(source.r#type(), ty) {
         rewriter.replace_op_with_values(&op, &[source]);
@@ -205,7 +206,7 @@ fn fold_trans(op: OperationRef, rewriter: &Rewriter) -> bool {
 pub(super) fn compose_transposes(op: &OperationRef, inner: &OperationRef, order: &[i32], rewriter: &Rewriter) -> bool {
     let Some(inner_order) = inner.attribute("order").ok().and_then(i32_array) else { return false };
     let composed: Option<Vec<i32>> = order.iter().map(|&i| inner_order.get(i as usize).copied()).collect();
-    let (Some(composed), Ok(source)) = (composed, inner.operand(0)) else { return false };
+    let (Some(composed), Ok(source)) = (composed, inner.operand_at(0)) else { return false };
     let attribute = i32_array_attribute(op, &composed);
     rewriter.modify_in_place(op, || {
         set_attribute(op, "order", attribute);

@@ -1,6 +1,7 @@
 //! split(convert_layout(x)) -> split(x) (upstream's CanonicalizeConvertFromSplit,
 //! one of ConvertLayoutOp's patterns): when x's layout already splits into
 //! the layout of the split's results, the conversion is not needed.
+use crate::access::OpAccess;
 use super::support::{build, produced_by};
 use crate::{
     layout::{attribute_of, layout_of},
@@ -47,9 +48,9 @@ fn encoding<'c>(value: melior::ir::Value<'c, '_>) -> Option<Attribute<'c>> {
 }
 
 fn split_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let Some(convert) = op.operand(0).ok().and_then(|s| produced_by(s, "ttg.convert_layout")) else { return false };
-    let source = convert.operand(0).unwrap();
-    let (Some(source_encoding), Some(result_encoding)) = (encoding(source), encoding(op.result(0).unwrap().into()))
+    let Some(convert) = op.operand_at(0).ok().and_then(|s| produced_by(s, "ttg.convert_layout")) else { return false };
+    let source = convert.operand_at(0).unwrap();
+    let (Some(source_encoding), Some(result_encoding)) = (encoding(source), encoding(op.result_at(0).unwrap().into()))
     else {
         return false;
     };

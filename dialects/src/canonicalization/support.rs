@@ -1,5 +1,6 @@
 //! What the canonicalization patterns share: reading ops and constants, and
 //! building replacements the way upstream's builders and folders do.
+use crate::access::OpAccess;
 use crate::rewrite::Rewriter;
 use melior::ir::{
     attribute::{Attribute, DenseElementsAttribute},
@@ -113,13 +114,13 @@ pub(super) fn kept<'c>(op: &OperationRef<'c, '_>, keys: &[&'static str]) -> Vec<
 /// What the Triton dialect's constant materializer does with a folded
 /// attribute: an `arith.constant` in place of `op`, which it replaces.
 pub(super) fn replace_with_constant(rewriter: &Rewriter, op: &OperationRef, value: Attribute) {
-    let ty = op.result(0).expect("a folded op has a result").r#type();
+    let ty = op.result_at(0).expect("a folded op has a result").r#type();
     rewriter.replace_op_with_new(op, build("arith.constant", op.location(), &[], &[ty], &[("value", value)]));
 }
 
 /// `op`'s single result type.
 pub(super) fn result_type<'c>(op: &OperationRef<'c, '_>) -> Option<Type<'c>> {
-    op.result(0).ok().map(|r| r.r#type())
+    op.result_at(0).ok().map(|r| r.r#type())
 }
 
 /// Whether two types are the same (types are uniqued).

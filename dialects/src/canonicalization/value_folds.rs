@@ -1,6 +1,7 @@
 //! Folds of Triton's element-wise ops (upstream's `fold` methods of addptr,
 //! advance and fp_to_fp): offsets of zero, and casts of a constant zero or to
 //! the same type.
+use crate::access::OpAccess;
 use super::{
     support::{
         constant_of, element_type, float_attribute, float_zero_sign, integer_value, is_float, is_integer_zero,
@@ -19,7 +20,7 @@ pub static FP_TO_FP_FOLDS: &[Pattern] = &[Pattern { root: "tt.fp_to_fp", benefit
 
 /// addptr(p, 0) -> p.
 fn fold_addptr(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(pointer), Ok(offset)) = (op.operand(0), op.operand(1)) else { return false };
+    let (Ok(pointer), Ok(offset)) = (op.operand_at(0), op.operand_at(1)) else { return false };
     if !constant_of(offset).is_some_and(is_integer_zero) {
         return false;
     }
@@ -29,7 +30,7 @@ fn fold_addptr(op: OperationRef, rewriter: &Rewriter) -> bool {
 
 /// advance(p, [0, 0, ...]) -> p.
 fn fold_advance(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let Ok(pointer) = op.operand(0) else { return false };
+    let Ok(pointer) = op.operand_at(0) else { return false };
     let all_zero = op.operands().skip(1).all(|offset| constant_of(offset).and_then(integer_value) == Some(0));
     if !all_zero {
         return false;
@@ -41,7 +42,7 @@ fn fold_advance(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// fp_to_fp to the same type is a no-op; of a constant +0.0 or -0.0 it is
 /// that zero in the result type.
 fn fold_fp_to_fp(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(source), Some(ty)) = (op.operand(0), result_type(&op)) else { return false };
+    let (Ok(source), Some(ty)) = (op.operand_at(0), result_type(&op)) else { return false };
     if same_type(source.r#type(), ty) {
         rewriter.replace_op_with_values(&op, &[source]);
         return true;

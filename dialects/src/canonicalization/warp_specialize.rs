@@ -3,6 +3,7 @@
 //! repeats an earlier capture, is dropped (with its block argument in every
 //! partition); results nobody uses are dropped from the op and from the
 //! default region's `ttg.warp_yield`.
+use crate::access::{OpAccess, block_argument_at};
 use super::support::{name, set_operand};
 use crate::rewrite::{Pattern, Rewriter};
 use melior::ir::{
@@ -15,12 +16,12 @@ pub static PATTERNS: &[Pattern] = &[Pattern { root: "ttg.warp_specialize", benef
 /// The partition regions: those of the `ttg.warp_specialize.partitions` op
 /// in the second region.
 fn partition_regions<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<RegionRef<'c, 'a>> {
-    let holder = op.region(1).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
+    let holder = op.region_at(1).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
     holder.filter(|h| name(h) == "ttg.warp_specialize.partitions").map(|h| h.regions().collect()).unwrap_or_default()
 }
 
 fn argument<'c, 'a>(region: &RegionRef<'c, 'a>, index: usize) -> Option<Value<'c, 'a>> {
-    region.first_block()?.argument(index).ok().map(Into::into)
+    block_argument_at(region.first_block()?, index).ok().map(Into::into)
 }
 
 fn has_uses(value: Value) -> bool {
@@ -92,7 +93,7 @@ fn drop_unused_values(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// Rebuilds `op` without the results marked unused: the default region's
 /// yields stop yielding them, and the regions move to the new op.
 fn drop_unused_results(op: &OperationRef, unused: &[bool], rewriter: &Rewriter) {
-    if let Ok(default) = op.region(0) {
+    if let Ok(default) = op.region_at(0) {
         let mut block = default.first_block();
         while let Some(b) = block {
             if let Some(yield_op) = b.terminator().filter(|t| name(t) == "ttg.warp_yield") {
@@ -131,7 +132,7 @@ fn drop_unused_results(op: &OperationRef, unused: &[bool], rewriter: &Rewriter) 
     let mut next = 0;
     for (result, unused) in op.results().zip(unused) {
         if !*unused {
-            let replacement: Value = new_op.result(next).unwrap().into();
+            let replacement: Value = new_op.result_at(next).unwrap().into();
             for user in uses_of(result.into()) {
                 rewriter.modify_in_place(&user.0, || set_operand(&user.0, user.1, replacement));
             }

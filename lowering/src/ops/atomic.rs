@@ -10,6 +10,7 @@
 //! value to the others through the op's scratch; a tensor whose layout
 //! gives an element to several threads updates it once, and when the old
 //! values are used they reach the other threads through scratch too.
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -130,8 +131,8 @@ fn contiguous_elements(l: &Lowering, op: &OperationRef, layout: &TensorLayout, b
     let Some(axis) = l.axis_info.as_ref() else {
         return 1;
     };
-    let mut width = axis.contiguity(op.operand(0).unwrap()) as usize;
-    if let Ok(mask) = op.operand(2) {
+    let mut width = axis.contiguity(op.operand_at(0).unwrap()) as usize;
+    if let Ok(mask) = op.operand_at(2) {
         width = width.min(axis.mask_alignment(mask) as usize);
     }
     width = width.min((128 / bits) as usize).max(1);
@@ -174,13 +175,13 @@ fn predicated(
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
     let result_type = op
-        .result(0)
+        .result_at(0)
         .map_err(|e| LowerError::at(&op, e.to_string()))?
         .r#type();
     let element = l.lower_type(result_type);
     let bits = bit_width(element)
         .ok_or_else(|| LowerError::at(&op, format!("atomics on {element} are not supported")))?;
-    let pointer_type = op.operand(0).unwrap().r#type();
+    let pointer_type = op.operand_at(0).unwrap().r#type();
     let layout = if pointer_type.is_ranked_tensor() {
         Some(l.tensor_layout(&op, pointer_type)?)
     } else {

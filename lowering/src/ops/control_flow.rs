@@ -1,6 +1,7 @@
 //! scf.for, scf.if and scf.while over registers: loop-carried tensors become
 //! their registers, flattened in order, and the bodies are lowered inside the
 //! new ops. (Upstream's convert-scf-to-cf then turns them into branches.)
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, Cursor, V},
     emit::{LowerError, Lowering, Result},
@@ -90,8 +91,8 @@ fn lower_region_into<'c>(
     new_region: usize,
     arguments: &[Vec<V>],
 ) -> Result<()> {
-    let old_block = old.region(old_region).unwrap().first_block().ok_or_else(|| LowerError::at(old, "empty region"))?;
-    let new_block = new.region(new_region).unwrap().first_block().unwrap();
+    let old_block = old.region_at(old_region).unwrap().first_block().ok_or_else(|| LowerError::at(old, "empty region"))?;
+    let new_block = new.region_at(new_region).unwrap().first_block().unwrap();
     for (i, registers) in arguments.iter().enumerate() {
         l.set(old_block.argument(i).unwrap().to_raw(), registers.clone());
     }
@@ -103,7 +104,7 @@ fn lower_region_into<'c>(
 }
 
 fn block_arguments(new: &OperationRef, region: usize) -> Vec<V> {
-    let block = new.region(region).unwrap().first_block().unwrap();
+    let block = new.region_at(region).unwrap().first_block().unwrap();
     (0..block.argument_count()).map(|i| block.argument(i).unwrap().to_raw()).collect()
 }
 
@@ -121,7 +122,7 @@ fn lower_for<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let mut grouped = vec![vec![args[0]]];
     grouped.extend(unflatten(&args[1..], &counts));
     lower_region_into(l, &op, 0, &new, 0, &grouped)?;
-    let results: Vec<V> = (0..new.result_count()).map(|i| new.result(i).unwrap().to_raw()).collect();
+    let results: Vec<V> = (0..new.result_count()).map(|i| new.result_at(i).unwrap().to_raw()).collect();
     for (i, registers) in unflatten(&results, &counts).into_iter().enumerate() {
         l.set_result(&op, i, registers);
     }
@@ -133,7 +134,7 @@ fn result_shapes<'c>(l: &mut Lowering<'c>, op: &OperationRef<'c, '_>) -> Result<
     let mut counts = Vec::new();
     let mut types = Vec::new();
     for i in 0..op.result_count() {
-        let ty = op.result(i).unwrap().r#type();
+        let ty = op.result_at(i).unwrap().r#type();
         let count = if ty.is_ranked_tensor() { l.tensor_layout(op, ty)?.num_registers() } else { 1 };
         counts.push(count);
         types.extend(std::iter::repeat_n(l.lower_type(ty), count));
@@ -144,7 +145,7 @@ fn result_shapes<'c>(l: &mut Lowering<'c>, op: &OperationRef<'c, '_>) -> Result<
 fn lower_if<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let condition = l.operand(&op, 0)?[0];
     let (counts, types) = result_shapes(l, &op)?;
-    let has_else = op.region(1).ok().and_then(|r| r.first_block()).is_some();
+    let has_else = op.region_at(1).ok().and_then(|r| r.first_block()).is_some();
     let regions = if has_else { vec![vec![], vec![]] } else { vec![vec![], vec![]] };
     let new = build_with_regions(l, "scf.if", &[condition], &types, &regions);
     lower_region_into(l, &op, 0, &new, 0, &[])?;
@@ -152,13 +153,13 @@ fn lower_if<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         lower_region_into(l, &op, 1, &new, 1, &[])?;
     } else {
         // scf.if without results may omit `else`; keep an empty one that yields.
-        let block = new.region(1).unwrap().first_block().unwrap();
+        let block = new.region_at(1).unwrap().first_block().unwrap();
         let saved = l.b.cursor;
         l.b.cursor = Cursor::End(block.to_raw());
         l.b.op("scf.yield", &[], &[], &[]);
         l.b.cursor = saved;
     }
-    let results: Vec<V> = (0..new.result_count()).map(|i| new.result(i).unwrap().to_raw()).collect();
+    let results: Vec<V> = (0..new.result_count()).map(|i| new.result_at(i).unwrap().to_raw()).collect();
     for (i, registers) in unflatten(&results, &counts).into_iter().enumerate() {
         l.set_result(&op, i, registers);
     }
@@ -174,7 +175,7 @@ fn lower_while<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()>
     lower_region_into(l, &op, 0, &new, 0, &unflatten(&before_args, &init_counts))?;
     let after_args = block_arguments(&new, 1);
     lower_region_into(l, &op, 1, &new, 1, &unflatten(&after_args, &result_counts))?;
-    let results: Vec<V> = (0..new.result_count()).map(|i| new.result(i).unwrap().to_raw()).collect();
+    let results: Vec<V> = (0..new.result_count()).map(|i| new.result_at(i).unwrap().to_raw()).collect();
     for (i, registers) in unflatten(&results, &result_counts).into_iter().enumerate() {
         l.set_result(&op, i, registers);
     }

@@ -5,6 +5,7 @@
 //! writes and the reads are free of bank conflicts, with ldmatrix/stmatrix
 //! where they move more per instruction. The scratch holds the whole tensor
 //! (allocate-shared-memory-nv sizes it so), so one round trip suffices.
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::type_of,
     emit::{LowerError, Lowering, Result},
@@ -14,11 +15,11 @@ use crate::{
     },
     transfer::plan_conversion,
 };
-use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
+use melior::ir::{OperationRef, ValueLike};
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let src = l.tensor_layout(&op, op.operand(0).unwrap().r#type())?;
-    let dst = l.tensor_layout(&op, op.result(0).unwrap().r#type())?;
+    let src = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    let dst = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let registers = l.operand(&op, 0)?;
     if let Ok(map) = register_map(&src, &dst, &|c: &[u32]| c.to_vec()) {
         l.set_result(&op, 0, map.iter().map(|r| registers[*r]).collect());

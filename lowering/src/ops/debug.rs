@@ -8,6 +8,7 @@
 //! threads where some element of the condition is false, then (for a
 //! tensor) waits for the whole CTA, so that no thread runs on past a
 //! failing one.
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, Cursor, V},
     emit::{LowerError, Lowering, Result},
@@ -54,7 +55,7 @@ fn print<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     for i in 0..operands {
         let is_signed = signed.get(i).is_some_and(|s| *s > 0);
         let registers = l.operand(&op, i)?;
-        let ty = op.operand(i).unwrap().r#type();
+        let ty = op.operand_at(i).unwrap().r#type();
         // The element's coordinates, and the digits each needs.
         let (indices, widths): (Vec<Vec<V>>, Vec<usize>) = if ty.is_ranked_tensor() {
             let layout = l.tensor_layout(&op, ty)?;
@@ -256,7 +257,7 @@ fn assert<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     })?;
     // Tensors of different layouts may follow: every thread must be past
     // the assert before any goes on.
-    if op.operand(0).unwrap().r#type().is_ranked_tensor() {
+    if op.operand_at(0).unwrap().r#type().is_ranked_tensor() {
         l.b.barrier();
     }
     Ok(())

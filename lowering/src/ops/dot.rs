@@ -1,17 +1,18 @@
 //! tt.dot. With blocked layouts (no tensor cores: the FMA path) every thread
 //! holds, for each accumulator element it owns, the whole row of A and column
 //! of B it needs, so the dot is a chain of fused multiply-adds per register.
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
     layout::TensorLayout,
 };
-use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
+use melior::ir::{OperationRef, ValueLike};
 use std::collections::HashMap;
 use tritium_layout::Layout;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let c_type = op.operand(2).unwrap().r#type();
+    let c_type = op.operand_at(2).unwrap().r#type();
     let c_layout = l.tensor_layout(&op, c_type)?;
     match &c_layout.layout {
         Layout::Blocked(_) => fma_dot(l, op, &c_layout),
@@ -31,8 +32,8 @@ fn by_coordinates(layout: &TensorLayout) -> HashMap<&[u32], usize> {
 }
 
 fn fma_dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorLayout) -> Result<()> {
-    let a_layout = l.tensor_layout(&op, op.operand(0).unwrap().r#type())?;
-    let b_layout = l.tensor_layout(&op, op.operand(1).unwrap().r#type())?;
+    let a_layout = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    let b_layout = l.tensor_layout(&op, op.operand_at(1).unwrap().r#type())?;
     let (a, b, c) = (l.operand(&op, 0)?, l.operand(&op, 1)?, l.operand(&op, 2)?);
     let rank = c_layout.rank();
     let k_size = a_layout.shape[rank - 1] as u32;
@@ -101,8 +102,8 @@ fn quad_lanes(row: usize, column: usize, rank: usize) -> Vec<Vec<u32>> {
 /// 16x8 accumulator tile a thread holds and each 16-deep slice of K, the
 /// fragment registers are found by their coordinates in the three layouts.
 fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorLayout) -> Result<()> {
-    let a_layout = l.tensor_layout(&op, op.operand(0).unwrap().r#type())?;
-    let b_layout = l.tensor_layout(&op, op.operand(1).unwrap().r#type())?;
+    let a_layout = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    let b_layout = l.tensor_layout(&op, op.operand_at(1).unwrap().r#type())?;
     let (a, b, c) = (l.operand(&op, 0)?, l.operand(&op, 1)?, l.operand(&op, 2)?);
     let rank = c_layout.rank();
     let (m, n) = (rank - 2, rank - 1);

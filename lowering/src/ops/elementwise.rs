@@ -2,6 +2,7 @@
 //! same register of the operands. Where upstream Triton uses a fast PTX
 //! instruction (ex2.approx for exp, div.full for f32 division, sqrt.approx
 //! for sqrt) Tritium does too, so results and speed match.
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -17,7 +18,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
     if name == "arith.constant" {
         return constant(l, op);
     }
-    let result = op.result(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let result_type = l.lower_type(result.r#type());
     let count = if result.r#type().is_ranked_tensor() {
         l.tensor_layout(&op, result.r#type())?.num_registers()
@@ -222,7 +223,7 @@ pub fn declare_function<'c>(l: &mut Lowering<'c>, name: &str, args: &[Type<'c>],
 /// `arith.constant`: scalars are copied; a splat tensor becomes one scalar
 /// shared by all registers.
 fn constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let result = op.result(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let value = op.attribute("value").map_err(|_| LowerError::at(&op, "has no value"))?;
     if !result.r#type().is_ranked_tensor() {
         let ty = result.r#type();

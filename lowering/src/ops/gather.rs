@@ -4,6 +4,7 @@
 //! fetched with `shfl.sync.idx` from the lane that holds it, one shuffle per
 //! register that could hold it; otherwise the source goes through the op's
 //! scratch in shared memory (row-major), and each thread reads what it needs.
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -12,13 +13,13 @@ use crate::{
         bit_width, load_shared, row_major_index, shuffle, store_shared, stored_type, Shuffle,
     },
 };
-use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
+use melior::ir::{OperationRef, ValueLike};
 use tritium_layout::Dim;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let axis = crate::int_attribute(&op, "axis").unwrap_or(0) as usize;
-    let src = l.tensor_layout(&op, op.operand(0).unwrap().r#type())?;
-    let dst = l.tensor_layout(&op, op.result(0).unwrap().r#type())?;
+    let src = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    let dst = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let sources = l.operand(&op, 0)?;
     let indices = l.operand(&op, 1)?;
     if indices.len() != dst.num_registers() {

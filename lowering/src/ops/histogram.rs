@@ -3,6 +3,7 @@
 //! of the bin are the lane id), a popcount of the lanes whose value has the
 //! bin's bits; then the warps add their counts into the op's scratch in
 //! shared memory with atomics, and each thread reads its result elements.
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -11,8 +12,8 @@ use crate::{
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let src = l.tensor_layout(&op, op.operand(0).unwrap().r#type())?;
-    let dst = l.tensor_layout(&op, op.result(0).unwrap().r#type())?;
+    let src = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    let dst = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let values = l.operand(&op, 0)?;
     let masks = if op.operand_count() > 1 {
         Some(l.operand(&op, 1)?)
@@ -31,7 +32,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let lane_bits = bin_bits.min(5);
     let low_bits = bin_bits - lane_bits;
     let bins_per_lane = 1u32 << low_bits;
-    let result_type = l.lower_type(op.result(0).unwrap().r#type());
+    let result_type = l.lower_type(op.result_at(0).unwrap().r#type());
     let result_bits = bit_width(result_type)
         .ok_or_else(|| LowerError::at(&op, "the histogram must count in integers"))?;
     let i32 = l.b.i32();

@@ -1,5 +1,6 @@
 //! Pointer arithmetic, loads and stores of global memory, one register at a
 //! time with predicated PTX (as upstream Triton emits it).
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -35,7 +36,7 @@ fn registers_of<'c>(l: &mut Lowering<'c>, op: &OperationRef<'c, '_>, index: usiz
 }
 
 fn addptr<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let element = pointee(l, &op, op.result(0).unwrap().r#type())?;
+    let element = pointee(l, &op, op.result_at(0).unwrap().r#type())?;
     let (pointers, offsets) = (registers_of(l, &op, 0)?, registers_of(l, &op, 1)?);
     if pointers.len() != offsets.len() {
         return Err(LowerError::at(&op, "pointer and offset are distributed differently"));
@@ -93,9 +94,9 @@ fn from_bits<'c>(l: &Lowering<'c>, v: V, ty: Type<'c>) -> V {
 /// and 128 bits; and the layout must keep them in consecutive registers.
 fn vector_width(l: &Lowering, op: &OperationRef, layout: Option<&TensorLayout>, bits: u32) -> usize {
     let (Some(axis), Some(layout)) = (l.axis_info.as_ref(), layout) else { return 1 };
-    let pointer = op.operand(0).unwrap();
+    let pointer = op.operand_at(0).unwrap();
     let mut width = axis.contiguity_of(pointer, bits) as usize;
-    if let Ok(mask) = op.operand(if crate::ops::name_of(op) == "tt.store" { 2 } else { 1 }) {
+    if let Ok(mask) = op.operand_at(if crate::ops::name_of(op) == "tt.store" { 2 } else { 1 }) {
         width = width.min(axis.mask_alignment(mask) as usize);
     }
     width = width.min((128 / bits) as usize).max(1);
@@ -206,7 +207,7 @@ fn vector_suffix(count: usize) -> String {
 }
 
 fn load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let result_type = op.result(0).unwrap().r#type();
+    let result_type = op.result_at(0).unwrap().r#type();
     let element = l.lower_type(result_type);
     let (_, bits, _) = access(l, &op, element)?;
     let layout = if result_type.is_ranked_tensor() { Some(l.tensor_layout(&op, result_type)?) } else { None };
@@ -276,7 +277,7 @@ fn load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
 }
 
 fn store<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let pointer_type = op.operand(0).unwrap().r#type();
+    let pointer_type = op.operand_at(0).unwrap().r#type();
     let pointers = registers_of(l, &op, 0)?;
     let values = registers_of(l, &op, 1)?;
     let masks = if op.operand_count() >= 3 { Some(registers_of(l, &op, 2)?) } else { None };

@@ -2,6 +2,7 @@
 //! with butterfly shuffles, then across warps through shared memory. Which
 //! registers, lanes and warps hold elements along the axis is read off the
 //! linear layout.
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -80,9 +81,9 @@ pub fn shuffle_xor<'c>(l: &mut Lowering<'c>, v: V, mask: u32) -> V {
 pub fn lower_reduce<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let axis = crate::int_attribute(&op, "axis").unwrap_or(0) as usize;
     let k = op.operand_count();
-    let layout = l.tensor_layout(&op, op.operand(0).unwrap().r#type())?;
+    let layout = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
     let inputs: Vec<Vec<V>> = (0..k).map(|i| l.operand(&op, i)).collect::<Result<_>>()?;
-    let region = op.region(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let region = op.region_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let block = region.first_block().ok_or_else(|| LowerError::at(&op, "has no combiner"))?;
 
     // 1. Within the thread: registers that differ only along the axis.
@@ -129,7 +130,7 @@ pub fn lower_reduce<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Resul
         }
         return Ok(());
     }
-    let result_layout = l.tensor_layout(&op, op.result(0).unwrap().r#type())?;
+    let result_layout = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let mut results: Vec<Vec<V>> = vec![Vec::new(); k];
     for coords in &result_layout.register_coords {
         let mut key = coords.clone();

@@ -13,6 +13,7 @@
 //! A reverse scan is the same scan over mirrored positions (lanes shuffle
 //! down instead of up, runs, warps and blocks are walked backwards), where
 //! upstream flips the values around a forward scan with shuffles.
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -276,12 +277,12 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         .attribute("reverse")
         .is_ok_and(|a| a.to_string() == "true");
     let operands = op.operand_count();
-    let layout = l.tensor_layout(&op, op.operand(0).unwrap().r#type())?;
+    let layout = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
     let inputs: Vec<Vec<V>> = (0..operands)
         .map(|i| l.operand(&op, i))
         .collect::<Result<_>>()?;
     let region = op
-        .region(0)
+        .region_at(0)
         .map_err(|e| LowerError::at(&op, e.to_string()))?;
     let block = region
         .first_block()
@@ -563,7 +564,7 @@ fn across_warps<'c>(
         b.icmp(0, lane_index, last)
     });
     let layout_owner = {
-        let layout = l.tensor_layout(op, op.operand(0).unwrap().r#type())?;
+        let layout = l.tensor_layout(op, op.operand_at(0).unwrap().r#type())?;
         representative(l, &layout)
     };
     let writer = match layout_owner {

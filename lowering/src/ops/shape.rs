@@ -2,12 +2,13 @@
 //! (make_range, splat, broadcast, expand_dims, reshape, trans, join, split):
 //! each result register takes the operand register that holds the same
 //! element, found through the two layouts.
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::V,
     emit::{LowerError, Lowering, Result},
     layout::TensorLayout,
 };
-use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
+use melior::ir::{OperationRef, ValueLike};
 use std::collections::HashMap;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
@@ -18,7 +19,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
             if scalar.len() != 1 {
                 return Err(LowerError::at(&op, "splat of a tensor is not supported"));
             }
-            let layout = l.tensor_layout(&op, op.result(0).unwrap().r#type())?;
+            let layout = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
             l.set_result(&op, 0, vec![scalar[0]; layout.num_registers()]);
             Ok(())
         }
@@ -35,7 +36,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
 
 fn make_range<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let start = crate::int_attribute(&op, "start").unwrap_or(0);
-    let layout = l.tensor_layout(&op, op.result(0).unwrap().r#type())?;
+    let layout = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let mut registers = Vec::with_capacity(layout.num_registers());
     for r in 0..layout.num_registers() {
         let coordinate = l.coordinate(&layout, r, 0);
@@ -91,8 +92,8 @@ pub fn same_threads(
 }
 
 fn remap<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
-    let src_type = op.operand(0).unwrap().r#type();
-    let dst_type = op.result(0).unwrap().r#type();
+    let src_type = op.operand_at(0).unwrap().r#type();
+    let dst_type = op.result_at(0).unwrap().r#type();
     let (src, dst) = (l.tensor_layout(&op, src_type)?, l.tensor_layout(&op, dst_type)?);
     let (src_shape, dst_shape) = (src.shape.clone(), dst.shape.clone());
     let to_source: Box<dyn Fn(&[u32]) -> Vec<u32>> = match name {
@@ -136,8 +137,8 @@ fn remap<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Resu
 
 /// join(lhs, rhs): the new minor dimension selects the operand.
 fn join<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let src = l.tensor_layout(&op, op.operand(0).unwrap().r#type())?;
-    let dst = l.tensor_layout(&op, op.result(0).unwrap().r#type())?;
+    let src = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    let dst = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let (lhs, rhs) = (l.operand(&op, 0)?, l.operand(&op, 1)?);
     let last = dst.rank() - 1;
     let drop_last = |c: &[u32]| c[..c.len() - 1].to_vec();
@@ -158,8 +159,8 @@ fn join<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
 
 /// split(x): the halves along the minor dimension of size 2.
 fn split<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let src = l.tensor_layout(&op, op.operand(0).unwrap().r#type())?;
-    let dst = l.tensor_layout(&op, op.result(0).unwrap().r#type())?;
+    let src = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    let dst = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let registers = l.operand(&op, 0)?;
     let append_zero = |c: &[u32]| {
         let mut with_half = c.to_vec();

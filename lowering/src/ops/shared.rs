@@ -4,6 +4,7 @@
 //! buffer's shared layout inverted and composed with the tensor's layout.
 //! Offsets come from allocate-shared-memory-nv (allocation.offset) and the
 //! barriers between accesses from tritongpu-membar (ttg.local_barrier).
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -271,10 +272,10 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
                 let offset = b.i32_const(offset as i64);
                 b.gep(base, offset, i8)
             });
-            let memdesc_type = op.result(0).unwrap().r#type();
+            let memdesc_type = op.result_at(0).unwrap().r#type();
             if op.operand_count() == 1 {
                 let registers = l.operand(&op, 0)?;
-                write(l, &op, &registers, op.operand(0).unwrap().r#type(), memdesc_type, pointer)?;
+                write(l, &op, &registers, op.operand_at(0).unwrap().r#type(), memdesc_type, pointer)?;
             }
             l.set_result(&op, 0, vec![pointer]);
             Ok(())
@@ -282,18 +283,18 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
         "ttg.local_store" => {
             let registers = l.operand(&op, 0)?;
             let pointer = l.operand(&op, 1)?[0];
-            write(l, &op, &registers, op.operand(0).unwrap().r#type(), op.operand(1).unwrap().r#type(), pointer)
+            write(l, &op, &registers, op.operand_at(0).unwrap().r#type(), op.operand_at(1).unwrap().r#type(), pointer)
         }
         "ttg.local_load" => {
             let pointer = l.operand(&op, 0)?[0];
-            let registers = read(l, &op, op.result(0).unwrap().r#type(), op.operand(0).unwrap().r#type(), pointer)?;
+            let registers = read(l, &op, op.result_at(0).unwrap().r#type(), op.operand_at(0).unwrap().r#type(), pointer)?;
             l.set_result(&op, 0, registers);
             Ok(())
         }
         "ttg.memdesc_index" => {
             let pointer = l.operand(&op, 0)?[0];
             let index = l.operand(&op, 1)?[0];
-            let (memdesc, _) = memdesc_layout(&op, op.result(0).unwrap().r#type())?;
+            let (memdesc, _) = memdesc_layout(&op, op.result_at(0).unwrap().r#type())?;
             let slice: i64 = memdesc.shape.iter().product();
             let stride = l.b.i32_const(slice);
             let elements = l.b.mul(index, stride);
@@ -312,7 +313,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
         "ttg.memdesc_subslice" => {
             let pointer = l.operand(&op, 0)?[0];
             let offsets = crate::dense_i32_attribute(&op, "offsets").ok_or_else(|| LowerError::at(&op, "has no offsets"))?;
-            let (memdesc, shared) = memdesc_layout(&op, op.operand(0).unwrap().r#type())?;
+            let (memdesc, shared) = memdesc_layout(&op, op.operand_at(0).unwrap().r#type())?;
             // The element at the subslice's origin, through the source's layout.
             let coords: Vec<(tritium_layout::Dim, u32)> =
                 offsets.iter().enumerate().map(|(d, o)| (tritium_layout::Dim::Axis(d), *o as u32)).collect();
@@ -349,8 +350,8 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
 /// cp.async of each thread's elements into the buffer, vectorised up to 16
 /// bytes by the pointers' contiguity; masked-off elements are zero-filled.
 fn async_copy<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let source_type = op.operand(0).unwrap().r#type();
-    let memdesc_type = op.operand(1).unwrap().r#type();
+    let source_type = op.operand_at(0).unwrap().r#type();
+    let memdesc_type = op.operand_at(1).unwrap().r#type();
     let pointers = l.operand(&op, 0)?;
     let buffer = l.operand(&op, 1)?[0];
     // Masked-off elements are zero-filled whatever `other` says: the
@@ -363,10 +364,10 @@ fn async_copy<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> 
     let contiguity = l
         .axis_info
         .as_ref()
-        .map(|a| a.contiguity_of(op.operand(0).unwrap(), (bytes * 8) as u32) as usize)
+        .map(|a| a.contiguity_of(op.operand_at(0).unwrap(), (bytes * 8) as u32) as usize)
         .unwrap_or(1);
     let mask_run = match (&masks, l.axis_info.as_ref()) {
-        (Some(_), Some(a)) => a.mask_alignment(op.operand(2).unwrap()) as usize,
+        (Some(_), Some(a)) => a.mask_alignment(op.operand_at(2).unwrap()) as usize,
         (Some(_), None) => 1,
         (None, _) => usize::MAX,
     };

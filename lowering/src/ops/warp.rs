@@ -3,6 +3,7 @@
 //! among those holding the same elements, predicated shared-memory stores,
 //! `scf.if` around ops lowered at the cursor, and row-major element indices
 //! (where scratch buffers keep a whole tensor).
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, value, Cursor, V},
     emit::{Lowering, Result},
@@ -241,8 +242,8 @@ pub fn if_then<'c>(
                 .insert_operation_before(anchor, operation)
         }
     };
-    let then_block = new.region(0).unwrap().first_block().unwrap();
-    let else_block = new.region(1).unwrap().first_block().unwrap();
+    let then_block = new.region_at(0).unwrap().first_block().unwrap();
+    let else_block = new.region_at(1).unwrap().first_block().unwrap();
     let saved = l.b.cursor;
     l.b.cursor = Cursor::End(then_block.to_raw());
     let yielded = then(l);
@@ -254,7 +255,7 @@ pub fn if_then<'c>(
     l.b.cursor = saved;
     yielded?;
     Ok((0..new.result_count())
-        .map(|i| new.result(i).unwrap().to_raw())
+        .map(|i| new.result_at(i).unwrap().to_raw())
         .collect())
 }
 

@@ -12,6 +12,7 @@
 //! the hardware's canonical layout for that descriptor puts it. Accumulator
 //! and register-A fragments are matched to the layouts' registers by
 //! coordinates, after checking that the lane and warp bases are wgmma's.
+use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -500,9 +501,9 @@ enum OperandA {
 }
 
 fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let a_value = op.operand(0).unwrap();
-    let b_value = op.operand(1).unwrap();
-    let c_value = op.operand(2).unwrap();
+    let a_value = op.operand_at(0).unwrap();
+    let b_value = op.operand_at(1).unwrap();
+    let c_value = op.operand_at(2).unwrap();
     let (a_type, b_type, c_type) = (a_value.r#type(), b_value.r#type(), c_value.r#type());
     let c_layout = l.tensor_layout(&op, c_type)?;
     let Layout::NvidiaMma(mma) = &c_layout.layout else {

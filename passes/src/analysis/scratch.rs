@@ -7,6 +7,7 @@
 //! sizes (see `scan_scratch`, `atomic_scratch_bytes`, `gather_scratch_bytes`,
 //! `histogram_scratch_bytes`). The allocation pass and the lowering both
 //! read these numbers, so they always agree.
+use tritium_dialects::access::OpAccess;
 use crate::ir::{name_of, tensor_parts};
 use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
 use tritium_dialects::layout::layout_of;
@@ -54,7 +55,7 @@ pub struct ReduceScratch {
 /// need not talk.
 pub fn reduce_scratch(op: &OperationRef) -> Option<ReduceScratch> {
     let axis = crate::ir::int_attribute(op, "axis")? as usize;
-    let (layout, shape, _) = linear(op.operand(0).ok()?.r#type())?;
+    let (layout, shape, _) = linear(op.operand_at(0).ok()?.r#type())?;
     let warp_bits = bases(&layout, Dim::Warp).iter().filter(|b| b.get(axis).is_some_and(|x| *x != 0)).count();
     if warp_bits == 0 {
         return None;
@@ -64,7 +65,7 @@ pub fn reduce_scratch(op: &OperationRef) -> Option<ReduceScratch> {
     let mut offsets = Vec::new();
     let mut total = 0usize;
     for i in 0..op.operand_count() {
-        let (_, element, _) = tensor_parts(op.operand(i).ok()?.r#type())?;
+        let (_, element, _) = tensor_parts(op.operand_at(i).ok()?.r#type())?;
         let size = element_bytes(element);
         total = total.div_ceil(size) * size;
         offsets.push(total);
@@ -87,13 +88,13 @@ pub struct ScanScratch {
 /// not talk, or when the layout is not a blocked one (no scan lowering).
 pub fn scan_scratch(op: &OperationRef) -> Option<ScanScratch> {
     let axis = crate::ir::int_attribute(op, "axis")? as usize;
-    let (shape, _, encoding) = tensor_parts(op.operand(0).ok()?.r#type())?;
+    let (shape, _, encoding) = tensor_parts(op.operand_at(0).ok()?.r#type())?;
     if !matches!(layout_of(encoding?).ok()?, Layout::Blocked(_)) {
         return None;
     }
     // The layout without its broadcast registers, queried as upstream
     // queries a linear encoding.
-    let (layout, _, _) = linear(op.operand(0).ok()?.r#type())?;
+    let (layout, _, _) = linear(op.operand_at(0).ok()?.r#type())?;
     let encoding = LinearEncoding::new(layout.remove_zero_bases_along_dim(&Dim::Register).ok()?).ok()?;
     let (contig, threads, warps) = (encoding.contig_per_thread(), encoding.threads_per_warp(), encoding.warps_per_cta());
     if warps[axis] == 1 {
@@ -108,7 +109,7 @@ pub fn scan_scratch(op: &OperationRef) -> Option<ScanScratch> {
     // As upstream, the arrays go widest element first, so that every array
     // is aligned to its element size.
     let sizes: Vec<usize> = (0..op.operand_count())
-        .map(|i| tensor_parts(op.operand(i).ok()?.r#type()).map(|(_, element, _)| element_bytes(element)))
+        .map(|i| tensor_parts(op.operand_at(i).ok()?.r#type()).map(|(_, element, _)| element_bytes(element)))
         .collect::<Option<_>>()?;
     let mut order: Vec<usize> = (0..sizes.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
@@ -128,7 +129,7 @@ pub fn scan_scratch(op: &OperationRef) -> Option<ScanScratch> {
 /// is updated once and its old value goes to the others through a scratch
 /// holding the whole tensor (row-major).
 pub fn atomic_scratch_bytes(op: &OperationRef) -> usize {
-    let (Ok(pointer), Ok(result)) = (op.operand(0), op.result(0)) else { return 0 };
+    let (Ok(pointer), Ok(result)) = (op.operand_at(0), op.result_at(0)) else { return 0 };
     if crate::analysis::slice::users(result.into()).is_empty() {
         return 0;
     }
@@ -156,8 +157,8 @@ fn result_element(ty: Type) -> Type {
 /// lowering shuffles; otherwise the source goes through shared memory.
 pub fn gather_is_warp_local(op: &OperationRef) -> Option<bool> {
     let axis = crate::ir::int_attribute(op, "axis")? as usize;
-    let (src, _, _) = linear(op.operand(0).ok()?.r#type())?;
-    let (idx, _, _) = linear(op.operand(1).ok()?.r#type())?;
+    let (src, _, _) = linear(op.operand_at(0).ok()?.r#type())?;
+    let (idx, _, _) = linear(op.operand_at(1).ok()?.r#type())?;
     let gather_dim = [Dim::Axis(axis)];
     let warps: Vec<Dim> = [Dim::Warp, Dim::Block].into_iter().filter(|d| src.has_in_dim(d) && idx.has_in_dim(d)).collect();
     if !src.sublayout_is_zero(&warps, &gather_dim).ok()? || !idx.sublayout_is_zero(&warps, &gather_dim).ok()? {
@@ -173,7 +174,7 @@ pub fn gather_scratch_bytes(op: &OperationRef) -> usize {
     if gather_is_warp_local(op) != Some(false) {
         return 0;
     }
-    op.operand(0).ok().and_then(|src| tensor_parts(src.r#type())).map_or(0, |(shape, element, _)| {
+    op.operand_at(0).ok().and_then(|src| tensor_parts(src.r#type())).map_or(0, |(shape, element, _)| {
         shape.iter().product::<i64>() as usize * element_bytes(element)
     })
 }
@@ -181,7 +182,7 @@ pub fn gather_scratch_bytes(op: &OperationRef) -> usize {
 /// A tt.histogram accumulates its bins in scratch: one counter per bin, at
 /// least one per lane of a warp (upstream's size).
 pub fn histogram_scratch_bytes(op: &OperationRef) -> usize {
-    op.result(0).ok().and_then(|r| tensor_parts(r.r#type())).map_or(0, |(shape, element, _)| {
+    op.result_at(0).ok().and_then(|r| tensor_parts(r.r#type())).map_or(0, |(shape, element, _)| {
         (shape.iter().product::<i64>() as usize).max(32) * element_bytes(element)
     })
 }
@@ -190,7 +191,7 @@ pub fn histogram_scratch_bytes(op: &OperationRef) -> usize {
 pub fn scratch_bytes(op: &OperationRef) -> usize {
     match name_of(op).as_str() {
         "ttg.convert_layout" => {
-            let (Ok(src), Ok(dst)) = (op.operand(0), op.result(0)) else { return 0 };
+            let (Ok(src), Ok(dst)) = (op.operand_at(0), op.result_at(0)) else { return 0 };
             match (linear(src.r#type()), linear(dst.r#type())) {
                 (Some((a, shape, element)), Some((b, _, _))) if !same_threads(&a, &b) => {
                     shape.iter().product::<i64>() as usize * element_bytes(element)

@@ -1,8 +1,9 @@
 //! Def-use slices: the ops connected to an op through chains of definitions
 //! and uses (MLIR's `getSlice` with default options).
+use tritium_dialects::access::{OpAccess, as_block_argument, as_op_result};
 use crate::ir::name_of;
 use melior::ir::{
-    block::BlockArgument, operation::OperationLike, operation::OperationResult, BlockLike, OperationRef, RegionLike,
+    operation::OperationLike, BlockLike, OperationRef, RegionLike,
     Value, ValueLike,
 };
 use std::collections::HashSet;
@@ -48,12 +49,12 @@ fn backward_neighbours<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c,
     }
     op.operands()
         .filter_map(|operand| {
-            if let Ok(result) = OperationResult::try_from(operand) {
+            if let Some(result) = as_op_result(operand) {
                 return Some(result.owner());
             }
             let owner = argument_owner(operand)?;
             let single_block = owner.region_count() == 1
-                && owner.region(0).ok().and_then(|r| r.first_block()).is_some_and(|b| b.next_in_region().is_none());
+                && owner.region_at(0).ok().and_then(|r| r.first_block()).is_some_and(|b| b.next_in_region().is_none());
             single_block.then_some(owner)
         })
         .filter(|def| !is_isolated_from_above(def))
@@ -62,7 +63,7 @@ fn backward_neighbours<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c,
 
 /// The op whose region holds the block `argument` belongs to.
 fn argument_owner<'c, 'a>(argument: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    BlockArgument::try_from(argument).ok()?;
+    as_block_argument(argument)?;
     // SAFETY: `argument` is a live block argument; its block's parent op (if
     // any) lives as long as the IR `argument` belongs to.
     unsafe {

@@ -17,10 +17,11 @@
 //! - legal ops keep their operands; where one of them was retyped, upstream
 //!   needs a "source materialization" back to the old type, which it only
 //!   builds (an `unrealized_conversion_cast`) with `enable-source-remat`.
+use tritium_dialects::access::{OpAccess, as_op_result, block_argument_at};
 use super::{layouts::Grid, rules::Rule};
 use crate::ir::{collect_ops, fail, name_of, Order};
 use melior::ir::{
-    block::BlockArgument, operation::OperationLike, operation::OperationResult, r#type::RankedTensorType, Attribute,
+    block::BlockArgument, operation::OperationLike, r#type::RankedTensorType, Attribute,
     AttributeLike, BlockLike, Operation, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
 };
 use std::collections::HashMap;
@@ -104,7 +105,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
         }
         match name {
             // Legal once both operands are in dot operand layouts, whatever C is.
-            "tt.dot" => !(0..2).all(|i| op.operand(i).is_ok_and(|v| has_dot_operand_layout(self.original_type(v)))),
+            "tt.dot" => !(0..2).all(|i| op.operand_at(i).is_ok_and(|v| has_dot_operand_layout(self.original_type(v)))),
             "tt.func" => function_signature(op)
                 .is_some_and(|(inputs, results)| !inputs.into_iter().chain(results).all(|ty| self.is_legal_type(ty))),
             _ => {
@@ -144,7 +145,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
     /// type, through a materialized conversion where its value has another.
     fn remap_operands(&mut self, op: OperationRef<'c, 'a>) -> Result<(), String> {
         for index in 0..op.operand_count() {
-            let value = op.operand(index).map_err(|e| e.to_string())?;
+            let value = op.operand_at(index).map_err(|e| e.to_string())?;
             let wanted = self.convert_type(self.original_type(value))?;
             if value.r#type() != wanted {
                 let converted = self.materialize(value, wanted, op)?;
@@ -178,14 +179,14 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
     /// to its old type, which upstream makes only with source remat.
     fn keep_legal(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
         for index in 0..op.operand_count() {
-            let Ok(value) = op.operand(index) else { continue };
+            let Ok(value) = op.operand_at(index) else { continue };
             let original = self.original_type(value);
             if original == value.r#type() {
                 continue;
             }
             if !self.source_remat {
                 // Reported at the definition, as upstream does.
-                let at = OperationResult::try_from(value).map_or(op.location(), |r| r.owner().location());
+                let at = as_op_result(value).map_or(op.location(), |r| r.owner().location());
                 emit_error(
                     at,
                     &format!(
@@ -222,13 +223,13 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
 pub(super) fn insert_before<'c: 'a, 'a>(op: OperationRef<'c, 'a>, new: Operation<'c>) -> Result<Value<'c, 'a>, String> {
     let block = op.block().ok_or("the op is not in a block")?;
     let inserted = block.insert_operation_before(op, new);
-    inserted.result(0).map(Value::from).map_err(|e| e.to_string())
+    inserted.result_at(0).map(Value::from).map_err(|e| e.to_string())
 }
 
 /// Inserts `new` right after the definition of `value` (at the start of its
 /// block for a block argument) and returns its first result.
 fn insert_after_definition<'c: 'a, 'a>(value: Value<'c, 'a>, new: Operation<'c>) -> Result<Value<'c, 'a>, String> {
-    let inserted = if let Ok(result) = OperationResult::try_from(value) {
+    let inserted = if let Some(result) = as_op_result(value) {
         let owner = result.owner();
         owner.block().ok_or("the definition is not in a block")?.insert_operation_after(owner, new)
     } else {
@@ -238,7 +239,7 @@ fn insert_after_definition<'c: 'a, 'a>(value: Value<'c, 'a>, new: Operation<'c>)
             unsafe { melior::ir::BlockRef::<'c, 'a>::from_raw(mlir_sys::mlirBlockArgumentGetOwner(argument.to_raw())) };
         block.insert_operation(0, new)
     };
-    inserted.result(0).map(Value::from).map_err(|e| e.to_string())
+    inserted.result_at(0).map(Value::from).map_err(|e| e.to_string())
 }
 
 /// The block arguments of every block of `region`.
@@ -246,7 +247,7 @@ fn region_arguments<'c: 'a, 'a>(region: &impl RegionLike<'c, 'a>) -> Vec<Value<'
     let mut arguments = Vec::new();
     let mut block = region.first_block();
     while let Some(b) = block {
-        arguments.extend((0..b.argument_count()).filter_map(|i| b.argument(i).ok()).map(Value::from));
+        arguments.extend((0..b.argument_count()).filter_map(|i| block_argument_at(b, i).ok()).map(Value::from));
         block = b.next_in_region();
     }
     arguments

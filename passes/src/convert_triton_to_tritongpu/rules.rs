@@ -2,6 +2,7 @@
 //! converted form of their original types: the types its results get, and
 //! the conversions some ops need on their operands (upstream's per-op
 //! patterns in TritonToTritonGPUPass.cpp).
+use tritium_dialects::access::{OpAccess, block_argument_at};
 use super::{
     driver::{function_signature, insert_before, set_attribute, set_operand, Conversion},
     layouts,
@@ -321,9 +322,9 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
         let context = unsafe { context_ref.to_ref() };
         let function = FunctionType::new(context, &inputs, &results);
         set_attribute(op, "function_type", TypeAttribute::new(function.into()).into());
-        if let Some(entry) = op.region(0).ok().and_then(|region| region.first_block()) {
+        if let Some(entry) = op.region_at(0).ok().and_then(|region| region.first_block()) {
             for (index, ty) in inputs.iter().enumerate() {
-                if let Ok(argument) = entry.argument(index) {
+                if let Ok(argument) = block_argument_at(entry, index) {
                     self.retype(argument.into(), *ty);
                 }
             }
@@ -368,11 +369,11 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
 }
 
 fn operand<'c, 'a>(op: OperationRef<'c, 'a>, index: usize) -> Result<Value<'c, 'a>, String> {
-    op.operand(index).map_err(|e| e.to_string())
+    op.operand_at(index).map_err(|e| e.to_string())
 }
 
 fn first_result<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-    op.result(0).map(Value::from).map_err(|e| e.to_string())
+    op.result_at(0).map(Value::from).map_err(|e| e.to_string())
 }
 
 /// Shape, element type and layout of a ranked tensor type.

@@ -2,6 +2,7 @@
 //! (upstream `decomposeMixedModeDotOp`): fp8 operands of `mma.sync` become
 //! f16 where the target has no fp8 `mma.sync`, and the operands of an FMA
 //! dot become its result's type.
+use tritium_dialects::access::OpAccess;
 use super::elements::{element_bits, Scalar};
 use crate::ir::{collect_ops, create, fail, name_of, tensor_parts, tensor_type, Order};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Type, TypeLike, Value, ValueLike};
@@ -16,8 +17,8 @@ fn mma_v2_has_fp8(capability: u32) -> bool {
 
 pub fn promote_unsupported_operands(module: OperationRef, capability: u32) -> Result<(), PassFailed> {
     for dot in collect_ops(module, Order::Post).into_iter().filter(|op| name_of(op) == "tt.dot") {
-        let result_type = dot.result(0).map_err(|_| fail(&dot, "result expected"))?.r#type();
-        let a = dot.operand(0).map_err(|_| fail(&dot, "operand expected"))?;
+        let result_type = dot.result_at(0).map_err(|_| fail(&dot, "result expected"))?.r#type();
+        let a = dot.operand_at(0).map_err(|_| fail(&dot, "operand expected"))?;
         let Some((_, result_element, encoding)) = tensor_parts(result_type) else { continue };
         let Some((_, a_element, _)) = tensor_parts(a.r#type()) else { continue };
         let mma = encoding.and_then(|e| layout_of(e).ok()).and_then(|l| match l {
@@ -37,7 +38,7 @@ pub fn promote_unsupported_operands(module: OperationRef, capability: u32) -> Re
             None => result_element,
         };
         for index in 0..2 {
-            let operand = dot.operand(index).map_err(|_| fail(&dot, "operand expected"))?;
+            let operand = dot.operand_at(index).map_err(|_| fail(&dot, "operand expected"))?;
             let upcast = upcast(&dot, operand, promoted)?;
             // SAFETY: `dot` is live and `index` is one of its operands.
             unsafe { mlir_sys::mlirOperationSetOperand(dot.to_raw(), index as isize, upcast.to_raw()) };
@@ -67,5 +68,5 @@ fn upcast<'c, 'a>(
     let block = dot.block().ok_or_else(|| fail(dot, "dot in a block expected"))?;
     let op = create(name, dot.location(), &[operand], &[tensor_type(&shape, to, encoding)], &[]);
     let op = block.insert_operation_before(*dot, op);
-    op.result(0).map(Value::from).map_err(|_| fail(dot, "upcast result expected"))
+    op.result_at(0).map(Value::from).map_err(|_| fail(dot, "upcast result expected"))
 }

@@ -1,6 +1,7 @@
 //! Which tensor-core instruction a dot gets, and the parameters of its
 //! `#ttg.nvidia_mma` layout (upstream `supportMMA`, `getMMAVersionSafe`,
 //! `mmaVersionToInstrShape`, `warpsPerTileV2` / `V3`).
+use tritium_dialects::access::OpAccess;
 use super::elements::{element_bits, is_mma_fp8, Scalar};
 use super::slices::{connected_slice, forward_slice};
 use crate::ir::{int_attribute, name_of, tensor_parts};
@@ -199,7 +200,7 @@ fn warps_per_tile_v2(dot: &Dot, num_warps: u32) -> Vec<u32> {
         if op == dot.op || !matches!(name_of(&op).as_str(), "tt.dot" | "tt.dot_scaled") {
             continue;
         }
-        let Some(result) = op.result(0).ok() else { continue };
+        let Some(result) = op.result_at(0).ok() else { continue };
         let Some((other_shape, _, Some(encoding))) = tensor_parts(result.r#type()) else { continue };
         if other_shape.len() != shape.len() {
             continue;
@@ -241,7 +242,7 @@ fn parent_region(op: &OperationRef) -> Option<usize> {
 /// MMA v3: warp groups of 4 warps along M; chained dots keep every warp
 /// along M, others double along M while M has rows left, else along N.
 fn warps_per_tile_v3(dot: &Dot, num_warps: u32) -> Vec<u32> {
-    let chained = dot.op.result(0).is_ok_and(|d| forward_slice(d.into()).iter().any(is_dot_like));
+    let chained = dot.op.result_at(0).is_ok_and(|d| forward_slice(d.into()).iter().any(is_dot_like));
     if chained {
         return vec![num_warps, 1];
     }

@@ -1,6 +1,7 @@
 //! Placing the operands of a tensor-core dot: in registers in a
 //! `#ttg.dot_op` layout of the MMA layout, or (wgmma) in shared memory in an
 //! `#ttg.nvmma_shared` layout.
+use tritium_dialects::access::OpAccess;
 use super::elements::element_bits;
 use super::slices::{backward_slice, defining_op};
 use crate::dot_operand_layouts::{dot_operand_for, nvmma_shared_for, order_for_memory};
@@ -44,7 +45,7 @@ pub fn comes_from_load_or_block_arg(value: Value) -> bool {
         if !(name == "ttg.convert_layout" || name == "tt.trans" || is_memdesc_view(&name)) {
             return matches!(name.as_str(), "tt.load" | "tt.descriptor_load" | "tt.descriptor_gather");
         }
-        let Ok(source) = op.operand(0) else { return false };
+        let Ok(source) = op.operand_at(0) else { return false };
         value = source;
     }
     true
@@ -84,7 +85,7 @@ pub fn loaded_bit_width(value: Value) -> u32 {
     let mut bits = element_bits(value.r#type());
     for (op, name) in slice.iter().zip(&names) {
         if name == "tt.load" || name == "tt.descriptor_load" {
-            if let Some(loaded) = op.result(0).ok().filter(|r| r.r#type().is_ranked_tensor()) {
+            if let Some(loaded) = op.result_at(0).ok().filter(|r| r.r#type().is_ranked_tensor()) {
                 bits = bits.min(element_bits(loaded.r#type()));
             }
         }
@@ -116,7 +117,7 @@ pub fn convert_to_dot_operand<'c: 'a, 'a>(
         &[tensor_type(&shape, element, Some(attribute))],
         &[],
     ));
-    converted.result(0).map(Value::from).map_err(|e| e.to_string())
+    converted.result_at(0).map(Value::from).map_err(|e| e.to_string())
 }
 
 /// Puts operand `op_idx` of a wgmma into shared memory (upstream
@@ -133,7 +134,7 @@ pub fn shared_memory_operand<'c: 'a, 'a>(
 ) -> Result<Value<'c, 'a>, String> {
     let mut source = value;
     while let Some(convert) = defining_op(source).filter(|op| name_of(op) == "ttg.convert_layout") {
-        source = convert.operand(0).map_err(|e| e.to_string())?;
+        source = convert.operand_at(0).map_err(|e| e.to_string())?;
     }
     let (shape, element, encoding) = tensor_parts(source.r#type()).ok_or("dot operands must be tensors")?;
     let layout = layout_of(encoding.ok_or("dot operands must have a layout")?).map_err(|e| e.to_string())?;
@@ -173,7 +174,7 @@ pub fn shared_memory_operand<'c: 'a, 'a>(
     set_insertion_point_after(rewriter, source)?;
     let alloc: OperationRef<'c, 'a> = rewriter.insert(create("ttg.local_alloc", location, &[source], &[buffer], &[]));
     rewriter.set_insertion_point_before(dot);
-    alloc.result(0).map(Value::from).map_err(|e| e.to_string())
+    alloc.result_at(0).map(Value::from).map_err(|e| e.to_string())
 }
 
 /// Makes new ops go right after the definition of `value` (at the start of

@@ -1,16 +1,17 @@
 //! The def-use neighbourhoods of a dot that the MMA heuristics look at
 //! (MLIR's `getBackwardSlice`, `getForwardSlice` and `getSlice`, with
 //! their default options unless stated).
+use tritium_dialects::access::{OpAccess, as_block_argument, as_op_result};
 use crate::analysis::slice::users;
 use melior::ir::{
-    block::BlockArgument, operation::OperationLike, operation::OperationResult, BlockLike, OperationRef, RegionLike,
+    operation::OperationLike, BlockLike, OperationRef, RegionLike,
     Value, ValueLike,
 };
 use std::collections::HashSet;
 
 /// The op defining `value`; `None` for a block argument.
 pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    OperationResult::try_from(value).ok().map(|result| result.owner())
+    as_op_result(value).map(|result| result.owner())
 }
 
 /// The ops directly inside the regions of `op`.
@@ -37,7 +38,7 @@ fn result_users<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
 /// The op whose single-block region owns `argument`, the op a backward
 /// slice continues at (none for multi-block regions).
 fn single_block_owner<'c, 'a>(argument: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    BlockArgument::try_from(argument).ok()?;
+    as_block_argument(argument)?;
     // SAFETY: `argument` is a live block argument; its block's parent op (if
     // any) lives as long as the IR it belongs to.
     let owner = unsafe {
@@ -45,7 +46,7 @@ fn single_block_owner<'c, 'a>(argument: Value<'c, 'a>) -> Option<OperationRef<'c
         OperationRef::from_option_raw(mlir_sys::mlirBlockGetParentOperation(block))?
     };
     let single_block = owner.region_count() == 1
-        && owner.region(0).ok().and_then(|r| r.first_block()).is_some_and(|b| b.next_in_region().is_none());
+        && owner.region_at(0).ok().and_then(|r| r.first_block()).is_some_and(|b| b.next_in_region().is_none());
     single_block.then_some(owner)
 }
 

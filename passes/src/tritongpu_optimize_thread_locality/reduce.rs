@@ -15,6 +15,7 @@
 //! reduction across threads finishes the rows, converts back to the old
 //! layout and adds the initial value. The old reduction and update stay in
 //! the loop, unused (a later DCE removes them), as upstream leaves them.
+use tritium_dialects::access::OpAccess;
 use crate::{
     ir::{collect_ops, create, erase, fail, int_attribute, name_of, replace_all_uses, set_type, tensor_parts, tensor_type, Order},
     op_traits::ELEMENTWISE_OPS,
@@ -89,7 +90,7 @@ impl<'c, 'a> Candidate<'c, 'a> {
         if !COMBINERS.contains(&name_of(combiner).as_str()) || reduce.operand_count() != 1 {
             return None;
         }
-        let source = reduce.operand(0).ok()?;
+        let source = reduce.operand_at(0).ok()?;
         let (shape, element, encoding) = tensor_parts(source.r#type())?;
         let Layout::Blocked(blocked) = layout_of(encoding?).ok()? else { return None };
         let rank = shape.len();
@@ -115,22 +116,22 @@ impl<'c, 'a> Candidate<'c, 'a> {
         }
         let lp = reduce.parent_operation().filter(|p| name_of(p) == "scf.for")?;
         let slot = yield_use.index;
-        let initial = lp.operand(3 + slot).ok()?;
+        let initial = lp.operand_at(3 + slot).ok()?;
         if defining_op(initial).is_none_or(|d| name_of(&d) != "arith.constant") {
             return None;
         }
         // The update combines the reduction with the accumulator of that same
         // slot, as an element-wise op whose result has its operands' type.
-        let accumulator = update.operand(1 - update_use.index.min(1)).ok()?;
+        let accumulator = update.operand_at(1 - update_use.index.min(1)).ok()?;
         let body = entry_block(&lp, 0)?;
         if update.operand_count() != 2
             || !ELEMENTWISE_OPS.contains(&name_of(&update).as_str())
             || block_arguments(&body).get(slot + 1) != Some(&accumulator)
-            || update.operands().any(|o| o.r#type() != update.result(0).unwrap().r#type())
+            || update.operands().any(|o| o.r#type() != update.result_at(0).unwrap().r#type())
         {
             return None;
         }
-        let result_uses = uses(lp.result(slot).ok()?.into());
+        let result_uses = uses(lp.result_at(slot).ok()?.into());
         let [result_use] = result_uses.as_slice() else { return None };
         Some(Self {
             reduce,
@@ -202,12 +203,12 @@ impl<'c, 'a> Candidate<'c, 'a> {
         let initial_op = defining_op(self.initial).unwrap();
         let partial_initial = insert_after(&initial_op, create("arith.constant", self.initial.location(), &[], &[partial_type], &[("value", splat)]));
 
-        let new_loop = self.loop_with_partial_accumulator(partial_initial.result(0).unwrap().into())?;
+        let new_loop = self.loop_with_partial_accumulator(partial_initial.result_at(0).unwrap().into())?;
         let body = entry_block(&new_loop, 0).unwrap();
         let partial = *block_arguments(&body).last().unwrap();
 
         // In the loop: view, reduce within threads, combine.
-        let source = self.reduce.operand(0).unwrap();
+        let source = self.reduce.operand_at(0).unwrap();
         // SAFETY: the context is live.
         let unit = unsafe { Attribute::from_raw(mlir_sys::mlirUnitAttrGet(mlir_sys::mlirOperationGetContext(self.reduce.to_raw()))) };
         let view = insert_after(
@@ -215,42 +216,42 @@ impl<'c, 'a> Candidate<'c, 'a> {
             create("tt.reshape", location, &[source], &[view_type], &[("allow_reorder", unit), ("efficient_layout", unit)]),
         );
         let mut map = ValueMap::default();
-        map.map(source, view.result(0).unwrap().into());
+        map.map(source, view.result_at(0).unwrap().into());
         let thread_reduce = insert_after(&view, clone_with(&self.reduce, &map));
         let i32_type: Type = IntegerType::new(context, 32).into();
         crate::ssa::set_attribute(&thread_reduce, "axis", IntegerAttribute::new(i32_type, rank as i64).into());
-        set_type(thread_reduce.result(0).unwrap().into(), partial_type);
+        set_type(thread_reduce.result_at(0).unwrap().into(), partial_type);
         let mut map = ValueMap::default();
-        map.map(self.update.operand(0).unwrap(), partial);
-        map.map(self.update.operand(1).unwrap(), thread_reduce.result(0).unwrap().into());
+        map.map(self.update.operand_at(0).unwrap(), partial);
+        map.map(self.update.operand_at(1).unwrap(), thread_reduce.result_at(0).unwrap().into());
         let partial_update = insert_after(&thread_reduce, clone_with(&self.update, &map));
-        set_type(partial_update.result(0).unwrap().into(), partial_type);
+        set_type(partial_update.result_at(0).unwrap().into(), partial_type);
 
         // The old slot yields its own argument; the new one the partials.
         let old_yield = body.terminator().unwrap();
         let mut yielded: Vec<Value> = old_yield.operands().collect();
         yielded[self.slot] = block_arguments(&body)[self.slot + 1];
-        yielded.push(partial_update.result(0).unwrap().into());
+        yielded.push(partial_update.result_at(0).unwrap().into());
         insert_before(&old_yield, create("scf.yield", old_yield.location(), &yielded, &[], &[]));
         erase(old_yield);
 
         // After the loop: reduce across threads, convert back, add the
         // initial value.
         let mut map = ValueMap::default();
-        map.map(source, new_loop.result(new_loop.result_count() - 1).unwrap().into());
+        map.map(source, new_loop.result_at(new_loop.result_count() - 1).unwrap().into());
         let final_reduce = insert_after(&new_loop, clone_with(&self.reduce, &map));
         let final_shape = view_shape[..axis].to_vec();
         let final_slice = attribute_of(&Layout::Slice(Slice::new(axis as u32, layout_of(slice).map_err(|_| PassFailed)?)), location)
             .ok_or(PassFailed)?;
-        set_type(final_reduce.result(0).unwrap().into(), tensor_type(&final_shape, self.element, Some(final_slice)));
-        let result_type = self.lp.result(self.slot).unwrap().r#type();
-        let convert = insert_after(&final_reduce, create("ttg.convert_layout", location, &[final_reduce.result(0).unwrap().into()], &[result_type], &[]));
+        set_type(final_reduce.result_at(0).unwrap().into(), tensor_type(&final_shape, self.element, Some(final_slice)));
+        let result_type = self.lp.result_at(self.slot).unwrap().r#type();
+        let convert = insert_after(&final_reduce, create("ttg.convert_layout", location, &[final_reduce.result_at(0).unwrap().into()], &[result_type], &[]));
         let mut map = ValueMap::default();
-        map.map(self.update.operand(0).unwrap(), self.initial);
-        map.map(self.update.operand(1).unwrap(), convert.result(0).unwrap().into());
+        map.map(self.update.operand_at(0).unwrap(), self.initial);
+        map.map(self.update.operand_at(1).unwrap(), convert.result_at(0).unwrap().into());
         let total = insert_after(&convert, clone_with(&self.update, &map));
         let (user, index) = self.result_use;
-        crate::ssa::set_operand(&user, index, total.result(0).unwrap().into());
+        crate::ssa::set_operand(&user, index, total.result_at(0).unwrap().into());
         erase(self.lp);
         Ok(())
     }
@@ -266,7 +267,7 @@ impl<'c, 'a> Candidate<'c, 'a> {
         result_types.push(partial.r#type());
         let region = Region::new();
         // SAFETY: both regions are live; the body moves to the new region.
-        unsafe { mlir_sys::mlirRegionTakeBody(region.to_raw(), lp.region(0).unwrap().to_raw()) };
+        unsafe { mlir_sys::mlirRegionTakeBody(region.to_raw(), lp.region_at(0).unwrap().to_raw()) };
         let attributes: Vec<(Identifier, Attribute)> = lp.attributes().collect();
         let new_loop = OperationBuilder::new("scf.for", lp.location())
             .add_operands(&operands)

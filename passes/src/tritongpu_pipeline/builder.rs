@@ -7,6 +7,7 @@
 //! A builder may also carry a pipeline stage and cluster: the ops it creates
 //! are then logged, for the caller to add to its schedule (upstream's
 //! `OpBuilderForStage`).
+use tritium_dialects::access::OpAccess;
 use super::schedule::Cluster;
 use crate::ir::create;
 use crate::ssa::{op_key, Key};
@@ -116,7 +117,7 @@ impl<'c, 'a> Builder<'c, 'a> {
         result: Type<'c>,
         attributes: &[(&str, Attribute<'c>)],
     ) -> Value<'c, 'a> {
-        self.create(name, operands, &[result], attributes).result(0).expect("one result").into()
+        self.create(name, operands, &[result], attributes).result_at(0).expect("one result").into()
     }
 
     pub fn integer_type(&self, bits: u32) -> Type<'c> {

@@ -19,6 +19,7 @@
 //! Every version of a value is tracked by index (upstream `valueMapping`):
 //! version `v` of a value is the one iteration `v` computed, counting from
 //! the start of the prologue.
+use tritium_dialects::access::OpAccess;
 use super::builder::{Builder, CmpI};
 use super::loops::{body, induction_variable, init_args, iter_args, walk_pre, LOWER, STEP, UPPER};
 use super::mask::wrap_in_mask;
@@ -117,7 +118,7 @@ impl<'c, 'a> Expander<'c, 'a> {
     fn new(lp: OperationRef<'c, 'a>, schedule: Vec<(OperationRef<'c, 'a>, usize)>) -> Option<Self> {
         let body = body(&lp)?;
         let terminator = body.terminator()?;
-        let (lower, upper, step) = (lp.operand(LOWER).ok()?, lp.operand(UPPER).ok()?, lp.operand(STEP).ok()?);
+        let (lower, upper, step) = (lp.operand_at(LOWER).ok()?, lp.operand_at(UPPER).ok()?, lp.operand_at(STEP).ok()?);
         // As upstream, the trip count is compared with the number of stages
         // before that is known (zero): constant index bounds make the loop
         // static as soon as it runs at all.
@@ -191,7 +192,7 @@ impl<'c, 'a> Expander<'c, 'a> {
                 return (None, 0);
             }
             distance = 1;
-            value = self.terminator.operand(number - 1).expect("a yielded value per iter_arg");
+            value = self.terminator.operand_at(number - 1).expect("a yielded value per iter_arg");
         }
         (defining_op(value), distance)
     }
@@ -289,14 +290,14 @@ impl<'c, 'a> Expander<'c, 'a> {
                 }
                 for (index, result) in op.results().enumerate() {
                     let result: Value = result.into();
-                    let new_result: Value = new_op.result(index).unwrap().into();
+                    let new_result: Value = new_op.result_at(index).unwrap().into();
                     let mut source = new_result;
                     for (k, value) in yielded.iter().enumerate() {
                         if *value != result {
                             continue;
                         }
                         if let Some(predicate) = predicate {
-                            if has_uses(self.lp.result(k).unwrap().into()) {
+                            if has_uses(self.lp.result_at(k).unwrap().into()) {
                                 // Used after the loop: keep the previous value
                                 // when this iteration does not run.
                                 let previous = self
@@ -450,7 +451,7 @@ impl<'c, 'a> Expander<'c, 'a> {
                     let mut source = operand;
                     if argument_owner(operand) == Some(self.body) {
                         let number = argument_number(operand).unwrap_or(0);
-                        let yielded = self.terminator.operand(number - 1).unwrap();
+                        let yielded = self.terminator.operand_at(number - 1).unwrap();
                         let Some(dep) = defining_op(yielded) else { continue };
                         let Some(dep_stage) = self.stage(&dep) else { continue };
                         if dep_stage == use_stage {
@@ -486,7 +487,7 @@ impl<'c, 'a> Expander<'c, 'a> {
         let mut yielded: Vec<Value> = Vec::new();
         for (k, value) in self.terminator.operands().enumerate() {
             let mut source = mapping.lookup_or_default(value);
-            if has_uses(self.lp.result(k).unwrap().into()) {
+            if has_uses(self.lp.result_at(k).unwrap().into()) {
                 // Used after the loop: the last iterations, which do not run
                 // the early stages, keep the value they were given.
                 if let (Some(def), _) = self.defining_op_and_distance(value) {

@@ -1,6 +1,7 @@
 //! `scf.for` queries and rewrites shared by the pipelining passes: the body
 //! and its yield, iter_args, which loops may be pipelined, adding iter_args
 //! (upstream `addIterArgsToLoop`), and MLIR's walk orders.
+use tritium_dialects::access::{OpAccess, block_argument_at};
 use crate::ir::{erase, int_attribute, name_of, replace_all_uses};
 use crate::ssa::{block_arguments, block_ops, is_ancestor, parent_op_of_value};
 use melior::ir::{
@@ -22,7 +23,7 @@ pub fn is_for(op: &OperationRef) -> bool {
 }
 
 pub fn body<'c, 'a>(lp: &OperationRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
-    lp.region(0).ok()?.first_block()
+    lp.region_at(0).ok()?.first_block()
 }
 
 pub fn yield_of<'c, 'a>(lp: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
@@ -37,7 +38,7 @@ pub fn body_ops<'c, 'a>(lp: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> 
 }
 
 pub fn induction_variable<'c, 'a>(lp: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
-    body(lp)?.argument(0).ok().map(Into::into)
+    block_argument_at(body(lp)?, 0).ok().map(Into::into)
 }
 
 /// The iter_args of the body (its arguments after the induction variable).
@@ -137,7 +138,7 @@ pub fn add_iter_args<'c, 'a>(lp: OperationRef<'c, 'a>, extra: &[Value<'c, 'a>]) 
     let new = lp.block().expect("a loop in a block").insert_operation_before(lp, new);
     // SAFETY: both regions are live; the new one is empty.
     unsafe {
-        mlir_sys::mlirRegionTakeBody(new.region(0).unwrap().to_raw(), lp.region(0).unwrap().to_raw());
+        mlir_sys::mlirRegionTakeBody(new.region_at(0).unwrap().to_raw(), lp.region_at(0).unwrap().to_raw());
     }
     let block = body(&new).expect("the moved body");
     for value in extra {

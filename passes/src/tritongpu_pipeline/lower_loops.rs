@@ -15,6 +15,7 @@
 //! - an `async_wait` after the loop drains the copies in flight.
 //!
 //! New ops join the schedule, which is written back on the loop.
+use tritium_dialects::access::OpAccess;
 use super::builder::Builder;
 use super::loops::{add_iter_args, ancestor_in_block, body, body_ops, is_for, iter_args, yield_of};
 use super::schedule::Schedule;
@@ -162,7 +163,7 @@ fn must_load_to_registers(load: &OperationRef) -> bool {
             return true;
         }
     }
-    let Ok(result) = load.result(0) else { return true };
+    let Ok(result) = load.result_at(0) else { return true };
     let uses = uses(result.into());
     uses.len() != 1 || name_of(&uses[0].owner) != "ttg.local_alloc"
 }
@@ -174,7 +175,7 @@ fn load_requires_additional_buffer(load: &OperationRef) -> bool {
     if must_load_to_registers(load) {
         return false;
     }
-    let alloc = uses(load.result(0).unwrap().into())[0].owner;
+    let alloc = uses(load.result_at(0).unwrap().into())[0].owner;
     let mut worklist = vec![alloc];
     while let Some(op) = worklist.pop() {
         for result in op.results() {
@@ -225,7 +226,7 @@ fn plan_async_loads<'c, 'a>(
         if buffers == 0 {
             continue;
         }
-        let result_type = op.result(0).unwrap().r#type();
+        let result_type = op.result_at(0).unwrap().r#type();
         let (can_use_async_copy, encoding, contiguity) = if tensor_parts(result_type).is_none() {
             // A scalar load is copied as a one-element tensor.
             let can = crate::analysis::type_facts::bit_width(result_type).is_some_and(|bits| bits >= 32);
@@ -368,7 +369,7 @@ fn convert_scalar_to_tensor_load<'c, 'a>(
     let other = operands.other.map(|o| splat(&mut builder, o));
     let new_operands: Vec<Value> = [Some(pointer), mask, other].into_iter().flatten().collect();
     crate::ssa::set_operands(&load, &new_operands);
-    let result: Value = load.result(0).unwrap().into();
+    let result: Value = load.result_at(0).unwrap().into();
     let scalar_type = result.r#type();
     set_type(result, one(scalar_type));
     builder.set_after(load);
@@ -377,7 +378,7 @@ fn convert_scalar_to_tensor_load<'c, 'a>(
     let unsplat = builder.create("tt.unsplat", &[result], &[scalar_type], &[]);
     for use_ in uses(result) {
         if use_.owner != unsplat {
-            crate::ssa::set_operand(&use_.owner, use_.index, unsplat.result(0).unwrap().into());
+            crate::ssa::set_operand(&use_.owner, use_.index, unsplat.result_at(0).unwrap().into());
         }
     }
     schedule.absorb(builder.take_scheduled());
@@ -398,7 +399,7 @@ fn create_alloc<'c, 'a>(
     encoding: Attribute<'c>,
     buffers: i64,
 ) -> Result<Value<'c, 'a>, PassFailed> {
-    let (shape, element, _) = tensor_parts(load.result(0).unwrap().r#type()).unwrap();
+    let (shape, element, _) = tensor_parts(load.result_at(0).unwrap().r#type()).unwrap();
     let mut buffer_shape = vec![buffers];
     buffer_shape.extend_from_slice(&shape);
     let context_ref = lp.context();
@@ -474,7 +475,7 @@ fn create_async_copy<'c, 'a>(
     builder.set_stage_cluster(schedule.get(&first));
     let wait = builder.value("ttg.async_wait", &[commit], token, &[("num", int32(&load, 0))]);
     let shared_view = buffer_view(&mut builder, alloc, extract)?;
-    let result: Value = load.result(0).unwrap().into();
+    let result: Value = load.result_at(0).unwrap().into();
     match operands.other {
         Some(other) if !is_zero_constant(other) => {
             if crate::ssa::has_uses(result) {
@@ -510,7 +511,7 @@ pub fn replace_uses_with_local_load<'c, 'a>(
         if name_of(&user) != "ttg.local_alloc" || allocs.contains(&user) {
             continue;
         }
-        let encoding = user.result(0).ok().and_then(|r| MemDesc::of(r.r#type())).map(|m| m.encoding);
+        let encoding = user.result_at(0).ok().and_then(|r| MemDesc::of(r.r#type())).map(|m| m.encoding);
         if encoding.is_some() && encoding == buffer_encoding {
             replace_uses_and_propagate_type(&user, buffer);
             allocs.push(user);
@@ -532,12 +533,12 @@ pub fn replace_uses_with_local_load<'c, 'a>(
 /// do the results of waits it goes through.
 fn replace_uses_and_propagate_type<'c, 'a>(old: &OperationRef<'c, 'a>, new: Value<'c, 'a>) {
     let mutable = MemDesc::of(new.r#type()).is_some_and(|m| m.mutable);
-    for use_ in uses(old.result(0).unwrap().into()) {
+    for use_ in uses(old.result_at(0).unwrap().into()) {
         let user = use_.owner;
         crate::ssa::set_operand(&user, use_.index, new);
         let name = name_of(&user);
         if is_memdesc_view(&user) {
-            let result = user.result(0).unwrap();
+            let result = user.result_at(0).unwrap();
             if let Some(memdesc) = MemDesc::of(result.r#type()) {
                 let retyped = MemDesc { mutable, ..memdesc };
                 if let Some(ty) = retyped.to_type(user.location()) {
@@ -546,7 +547,7 @@ fn replace_uses_and_propagate_type<'c, 'a>(old: &OperationRef<'c, 'a>, new: Valu
             }
             // The view's users see the new type; nothing else changes.
         } else if name == "ttng.warp_group_dot_wait" {
-            let result: Value = user.result(use_.index).unwrap().into();
+            let result: Value = user.result_at(use_.index).unwrap().into();
             set_type(result, new.r#type());
         }
     }

@@ -3,6 +3,7 @@
 //! once every loop is expanded and the IR folded, each mask is dissolved:
 //! its ops move out, and those with side effects get the predicate in their
 //! own mask operand (upstream `resolveMaskOp` and `predicateOp`).
+use tritium_dialects::access::OpAccess;
 use super::builder::Builder;
 use super::expander::clone;
 use crate::greedy::apply_with_folds;
@@ -33,7 +34,7 @@ pub fn wrap_in_mask<'c, 'a>(
         .build()
         .map_err(|_| fail(&op, "cannot build ttg.mask"))?;
     let mask = Builder::after(op).insert(mask);
-    let block = mask.region(0).unwrap().first_block().unwrap();
+    let block = mask.region_at(0).unwrap().first_block().unwrap();
     let copy = block.append_operation(clone(&op));
     let results: Vec<Value> = copy.results().map(Into::into).collect();
     block.append_operation(create("ttg.mask.return", location, &results, &[], &[]));
@@ -50,8 +51,8 @@ pub fn wrap_in_mask<'c, 'a>(
 pub fn resolve_masks(module: OperationRef) -> PassResult {
     apply_with_folds(module, &[])?;
     for mask in collect_ops(module, Order::Post).into_iter().filter(|op| name_of(op) == "ttg.mask") {
-        let predicate = mask.operand(0).unwrap();
-        let block = mask.region(0).unwrap().first_block().unwrap();
+        let predicate = mask.operand_at(0).unwrap();
+        let block = mask.region_at(0).unwrap().first_block().unwrap();
         let terminator = block.terminator().ok_or_else(|| fail(&mask, "ttg.mask without a terminator"))?;
         while let Some(op) = block.first_operation().filter(|op| *op != terminator) {
             move_before(&op, &mask);
@@ -84,7 +85,7 @@ fn predicate_op(op: OperationRef, predicate: Value) -> PassResult {
         | "ttg.local_load"
         | "ttg.local_store" => Ok(()),
         "scf.if" => {
-            let condition = op.operand(0).unwrap();
+            let condition = op.operand_at(0).unwrap();
             let mask = predicate_mask(op, condition.r#type(), Some(condition), predicate);
             crate::ssa::set_operand(&op, 0, mask);
             Ok(())
@@ -95,8 +96,8 @@ fn predicate_op(op: OperationRef, predicate: Value) -> PassResult {
         "tt.load" => set_segment_mask(op, 0, 1, predicate),
         // Operands: ptr, value, then the optional mask.
         "tt.store" | "tt.atomic_rmw" => {
-            let pointer_type = op.operand(0).unwrap().r#type();
-            let current = op.operand(2).ok();
+            let pointer_type = op.operand_at(0).unwrap().r#type();
+            let current = op.operand_at(2).ok();
             let mask = predicate_mask(op, pointer_type, current, predicate);
             let mut operands: Vec<Value> = op.operands().take(2).collect();
             operands.push(mask);
@@ -140,8 +141,8 @@ fn set_segment_mask(op: OperationRef, like: usize, mask_group: usize, predicate:
         .map(|a| (0..a.len()).map(|i| a.element(i).unwrap_or(0)).collect())
         .ok_or_else(|| fail(&op, "an op without operand segment sizes"))?;
     let start: usize = sizes[..mask_group].iter().map(|s| *s as usize).sum();
-    let current = (sizes[mask_group] == 1).then(|| op.operand(start).unwrap());
-    let like_type = op.operand(like).unwrap().r#type();
+    let current = (sizes[mask_group] == 1).then(|| op.operand_at(start).unwrap());
+    let like_type = op.operand_at(like).unwrap().r#type();
     let mask = predicate_mask(op, like_type, current, predicate);
     let mut operands: Vec<Value> = op.operands().collect();
     if current.is_some() {

@@ -6,6 +6,7 @@
 //! On the IR the schedule is the attributes `loop.stage` and `loop.cluster`
 //! on the ops and `tt.scheduled_max_stage` on the loop; cluster attributes
 //! are the clusters' positions.
+use tritium_dialects::access::OpAccess;
 use super::loops::{body, body_ops, nested_operands, yield_of};
 use crate::ssa::{argument_number, argument_owner, defining_op, op_key, Key};
 use melior::ir::{
@@ -159,7 +160,7 @@ impl Schedule {
                 let number = argument_number(value).unwrap_or(0);
                 if number > 0 && argument_owner(value) == Some(block) {
                     let Some(terminator) = block.terminator() else { break };
-                    value = terminator.operand(number - 1).expect("a yielded value per iter_arg");
+                    value = terminator.operand_at(number - 1).expect("a yielded value per iter_arg");
                     continue;
                 }
                 break;
@@ -234,7 +235,7 @@ impl Schedule {
 /// The value `lp` yields for its iter_arg `argument` (block argument
 /// number `argument` > 0 of the body).
 pub fn yielded_for_argument<'c, 'a>(lp: &OperationRef<'c, 'a>, argument: usize) -> Option<Value<'c, 'a>> {
-    yield_of(lp)?.operand(argument - 1).ok()
+    yield_of(lp)?.operand_at(argument - 1).ok()
 }
 
 /// Whether `value` is an iter_arg (not the induction variable) of the body of

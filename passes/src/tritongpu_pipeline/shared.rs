@@ -3,6 +3,7 @@
 //! `getSharedEncoding`, `getSharedEncIfAllUsersAreDotEnc`), how many bytes
 //! one copy instruction moves (`getCopyVecBytes`), whether `cp.async` can do
 //! the load at all (`canBeConvertedToAsyncLoad`).
+use tritium_dialects::access::OpAccess;
 use crate::analysis::axis_info::ModuleAxisInfo;
 use crate::analysis::type_facts::{bit_width, pointee_bit_width};
 use crate::dot_operand_layouts::swizzled_shared_for_dot_operand;
@@ -33,10 +34,10 @@ pub fn load_operands<'c, 'a>(load: &OperationRef<'c, 'a>) -> Option<LoadOperands
         .and_then(|a| DenseI32ArrayAttribute::try_from(a).ok())
         .map(|a| (0..a.len()).map(|i| a.element(i).unwrap_or(0)).collect())
         .unwrap_or_else(|| vec![1, 0, 0]);
-    let pointer = load.operand(0).ok()?;
-    let mask = (sizes.get(1) == Some(&1)).then(|| load.operand(1).ok()).flatten();
+    let pointer = load.operand_at(0).ok()?;
+    let mask = (sizes.get(1) == Some(&1)).then(|| load.operand_at(1).ok()).flatten();
     let other_index = 1 + sizes.get(1).copied().unwrap_or(0) as usize;
-    let other = (sizes.get(2) == Some(&1)).then(|| load.operand(other_index).ok()).flatten();
+    let other = (sizes.get(2) == Some(&1)).then(|| load.operand_at(other_index).ok()).flatten();
     Some(LoadOperands { pointer, mask, other })
 }
 
@@ -110,7 +111,7 @@ pub fn shared_encoding_if_all_users_are_dot<'c>(value: Value<'c, '_>, location: 
         if user.result_count() != 1 {
             return none(incompatible);
         }
-        let result: Value = user.result(0).unwrap().into();
+        let result: Value = user.result_at(0).unwrap().into();
         let wanted = if let Some(memdesc) = MemDesc::of(result.r#type()) {
             let inner = shared_encoding_if_all_users_are_dot(result, location);
             incompatible = inner.incompatible;
@@ -172,13 +173,13 @@ pub fn unswizzled_shared<'c>(ty: Type<'c>, location: Location<'c>) -> Option<Att
 /// `local_alloc`s it feeds (the first one's, with a remark when they differ),
 /// else the one its dot-operand users read best, else an unswizzled one.
 pub fn shared_encoding_of_load<'c>(load: &OperationRef<'c, '_>) -> Option<Attribute<'c>> {
-    let result: Value = load.result(0).ok()?.into();
+    let result: Value = load.result_at(0).ok()?.into();
     let mut alloc_encoding: Option<Attribute> = None;
     for user in uses(result).into_iter().map(|u| u.owner) {
         if name_of(&user) != "ttg.local_alloc" {
             continue;
         }
-        let Some(encoding) = user.result(0).ok().and_then(|r| MemDesc::of(r.r#type())).map(|m| m.encoding) else {
+        let Some(encoding) = user.result_at(0).ok().and_then(|r| MemDesc::of(r.r#type())).map(|m| m.encoding) else {
             continue;
         };
         match alloc_encoding {

@@ -5,6 +5,7 @@
 //! produced. A is cut with `tt.reshape`, `tt.trans` and `tt.split` (whose
 //! layouts are inferred as upstream's `DialectInferLayoutInterface` does
 //! for non-blocked layouts: linear layouts), B with `ttg.memdesc_subslice`.
+use tritium_dialects::access::OpAccess;
 use super::builder::Builder;
 use crate::ir::{erase, fail, int_attribute, replace_all_uses, tensor_parts, tensor_type};
 use melior::ir::{
@@ -25,10 +26,10 @@ use tritium_layout::{
 
 /// The wgmmas `dot` becomes (itself when it is not split).
 pub fn split_rs_dot<'c, 'a>(dot: OperationRef<'c, 'a>) -> Result<Vec<OperationRef<'c, 'a>>, PassFailed> {
-    let (a, b, c) = (dot.operand(0).unwrap(), dot.operand(1).unwrap(), dot.operand(2).unwrap());
+    let (a, b, c) = (dot.operand_at(0).unwrap(), dot.operand_at(1).unwrap(), dot.operand_at(2).unwrap());
     let Some((a_shape, _, _)) = tensor_parts(a.r#type()) else { return Ok(vec![dot]) };
     let original_k = *a_shape.last().unwrap();
-    let result_type = dot.result(0).unwrap().r#type();
+    let result_type = dot.result_at(0).unwrap().r#type();
     let new_k = match tensor_parts(result_type).and_then(|(_, _, l)| l).and_then(|l| layout_of(l).ok()) {
         Some(Layout::NvidiaMma(mma)) => mma.instr_shape.get(2).map(|k| i64::from(*k)),
         _ => None,
@@ -41,7 +42,7 @@ pub fn split_rs_dot<'c, 'a>(dot: OperationRef<'c, 'a>) -> Result<Vec<OperationRe
     let mut builder = Builder::before(dot);
     let lhs = split_lhs(&mut builder, &dot, a, new_k)?;
     let rhs = split_rhs(&mut builder, b, new_k)?;
-    let mut use_c: Option<Value> = (dot.operand_count() > 3).then(|| dot.operand(3).unwrap());
+    let mut use_c: Option<Value> = (dot.operand_count() > 3).then(|| dot.operand_at(3).unwrap());
     let mut accumulator = c;
     let mut imprecise_left = int_attribute(&dot, "maxNumImpreciseAcc").unwrap_or(0);
     let i32_type = builder.integer_type(32);
@@ -66,10 +67,10 @@ pub fn split_rs_dot<'c, 'a>(dot: OperationRef<'c, 'a>) -> Result<Vec<OperationRe
             attributes.push(("isAsync", is_async));
         }
         let new_dot = builder.create("ttng.warp_group_dot", &operands, &[result_type], &attributes);
-        accumulator = new_dot.result(0).unwrap().into();
+        accumulator = new_dot.result_at(0).unwrap().into();
         dots.push(new_dot);
     }
-    replace_all_uses(dot.result(0).unwrap().into(), accumulator);
+    replace_all_uses(dot.result_at(0).unwrap().into(), accumulator);
     erase(dot);
     Ok(dots)
 }
@@ -131,7 +132,7 @@ fn split_lhs<'c, 'a>(
             let half_type = typed(dot, &half_shape, element, &Layout::Linear(half.clone()))?;
             let split = builder.create("tt.split", &[piece], &[half_type, half_type], &[]);
             for index in 0..2 {
-                next.push((split.result(index).unwrap().into(), half.clone(), half_shape.clone()));
+                next.push((split.result_at(index).unwrap().into(), half.clone(), half_shape.clone()));
             }
         }
         pieces = next;

@@ -3,6 +3,7 @@
 //! commit it waits for and itself, on every path through loop iterations.
 //! Waits with no commit between them are then merged into one
 //! (`combineRedundantWaitOps`).
+use tritium_dialects::access::OpAccess;
 use super::builder::Builder;
 use super::loops::{body, init_args, is_for};
 use crate::ir::{collect_ops, erase, name_of, replace_all_uses, Order};
@@ -47,7 +48,7 @@ fn min_interleaved_commits(wait: OperationRef) -> i64 {
     if wait.operand_count() != 1 {
         return 0;
     }
-    let value = wait.operand(0).unwrap();
+    let value = wait.operand_at(0).unwrap();
     // A wait nested deeper than the value counts from its ancestor there.
     let value_region = crate::ssa::parent_block(value).and_then(|b| b.parent_region());
     let mut sink = wait;
@@ -87,7 +88,7 @@ fn min_over_histories(value: Value, sink: OperationRef, sum: i64, minimum: &mut 
     let incoming = init_args(&lp)[number - 1];
     let from_init = min_over_histories(incoming, lp, sum, minimum, depth + 1);
     let terminator = block.terminator().expect("a loop body with a yield");
-    let previous = terminator.operand(number - 1).unwrap();
+    let previous = terminator.operand_at(number - 1).unwrap();
     let from_previous = min_over_histories(previous, terminator, sum, minimum, depth + 1);
     from_init.min(from_previous).min(*minimum)
 }
@@ -118,7 +119,7 @@ fn combine_redundant_waits(waits: &[OperationRef]) {
         }
         let mut builder = Builder::before(group[0]);
         builder.location = wait.location();
-        let token = wait.result(0).unwrap().r#type();
+        let token = wait.result_at(0).unwrap().r#type();
         let i32_type = builder.integer_type(32);
         let combined = builder.create(
             "ttg.async_wait",
@@ -132,7 +133,7 @@ fn combine_redundant_waits(waits: &[OperationRef]) {
         }
     }
     for (wait, combined) in order {
-        replace_all_uses(wait.result(0).unwrap().into(), combined.result(0).unwrap().into());
+        replace_all_uses(wait.result_at(0).unwrap().into(), combined.result_at(0).unwrap().into());
         erase(wait);
     }
 }

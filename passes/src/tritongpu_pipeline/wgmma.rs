@@ -20,6 +20,7 @@
 //! uses replace the values' uses after it, so nothing reads them early; it
 //! also takes the shared buffers the dots it waits for read, to keep them
 //! alive until then.
+use tritium_dialects::access::OpAccess;
 use super::builder::Builder;
 use super::loops::{ancestor_in_block, body, body_ops, iter_args, yield_of};
 use super::split_rs_dot::split_rs_dot;
@@ -44,7 +45,7 @@ pub fn async_launch_dots(lp: OperationRef) -> PassResult {
             Some(index) => properly_async.push((dot, index)),
             None => {
                 let wait = create_wait(Builder::after(dot), &[], 0);
-                thread_values_through_wait(wait, &[dot.result(0).unwrap().into()]);
+                thread_values_through_wait(wait, &[dot.result_at(0).unwrap().into()]);
             }
         }
     }
@@ -66,7 +67,7 @@ pub fn async_launch_dots(lp: OperationRef) -> PassResult {
     }
     insert_wait_in_loop(&lp, &properly_async);
     // After the loop, wait for the dots of the last iteration.
-    let results: Vec<Value> = properly_async.iter().map(|(_, index)| lp.result(*index).unwrap().into()).collect();
+    let results: Vec<Value> = properly_async.iter().map(|(_, index)| lp.result_at(*index).unwrap().into()).collect();
     let wait = create_wait(Builder::after(lp), &[], 0);
     thread_values_through_wait(wait, &results);
     Ok(())
@@ -92,7 +93,7 @@ fn is_shared(ty: Type) -> bool {
 /// Upstream `dotCanBeProperlyAsync`: the index of the iter_arg the dot's
 /// result is carried in, when it can stay in flight across iterations.
 fn can_be_properly_async(dot: &OperationRef, lp: &OperationRef) -> Option<usize> {
-    let (a, b) = (dot.operand(0).ok()?, dot.operand(1).ok()?);
+    let (a, b) = (dot.operand_at(0).ok()?, dot.operand_at(1).ok()?);
     if !operand_is_stable(a, lp) || !operand_is_stable(b, lp) {
         return None;
     }
@@ -100,12 +101,12 @@ fn can_be_properly_async(dot: &OperationRef, lp: &OperationRef) -> Option<usize>
     // `scf.if`s).
     let mut iter_arg_index: Option<usize> = None;
     let mut queue: Vec<(OperationRef, usize)> =
-        uses(dot.result(0).unwrap().into()).into_iter().map(|u| (u.owner, u.index)).collect();
+        uses(dot.result_at(0).unwrap().into()).into_iter().map(|u| (u.owner, u.index)).collect();
     while let Some((user, index)) = queue.pop() {
         let parent = user.parent_operation()?;
         if parent == *lp {
             if is_noop(&user) {
-                queue.extend(uses(user.result(0).ok()?.into()).into_iter().map(|u| (u.owner, u.index)));
+                queue.extend(uses(user.result_at(0).ok()?.into()).into_iter().map(|u| (u.owner, u.index)));
                 continue;
             }
             if name_of(&user) == "scf.yield" && iter_arg_index.is_none() {
@@ -116,14 +117,14 @@ fn can_be_properly_async(dot: &OperationRef, lp: &OperationRef) -> Option<usize>
         }
         if name_of(&parent) == "scf.if" {
             if name_of(&user) == "scf.yield" {
-                queue.extend(uses(parent.result(index).ok()?.into()).into_iter().map(|u| (u.owner, u.index)));
+                queue.extend(uses(parent.result_at(index).ok()?.into()).into_iter().map(|u| (u.owner, u.index)));
             }
         } else {
             return None;
         }
     }
     // Only f32 accumulators stay in flight.
-    let accumulator = dot.operand(2).ok()?;
+    let accumulator = dot.operand_at(2).ok()?;
     if !crate::ir::tensor_parts(accumulator.r#type()).is_some_and(|(_, element, _)| element.is_f32()) {
         return None;
     }
@@ -157,7 +158,7 @@ fn feeds_accumulators(user: &OperationRef, index: usize) -> bool {
     if name_of(user) == "ttng.warp_group_dot" {
         return index == 2;
     }
-    is_noop(user) && uses(user.result(0).unwrap().into()).iter().all(|u| feeds_accumulators(&u.owner, u.index))
+    is_noop(user) && uses(user.result_at(0).unwrap().into()).iter().all(|u| feeds_accumulators(&u.owner, u.index))
 }
 
 /// Rule 1 of upstream's `dotCanBeProperlyAsync`: a register operand is
@@ -175,7 +176,7 @@ fn operand_is_stable(operand: Value, lp: &OperationRef) -> bool {
                 break;
             }
             let number = argument_number(value).unwrap_or(0);
-            match yield_of(lp).and_then(|y| y.operand(number.wrapping_sub(1)).ok()) {
+            match yield_of(lp).and_then(|y| y.operand_at(number.wrapping_sub(1)).ok()) {
                 Some(yielded) if yielded != value => value = yielded,
                 _ => break,
             }
@@ -188,7 +189,7 @@ fn operand_is_stable(operand: Value, lp: &OperationRef) -> bool {
                     "ttg.convert_layout" | "ttg.memdesc_trans" | "ttg.memdesc_reshape" | "ttg.memdesc_subslice"
                 ) =>
             {
-                value = op.operand(0).unwrap();
+                value = op.operand_at(0).unwrap();
             }
             _ => break,
         }
@@ -207,7 +208,7 @@ fn is_noop(op: &OperationRef) -> bool {
                 layout_of(layout?).ok()?.to_linear(&shape).ok()
             };
             let (Some(source), Some(result)) =
-                (linear(op.operand(0).unwrap().r#type()), linear(op.result(0).unwrap().r#type()))
+                (linear(op.operand_at(0).unwrap().r#type()), linear(op.result_at(0).unwrap().r#type()))
             else {
                 return false;
             };
@@ -225,12 +226,12 @@ fn rs_dot_needs_wait(dot: &OperationRef, lp: &OperationRef) -> bool {
     if name_of(dot) != "ttng.warp_group_dot" {
         return false;
     }
-    let a = dot.operand(0).unwrap();
+    let a = dot.operand_at(0).unwrap();
     if is_shared(a.r#type()) || is_defined_outside(a, lp) {
         return false;
     }
     match defining_op(a).filter(|op| name_of(op) == "ttg.convert_layout") {
-        Some(convert) => !crate::ir::tensor_parts(convert.operand(0).unwrap().r#type())
+        Some(convert) => !crate::ir::tensor_parts(convert.operand_at(0).unwrap().r#type())
             .and_then(|(_, _, layout)| layout)
             .and_then(|l| layout_of(l).ok())
             .is_some_and(|l| matches!(l, Layout::NvidiaMma(_))),
@@ -249,7 +250,7 @@ fn insert_wait_in_loop(lp: &OperationRef, properly_async: &[(OperationRef, usize
         return;
     }
     for (dot, _) in properly_async {
-        let result: Value = dot.result(0).unwrap().into();
+        let result: Value = dot.result_at(0).unwrap().into();
         // Uses other than the yield, grouped by block.
         let mut blocks: Vec<(melior::ir::BlockRef, Vec<crate::ssa::Use>)> = Vec::new();
         for use_ in uses(result) {
@@ -280,14 +281,14 @@ fn insert_wait_in_loop(lp: &OperationRef, properly_async: &[(OperationRef, usize
             continue;
         }
         let wait = create_wait(Builder::after(*dot), &[], properly_async.len() as i64 - 1);
-        thread_values_through_wait(wait, &[dot.result(0).unwrap().into()]);
+        thread_values_through_wait(wait, &[dot.result_at(0).unwrap().into()]);
     }
     let (last, _) = properly_async.last().unwrap();
     if rs_dot_needs_wait(last, lp) {
         return;
     }
     let wait = create_wait(Builder::after(*last), &[], properly_async.len() as i64);
-    let results: Vec<Value> = properly_async.iter().map(|(dot, _)| dot.result(0).unwrap().into()).collect();
+    let results: Vec<Value> = properly_async.iter().map(|(dot, _)| dot.result_at(0).unwrap().into()).collect();
     thread_values_through_wait(wait, &results);
 }
 
@@ -323,14 +324,14 @@ fn thread_values_through_wait<'c, 'a>(wait: OperationRef<'c, 'a>, values: &[Valu
     // (Upstream leaves the uses of the old wait's buffer results, which
     // nothing has; they are moved too, so that erasing it is safe.)
     for index in 0..original.len() {
-        crate::ir::replace_all_uses(wait.result(index).unwrap().into(), new_wait.result(index).unwrap().into());
+        crate::ir::replace_all_uses(wait.result_at(index).unwrap().into(), new_wait.result_at(index).unwrap().into());
     }
     let block = new_wait.block().unwrap();
     for (index, value) in operands.iter().enumerate().skip(original.len()) {
         if is_shared(value.r#type()) {
             continue;
         }
-        let replacement: Value = new_wait.result(index).unwrap().into();
+        let replacement: Value = new_wait.result_at(index).unwrap().into();
         super::loops::replace_uses_if(*value, replacement, |user| {
             ancestor_in_block(&block, *user).is_some_and(|top| new_wait.is_before_in_block(top))
         });

@@ -10,6 +10,7 @@
 //! so an empty name in the filter selects exactly them. MLIR's scf patterns
 //! are selected by their names. The driver runs bottom-up, as upstream's
 //! `applyPatternsGreedily`.
+use tritium_dialects::access::{OpAccess, block_argument_at};
 use super::ir::{body, defining_op, is_ancestor, op_name, operands, parent_op_of_value, results, terminator};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
 use std::collections::HashSet;
@@ -169,20 +170,20 @@ fn eliminate_dead_loop_arguments(for_op: OperationRef, rewriter: &Rewriter) -> b
             match op_name(&definition).as_str() {
                 "scf.for" => {
                     let Some(index) = super::ir::result_number(value) else { continue };
-                    if let Ok(init) = definition.operand(3 + index) {
+                    if let Ok(init) = definition.operand_at(3 + index) {
                         live.mark(init);
                     }
-                    if let Some(value) = terminator(&definition, 0).and_then(|y| y.operand(index).ok()) {
+                    if let Some(value) = terminator(&definition, 0).and_then(|y| y.operand_at(index).ok()) {
                         live.mark(value);
                     }
                 }
                 "scf.if" => {
                     let Some(index) = super::ir::result_number(value) else { continue };
-                    if let Ok(condition) = definition.operand(0) {
+                    if let Ok(condition) = definition.operand_at(0) {
                         live.mark(condition);
                     }
                     for branch in 0..2 {
-                        if let Some(value) = terminator(&definition, branch).and_then(|y| y.operand(index).ok()) {
+                        if let Some(value) = terminator(&definition, branch).and_then(|y| y.operand_at(index).ok()) {
                             live.mark(value);
                         }
                     }
@@ -203,10 +204,10 @@ fn eliminate_dead_loop_arguments(for_op: OperationRef, rewriter: &Rewriter) -> b
         if number == 0 {
             continue;
         }
-        if let Some(value) = terminator(&parent, 0).and_then(|y| y.operand(number - 1).ok()) {
+        if let Some(value) = terminator(&parent, 0).and_then(|y| y.operand_at(number - 1).ok()) {
             live.mark(value);
         }
-        if let Ok(init) = parent.operand(3 + number - 1) {
+        if let Ok(init) = parent.operand_at(3 + number - 1) {
             live.mark(init);
         }
     }
@@ -216,7 +217,7 @@ fn eliminate_dead_loop_arguments(for_op: OperationRef, rewriter: &Rewriter) -> b
         if alive.contains(&value_key(value)) {
             continue;
         }
-        let Ok(argument) = block.argument(index + 1) else { continue };
+        let Ok(argument) = block_argument_at(block, index + 1) else { continue };
         if value == Value::from(argument) {
             continue;
         }
@@ -224,7 +225,7 @@ fn eliminate_dead_loop_arguments(for_op: OperationRef, rewriter: &Rewriter) -> b
         // iteration or more, the init after none: only when both are the
         // same can the operand go.
         let defined_inside = parent_op_of_value(value).is_some_and(|p| is_ancestor(&for_op, p));
-        if !defined_inside && for_op.operand(3 + index).ok() != Some(value) {
+        if !defined_inside && for_op.operand_at(3 + index).ok() != Some(value) {
             continue;
         }
         dead.push(index);
@@ -234,7 +235,7 @@ fn eliminate_dead_loop_arguments(for_op: OperationRef, rewriter: &Rewriter) -> b
     }
     rewriter.modify_in_place(&for_op, || {
         for index in dead {
-            if let Ok(argument) = block.argument(index + 1) {
+            if let Ok(argument) = block_argument_at(block, index + 1) {
                 super::ir::set_operand(&yield_op, index, argument.into());
             }
         }
@@ -271,7 +272,7 @@ fn would_be_trivially_dead(op: &OperationRef) -> bool {
         "tt.extern_elementwise" | "tt.elementwise_inline_asm" => super::ops::is_memory_effect_free_elementwise(op),
         "ttg.local_alloc" => {
             let mutable = op
-                .result(0)
+                .result_at(0)
                 .ok()
                 .and_then(|r| tritium_dialects::types::MemDesc::of(r.r#type()))
                 .is_some_and(|m| m.mutable);

@@ -5,6 +5,7 @@
 //! - before a widening cast or broadcast, where the tensor is smaller;
 //! - into the one branch of an `scf.if` (in a loop) that needs it;
 //! - next to the loads feeding a dot operand, so the pipeliner sees them.
+use tritium_dialects::access::OpAccess;
 use super::ir::{
     convert_layout, defining_op, encoding, insert_after_value, insert_before, op_name, result_number, set_operand,
     set_type, terminator, with_encoding,
@@ -20,7 +21,7 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
     /// Converts the narrow source of the one widening op (or broadcast) in
     /// the conversion's slice instead of its wide result.
     pub(super) fn hoist_over_ext_or_broadcast(&mut self, convert: OperationRef<'c, 'a>) -> Step<()> {
-        let Ok(result) = convert.result(0) else { return Ok(()) };
+        let Ok(result) = convert.result_at(0) else { return Ok(()) };
         let Some(target) = encoding(result.r#type()) else { return Ok(()) };
         if matches!(self.layouts.get(target), Some(Layout::DotOperand(_))) {
             return Ok(());
@@ -60,16 +61,16 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
             hoisted_over = Some(op);
         }
         let Some(op) = hoisted_over else { return Ok(()) };
-        let op_result: Value = op.result(0).map_err(|e| e.to_string())?.into();
+        let op_result: Value = op.result_at(0).map_err(|e| e.to_string())?.into();
         let layout = slice.layout(op_result).ok_or("a slice value without layout")?;
         let Some(source_layout) = self.layouts.infer_src_encoding(&op, layout) else { return Ok(()) };
-        let source = op.operand(0).map_err(|e| e.to_string())?;
+        let source = op.operand_at(0).map_err(|e| e.to_string())?;
         let source_type = with_encoding(source.r#type(), source_layout).ok_or("not a tensor")?;
         let converted = insert_before(&op, convert_layout(convert.location(), source, source_type))
             .ok_or("cannot insert a conversion")?;
         let copy = super::ir::clone_before(&op).ok_or("cannot clone")?;
-        set_operand(&copy, 0, converted.result(0).map_err(|e| e.to_string())?.into());
-        let copied: Value = copy.result(0).map_err(|e| e.to_string())?.into();
+        set_operand(&copy, 0, converted.result_at(0).map_err(|e| e.to_string())?.into());
+        let copied: Value = copy.result_at(0).map_err(|e| e.to_string())?.into();
         set_type(copied, with_encoding(op_result.r#type(), layout).ok_or("not a tensor")?);
         let mut mapping = Mapping::default();
         mapping.map(op_result, copied);
@@ -80,7 +81,7 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
     /// Where only one branch of an `scf.if` inside a loop cannot produce
     /// the target layout, converts in that branch only.
     pub(super) fn hoist_into_conditionals(&mut self, convert: OperationRef<'c, 'a>) -> Step<()> {
-        let Ok(result) = convert.result(0) else { return Ok(()) };
+        let Ok(result) = convert.result_at(0) else { return Ok(()) };
         let Some(target) = encoding(result.r#type()) else { return Ok(()) };
         let is_if = |op: &OperationRef| op_name(op) == "scf.if";
         let mut slice = Slice::default();
@@ -134,7 +135,7 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
             let layout = slice.layout(value).ok_or("a slice value without layout")?;
             let ty = with_encoding(value.r#type(), layout).ok_or("not a tensor")?;
             let converted = insert_after_value(value, convert_layout(location, value, ty)).ok_or("cannot insert")?;
-            mapping.map(value, converted.result(0).map_err(|e| e.to_string())?.into());
+            mapping.map(value, converted.result_at(0).map_err(|e| e.to_string())?.into());
             slice.remove(value);
         }
         for (if_result, edge) in hoist_above {
@@ -142,7 +143,7 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
             let value = edge.value().ok_or("a yield operand expected")?;
             let ty = with_encoding(value.r#type(), layout).ok_or("not a tensor")?;
             let converted = insert_before(&edge.owner, convert_layout(location, value, ty)).ok_or("cannot insert")?;
-            mapping.map(value, converted.result(0).map_err(|e| e.to_string())?.into());
+            mapping.map(value, converted.result_at(0).map_err(|e| e.to_string())?.into());
             slice.remove(value);
         }
         self.rewrite_slice(slice, convert, mapping)
@@ -151,7 +152,7 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
     /// Moves a conversion to an MMA dot operand up to the loads it comes
     /// from, through ops that do not move data between threads.
     pub(super) fn hoist_dot_operand(&mut self, convert: OperationRef<'c, 'a>) -> Step<()> {
-        let Ok(result) = convert.result(0) else { return Ok(()) };
+        let Ok(result) = convert.result_at(0) else { return Ok(()) };
         let Some(target) = encoding(result.r#type()) else { return Ok(()) };
         if !self.dot_post_dominates(convert) {
             return Ok(());
@@ -175,13 +176,13 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
                 // The leaves must be loads or constants.
                 return Ok(());
             }
-            let Ok(loaded) = op.result(0) else { continue };
+            let Ok(loaded) = op.result_at(0) else { continue };
             let loaded: Value = loaded.into();
             let Some(layout) = slice.layout(loaded) else { continue };
             let Some(ty) = with_encoding(loaded.r#type(), layout) else { continue };
             let converted =
                 insert_after_value(loaded, convert_layout(convert.location(), loaded, ty)).ok_or("cannot insert")?;
-            mapping.map(loaded, converted.result(0).map_err(|e| e.to_string())?.into());
+            mapping.map(loaded, converted.result_at(0).map_err(|e| e.to_string())?.into());
         }
         if inner.is_empty() {
             return Ok(());

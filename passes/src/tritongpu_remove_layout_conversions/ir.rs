@@ -2,8 +2,9 @@
 //! lists, insertion next to a value's definition, cloning, structural
 //! dominance, and identity keys for hashing values, ops and attributes
 //! (MLIR uniques attributes, so equal keys mean equal attributes).
+use tritium_dialects::access::{OpAccess, as_op_result, block_argument_at};
 use melior::ir::{
-    operation::{OperationLike, OperationResult},
+    operation::OperationLike,
     r#type::{RankedTensorType, ShapedTypeLike},
     Attribute, AttributeLike, BlockLike, BlockRef, Location, Operation, OperationRef, RegionLike, Type, TypeLike,
     Value, ValueLike,
@@ -30,12 +31,12 @@ pub(super) fn op_name(op: &OperationRef) -> String {
 
 /// The op defining `value`, `None` for a block argument.
 pub(super) fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    OperationResult::try_from(value).ok().map(|result| result.owner())
+    as_op_result(value).map(|result| result.owner())
 }
 
 /// The index of `value` among its defining op's results.
 pub(super) fn result_number(value: Value) -> Option<usize> {
-    OperationResult::try_from(value).ok().map(|result| result.result_number())
+    as_op_result(value).map(|result| result.result_number())
 }
 
 /// The block owning a block argument, and the argument's index.
@@ -117,12 +118,12 @@ pub(super) fn operands<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> 
 }
 
 pub(super) fn block_arguments<'c, 'a>(block: &BlockRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
-    (0..block.argument_count()).filter_map(|i| block.argument(i).ok()).map(Value::from).collect()
+    (0..block.argument_count()).filter_map(|i| block_argument_at(*block, i).ok()).map(Value::from).collect()
 }
 
 /// The first block of region `index` of `op`.
 pub(super) fn body<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize) -> Option<BlockRef<'c, 'a>> {
-    op.region(index).ok()?.first_block()
+    op.region_at(index).ok()?.first_block()
 }
 
 /// The terminator of the first block of region `index`.

@@ -3,6 +3,7 @@
 //! layout of an op's result given its operand's (`infer_dst_encoding`) and
 //! back (`infer_src_encoding`), as upstream's `inferDstEncoding` and
 //! `inferSrcEncoding` in TritonGPU/Transforms/Utility.cpp.
+use tritium_dialects::access::OpAccess;
 use super::infer;
 use super::ir::{attribute_key, dense_i32s, op_name, shape_of, Key};
 use super::ops::{has_same_load_store_encoding, has_same_operands_and_result_encoding, is_elementwise};
@@ -94,7 +95,7 @@ impl<'c> Layouts<'c> {
         if keeps_operand_encoding(&name) || name == "scf.for" {
             return Some(encoding);
         }
-        let operand_shape = || op.operand(0).ok().and_then(|v| shape_of(v.r#type()));
+        let operand_shape = || op.operand_at(0).ok().and_then(|v| shape_of(v.r#type()));
         match name.as_str() {
             "tt.reduce" => self.slice_of(axis(op)?, encoding),
             "tt.expand_dims" => self.unsliced(encoding, axis(op)?),
@@ -141,7 +142,7 @@ impl<'c> Layouts<'c> {
         if keeps_operand_encoding(&name) {
             return Some(encoding);
         }
-        let operand_shape = || op.operand(0).ok().and_then(|v| shape_of(v.r#type()));
+        let operand_shape = || op.operand_at(0).ok().and_then(|v| shape_of(v.r#type()));
         match name.as_str() {
             "tt.reduce" => self.unsliced(encoding, axis(op)?),
             "tt.expand_dims" => self.slice_of(axis(op)?, encoding),
@@ -193,7 +194,7 @@ fn permutation(op: &OperationRef) -> Option<Vec<usize>> {
 }
 
 fn result_shape(op: &OperationRef) -> Option<Vec<i64>> {
-    shape_of(op.result(0).ok()?.r#type())
+    shape_of(op.result_at(0).ok()?.r#type())
 }
 
 /// Upstream `inferFp4ToFpOpEncoding`: unpacking fp4 pairs doubles the

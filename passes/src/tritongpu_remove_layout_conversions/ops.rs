@@ -5,6 +5,7 @@
 //!
 //! MLIR's C API cannot query op traits, so the trait sets are tables here;
 //! they must follow `dialects/td` (which follows upstream's ODS).
+use tritium_dialects::access::OpAccess;
 use super::ir::{dense_i32s, element_bit_width, encoding, is_tensor, num_elements, op_name, shape_of};
 use super::layouts::{layout, total_elems_per_thread, Layouts};
 use crate::ir::{enclosing_int_attribute, int_attribute};
@@ -104,7 +105,7 @@ fn has_unit_attribute(op: &OperationRef, name: &str) -> bool {
 /// when it touches one element, or fewer elements than there are threads
 /// (the hit rate will be high); a load through a tensor pointer never is.
 pub(super) fn is_expensive_load_or_store(op: &OperationRef) -> bool {
-    let Ok(pointer) = op.operand(0) else { return true };
+    let Ok(pointer) = op.operand_at(0) else { return true };
     let ty = pointer.r#type();
     if tritium_dialects::types::pointer_parts(ty).is_some_and(|(pointee, _)| pointee.is_ranked_tensor()) {
         return true;
@@ -179,7 +180,7 @@ pub(super) fn can_be_rematerialized(op: &OperationRef) -> bool {
 /// Upstream `isExpensiveCat`: a cat into a layout with fewer elements per
 /// thread goes through shared memory anyway.
 fn is_expensive_cat<'c>(op: &OperationRef<'c, '_>, target: Attribute<'c>, layouts: &mut Layouts<'c>) -> bool {
-    let Ok(result) = op.result(0) else { return true };
+    let Ok(result) = op.result_at(0) else { return true };
     let ty = result.r#type();
     let Some(shape) = shape_of(ty) else { return true };
     let current = encoding(ty).and_then(|e| layouts.get(e)).and_then(|l| total_elems_per_thread(&l, &shape));
@@ -215,7 +216,7 @@ pub(super) fn can_fold_into_conversion<'c>(
         "tt.cat" => !is_expensive_cat(op, target, layouts),
         "ttg.convert_layout" => {
             if matches!(layouts.get(target), Some(Layout::NvidiaMma(_))) {
-                let source = op.operand(0).ok().and_then(|v| encoding(v.r#type()));
+                let source = op.operand_at(0).ok().and_then(|v| encoding(v.r#type()));
                 return source == Some(target);
             }
             true
@@ -224,7 +225,7 @@ pub(super) fn can_fold_into_conversion<'c>(
             if !has_unit_attribute(op, "allow_reorder") || has_unit_attribute(op, "efficient_layout") {
                 return false;
             }
-            let (Ok(source), Ok(result)) = (op.operand(0), op.result(0)) else { return false };
+            let (Ok(source), Ok(result)) = (op.operand_at(0), op.result_at(0)) else { return false };
             let (Some(src_shape), Some(dst_shape)) = (shape_of(source.r#type()), shape_of(result.r#type())) else {
                 return false;
             };
@@ -295,7 +296,7 @@ pub(super) fn is_ext_or_broadcast(op: &OperationRef) -> bool {
     match op_name(op).as_str() {
         "arith.extsi" | "arith.extui" | "arith.extf" | "tt.broadcast" | "tt.expand_dims" => true,
         "tt.fp_to_fp" => {
-            let (Ok(source), Ok(result)) = (op.operand(0), op.result(0)) else { return false };
+            let (Ok(source), Ok(result)) = (op.operand_at(0), op.result_at(0)) else { return false };
             match (element_bit_width(source.r#type()), element_bit_width(result.r#type())) {
                 (Some(from), Some(to)) => from < to,
                 _ => false,
@@ -307,7 +308,7 @@ pub(super) fn is_ext_or_broadcast(op: &OperationRef) -> bool {
 
 /// A reduction to scalars: its operands' layout does not show in its results.
 pub(super) fn is_reduce_to_scalar(op: &OperationRef) -> bool {
-    op_name(op) == "tt.reduce" && op.result(0).is_ok_and(|r| !is_tensor(r.r#type()))
+    op_name(op) == "tt.reduce" && op.result_at(0).is_ok_and(|r| !is_tensor(r.r#type()))
 }
 
 /// The layout kinds upstream calls `MmaEncodingTrait` (NVIDIA MMA here).

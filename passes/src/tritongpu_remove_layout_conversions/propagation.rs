@@ -11,6 +11,7 @@
 //!    change layout is rebuilt in the new layout, every other use gets a
 //!    `ttg.convert_layout` back to the layout it had. The canonicalizer then
 //!    folds the conversions that cancel out.
+use tritium_dialects::access::{OpAccess, block_argument_at};
 use super::ir;
 use super::ir::{
     body, convert_layout, defining_op, encoding, insert_after_value, is_tensor, op_key, op_name, operands, results,
@@ -161,14 +162,14 @@ impl<'c, 'a, 'l> LayoutPropagation<'c, 'a, 'l> {
                 "scf.for" => {
                     // Only iter_args carry tensors (after lb, ub, step).
                     let Some(iter) = u.index.checked_sub(3) else { continue };
-                    let argument = body(&user, 0).and_then(|b| b.argument(iter + 1).ok()).map(Value::from);
-                    let result = user.result(iter).ok().map(Value::from);
+                    let argument = body(&user, 0).and_then(|b| block_argument_at(b, iter + 1).ok()).map(Value::from);
+                    let result = user.result_at(iter).ok().map(Value::from);
                     let targets: Vec<Value> = argument.into_iter().chain(result).collect();
                     self.set_encoding(&targets, layouts, &user, &mut changed);
                     continue;
                 }
                 "scf.while" => {
-                    let argument = body(&user, 0).and_then(|b| b.argument(u.index).ok()).map(Value::from);
+                    let argument = body(&user, 0).and_then(|b| block_argument_at(b, u.index).ok()).map(Value::from);
                     let targets: Vec<Value> = argument.into_iter().collect();
                     self.set_encoding(&targets, layouts, &user, &mut changed);
                     continue;
@@ -178,13 +179,13 @@ impl<'c, 'a, 'l> LayoutPropagation<'c, 'a, 'l> {
                     let parent_name = op_name(&parent);
                     let mut targets = Vec::new();
                     if matches!(parent_name.as_str(), "scf.for" | "scf.if" | "scf.while") {
-                        targets.extend(parent.result(u.index).ok().map(Value::from));
+                        targets.extend(parent.result_at(u.index).ok().map(Value::from));
                     }
                     if parent_name == "scf.for" {
-                        targets.extend(body(&parent, 0).and_then(|b| b.argument(u.index + 1).ok()).map(Value::from));
+                        targets.extend(body(&parent, 0).and_then(|b| block_argument_at(b, u.index + 1).ok()).map(Value::from));
                     }
                     if parent_name == "scf.while" {
-                        targets.extend(body(&parent, 0).and_then(|b| b.argument(u.index).ok()).map(Value::from));
+                        targets.extend(body(&parent, 0).and_then(|b| block_argument_at(b, u.index).ok()).map(Value::from));
                     }
                     if matches!(parent_name.as_str(), "scf.for" | "scf.if" | "scf.while") {
                         self.set_encoding(&targets, layouts, &user, &mut changed);
@@ -196,14 +197,14 @@ impl<'c, 'a, 'l> LayoutPropagation<'c, 'a, 'l> {
                     let (Some(parent), Some(index)) = (user.parent_operation(), u.index.checked_sub(1)) else {
                         continue;
                     };
-                    let argument = body(&parent, 1).and_then(|b| b.argument(index).ok()).map(Value::from);
-                    let result = parent.result(index).ok().map(Value::from);
+                    let argument = body(&parent, 1).and_then(|b| block_argument_at(b, index).ok()).map(Value::from);
+                    let result = parent.result_at(index).ok().map(Value::from);
                     let targets: Vec<Value> = argument.into_iter().chain(result).collect();
                     self.set_encoding(&targets, layouts, &user, &mut changed);
                     continue;
                 }
                 "ttng.warp_group_dot_wait" => {
-                    let targets: Vec<Value> = user.result(u.index).ok().map(Value::from).into_iter().collect();
+                    let targets: Vec<Value> = user.result_at(u.index).ok().map(Value::from).into_iter().collect();
                     self.set_encoding(&targets, layouts, &user, &mut changed);
                     continue;
                 }
@@ -286,11 +287,11 @@ impl<'c, 'a, 'l> LayoutPropagation<'c, 'a, 'l> {
         let ty = with_encoding(value.r#type(), layout).ok_or("not a tensor type")?;
         let convert = insert_after_value(rewritten, convert_layout(value.location(), rewritten, ty))
             .ok_or("cannot insert a conversion")?;
-        Ok(convert.result(0).map_err(|e| e.to_string())?.into())
+        Ok(convert.result_at(0).map_err(|e| e.to_string())?.into())
     }
 
     fn rewrite(&mut self) -> Step<()> {
-        let Ok(region) = self.function.region(0) else { return Ok(()) };
+        let Ok(region) = self.function.region_at(0) else { return Ok(()) };
         let mut queue: VecDeque<RegionRef<'c, 'a>> = VecDeque::from([region]);
         while let Some(region) = queue.pop_front() {
             let mut block = region.first_block();
@@ -366,11 +367,11 @@ impl<'c, 'a, 'l> LayoutPropagation<'c, 'a, 'l> {
             "scf.if" => return self.rewrite_if(op),
             _ => {}
         }
-        let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
+        let result: Value = op.result_at(0).map_err(|e| e.to_string())?.into();
         let layout = self.candidates.chosen(result).ok_or("no layout chosen")?;
         let new_type = with_encoding(result.r#type(), layout).ok_or("not a tensor")?;
         if name == "ttg.convert_layout" {
-            let source = op.operand(0).map_err(|e| e.to_string())?;
+            let source = op.operand_at(0).map_err(|e| e.to_string())?;
             let source_layout = self
                 .candidates
                 .chosen(source)
@@ -379,17 +380,17 @@ impl<'c, 'a, 'l> LayoutPropagation<'c, 'a, 'l> {
             let source = self.value_as(source, source_layout)?;
             let convert =
                 ir::insert_before(&op, convert_layout(op.location(), source, new_type)).ok_or("cannot insert")?;
-            self.map(result, convert.result(0).map_err(|e| e.to_string())?.into());
+            self.map(result, convert.result_at(0).map_err(|e| e.to_string())?.into());
             return Ok(convert);
         }
         if can_fold_into_conversion(&op, layout, self.layouts) {
             // The op itself stays; the canonicalizer folds the conversion
             // into it.
             let copy = ir::clone_before(&op).ok_or("cannot clone")?;
-            let copied: Value = copy.result(0).map_err(|e| e.to_string())?.into();
+            let copied: Value = copy.result_at(0).map_err(|e| e.to_string())?.into();
             let convert =
                 ir::insert_before(&op, convert_layout(op.location(), copied, new_type)).ok_or("cannot insert")?;
-            self.map(result, convert.result(0).map_err(|e| e.to_string())?.into());
+            self.map(result, convert.result_at(0).map_err(|e| e.to_string())?.into());
             return Ok(convert);
         }
         if keeps_encoding(&name)
@@ -501,9 +502,9 @@ impl<'c, 'a, 'l> LayoutPropagation<'c, 'a, 'l> {
         let parent_name = op_name(&parent);
         for (index, operand) in operands(op).into_iter().enumerate() {
             let ty = match parent_name.as_str() {
-                "scf.for" | "scf.if" => parent.result(index).map(|r| r.r#type()).unwrap_or(operand.r#type()),
+                "scf.for" | "scf.if" => parent.result_at(index).map(|r| r.r#type()).unwrap_or(operand.r#type()),
                 "scf.while" => body(&parent, 0)
-                    .and_then(|b| b.argument(index).ok())
+                    .and_then(|b| block_argument_at(b, index).ok())
                     .map(|a| a.r#type())
                     .unwrap_or(operand.r#type()),
                 _ => operand.r#type(),
@@ -518,7 +519,7 @@ impl<'c, 'a, 'l> LayoutPropagation<'c, 'a, 'l> {
     fn rewrite_condition(&mut self, op: &OperationRef<'c, 'a>) -> Step<()> {
         let Some(parent) = op.parent_operation() else { return Ok(()) };
         for (index, operand) in operands(op).into_iter().enumerate().skip(1) {
-            let Some(layout) = parent.result(index - 1).ok().and_then(|r| encoding(r.r#type())) else { continue };
+            let Some(layout) = parent.result_at(index - 1).ok().and_then(|r| encoding(r.r#type())) else { continue };
             let value = self.value_as(operand, layout)?;
             set_operand(op, index, value);
         }
@@ -538,7 +539,7 @@ impl<'c, 'a, 'l> LayoutPropagation<'c, 'a, 'l> {
     }
 
     fn rewrite_assert(&mut self, op: &OperationRef<'c, 'a>) -> Step<()> {
-        let Ok(condition) = op.operand(0) else { return Ok(()) };
+        let Ok(condition) = op.operand_at(0) else { return Ok(()) };
         let Some(layout) = self.candidates.chosen(condition) else { return Ok(()) };
         let value = self.value_as(condition, layout)?;
         set_operand(op, 0, value);

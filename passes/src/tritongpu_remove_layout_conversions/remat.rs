@@ -6,6 +6,7 @@
 //! byte, duplicated loads and math their instruction costs), so the
 //! conversion disappears. Loop-carried values and `scf.if` results become
 //! new iter_args and results of rebuilt loops and ifs.
+use tritium_dialects::access::OpAccess;
 use super::ir::{
     attribute_key, body, clone_before, convert_layout, defining_op, encoding, int_or_float_width, is_float, op_key,
     op_name, operands, post_dominates, pre_order_positions, properly_dominates, replace_all_uses, result_number,
@@ -102,7 +103,7 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
         if self.is_deleted(&convert) {
             return false;
         }
-        if let (Ok(source), Ok(result)) = (convert.operand(0), convert.result(0)) {
+        if let (Ok(source), Ok(result)) = (convert.operand_at(0), convert.result_at(0)) {
             if let Some(layout) = encoding(result.r#type()) {
                 self.add_remat(source, layout, result.into());
             }
@@ -144,7 +145,7 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
 
     /// Upstream `backwardRematerialization(ConvertLayoutOp)`.
     pub(super) fn backward_rematerialize(&mut self, convert: OperationRef<'c, 'a>) -> Step<()> {
-        let (Ok(source), Ok(result)) = (convert.operand(0), convert.result(0)) else { return Ok(()) };
+        let (Ok(source), Ok(result)) = (convert.operand_at(0), convert.result_at(0)) else { return Ok(()) };
         let Some(target) = encoding(result.r#type()) else { return Ok(()) };
         // Conversions to dot operands are hoisted separately.
         if matches!(self.layouts.get(target), Some(tritium_layout::Layout::DotOperand(_))) {
@@ -278,7 +279,7 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
                         let argument: Value = for_body.argument(iter + 1).map_err(|e| e.to_string())?.into();
                         if slice.contains(argument) {
                             argument_mapping.push((iter, init_count + new_inits.len()));
-                            let init = op.operand(3 + iter).map_err(|e| e.to_string())?;
+                            let init = op.operand_at(3 + iter).map_err(|e| e.to_string())?;
                             new_inits.push(mapping.lookup(init)?);
                         }
                     }
@@ -289,12 +290,12 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
                     for (old_index, new_index) in argument_mapping {
                         let old_argument: Value = new_body.argument(old_index + 1).map_err(|e| e.to_string())?.into();
                         let new_argument: Value = new_body.argument(new_index + 1).map_err(|e| e.to_string())?.into();
-                        let old_result: Value = op.result(old_index).map_err(|e| e.to_string())?.into();
-                        let new_result: Value = new.result(new_index).map_err(|e| e.to_string())?.into();
+                        let old_result: Value = op.result_at(old_index).map_err(|e| e.to_string())?.into();
+                        let new_result: Value = new.result_at(new_index).map_err(|e| e.to_string())?.into();
                         mapping.map(old_result, new_result);
                         mapping.map(old_argument, new_argument);
                         let layout = slice.layout(old_argument).ok_or("a loop argument without layout")?;
-                        let kept_result: Value = new.result(old_index).map_err(|e| e.to_string())?.into();
+                        let kept_result: Value = new.result_at(old_index).map_err(|e| e.to_string())?.into();
                         self.add_remat(kept_result, layout, new_result);
                         self.add_remat(old_argument, layout, new_argument);
                     }
@@ -313,7 +314,7 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
                     let mut new_index = op.result_count();
                     for result in results(&op) {
                         if slice.contains(result) {
-                            let new_result: Value = new.result(new_index).map_err(|e| e.to_string())?.into();
+                            let new_result: Value = new.result_at(new_index).map_err(|e| e.to_string())?.into();
                             mapping.map(result, new_result);
                             let layout = slice.layout(result).ok_or("an if result without layout")?;
                             self.add_remat(result, layout, new_result);
@@ -327,7 +328,7 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
                     let mut indices = yield_operands.get(&op_key(&op)).cloned().unwrap_or_default();
                     indices.sort_unstable();
                     for index in indices {
-                        let operand = op.operand(index).map_err(|e| e.to_string())?;
+                        let operand = op.operand_at(index).map_err(|e| e.to_string())?;
                         values.push(mapping.lookup(operand)?);
                     }
                     let new = crate::ir::create("scf.yield", op.location(), &values, &[], &[]);
@@ -337,14 +338,14 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
                 "arith.constant" => {
                     // Constants are re-created as they are and converted;
                     // the canonicalizer folds the conversion.
-                    let result: Value = op.result(0).map_err(|e| e.to_string())?.into();
+                    let result: Value = op.result_at(0).map_err(|e| e.to_string())?.into();
                     let layout = slice.layout(result).ok_or("a constant without layout")?;
                     let copy = clone_before(&op).ok_or("cannot clone")?;
                     let ty = with_encoding(result.r#type(), layout).ok_or("not a tensor")?;
-                    let copied: Value = copy.result(0).map_err(|e| e.to_string())?.into();
+                    let copied: Value = copy.result_at(0).map_err(|e| e.to_string())?.into();
                     let converted = super::ir::insert_before(&op, convert_layout(op.location(), copied, ty))
                         .ok_or("cannot insert a conversion")?;
-                    let converted: Value = converted.result(0).map_err(|e| e.to_string())?.into();
+                    let converted: Value = converted.result_at(0).map_err(|e| e.to_string())?.into();
                     mapping.map(result, converted);
                     self.add_remat(result, layout, converted);
                 }
@@ -358,9 +359,9 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
                 }
             }
         }
-        let source = convert.operand(0).map_err(|e| e.to_string())?;
+        let source = convert.operand_at(0).map_err(|e| e.to_string())?;
         let replacement = mapping.lookup(source)?;
-        replace_all_uses(convert.result(0).map_err(|e| e.to_string())?.into(), replacement);
+        replace_all_uses(convert.result_at(0).map_err(|e| e.to_string())?.into(), replacement);
         self.schedule_delete(convert);
         self.update_remat_mapping(&replacements);
         for (old, new) in replacements {
@@ -394,7 +395,7 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
             if !super::ops::is_dot_like(&op_name(&op)) {
                 return false;
             }
-            let Some(layout) = op.operand(0).ok().and_then(|v| encoding(v.r#type())) else { return false };
+            let Some(layout) = op.operand_at(0).ok().and_then(|v| encoding(v.r#type())) else { return false };
             let mma_operand = matches!(
                 self.layouts.get(layout),
                 Some(tritium_layout::Layout::DotOperand(d)) if matches!(*d.parent, tritium_layout::Layout::NvidiaMma(_))
@@ -455,7 +456,7 @@ struct ReduceInfo {
 
 impl ReduceInfo {
     fn of<'c>(op: &OperationRef<'c, '_>, layouts: &mut Layouts<'c>) -> Option<ReduceInfo> {
-        let source = op.operand(0).ok()?;
+        let source = op.operand_at(0).ok()?;
         let ty = source.r#type();
         let shape = shape_of(ty)?;
         let axis = usize::try_from(crate::ir::int_attribute(op, "axis")?).ok()?;

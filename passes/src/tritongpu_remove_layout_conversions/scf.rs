@@ -1,6 +1,7 @@
 //! Rebuilding `scf.for`, `scf.if` and `scf.while` with other result and
 //! argument types, keeping their bodies (upstream builds a new op and moves
 //! the old body over; the old op is erased once nothing refers to it).
+use tritium_dialects::access::OpAccess;
 use super::ir::{block_arguments, block_ops, body, insert_before, operands, results};
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
@@ -30,7 +31,7 @@ pub(super) fn move_ops(from: &BlockRef, to: &BlockRef) {
 /// Moves the blocks of region `index` of `from` into the (empty) region of
 /// `to`.
 fn take_body(to: &OperationRef, from: &OperationRef, index: usize) -> Option<()> {
-    let (target, source) = (to.region(index).ok()?, from.region(index).ok()?);
+    let (target, source) = (to.region_at(index).ok()?, from.region_at(index).ok()?);
     // SAFETY: both regions are live; the target is empty.
     unsafe { mlir_sys::mlirRegionTakeBody(target.to_raw(), source.to_raw()) };
     Some(())
@@ -98,7 +99,7 @@ pub(super) fn if_with_results<'c, 'a>(
     result_types: &[Type<'c>],
     keep_attributes: bool,
 ) -> Option<OperationRef<'c, 'a>> {
-    let condition = old.operand(0).ok()?;
+    let condition = old.operand_at(0).ok()?;
     let attributes = if keep_attributes { attributes_of(old) } else { Vec::new() };
     let op = OperationBuilder::new("scf.if", old.location())
         .add_operands(&[condition])
@@ -170,7 +171,7 @@ pub(super) fn argument_pairs<'c, 'a>(
 /// `ensureTerminator` after moving the branches over).
 pub(super) fn ensure_yields(if_op: &OperationRef) -> Result<(), String> {
     for index in 0..2 {
-        let region = if_op.region(index).map_err(|e| e.to_string())?;
+        let region = if_op.region_at(index).map_err(|e| e.to_string())?;
         if region.first_block().is_none() {
             let block = region.append_block(Block::new(&[]));
             block.append_operation(crate::ir::create("scf.yield", if_op.location(), &[], &[], &[]));

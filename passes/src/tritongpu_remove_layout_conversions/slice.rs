@@ -5,6 +5,7 @@
 //! conversions) and fails where a layout cannot be pushed through (loop
 //! results, block arguments of other regions, `tt.cat`, conflicting
 //! requirements).
+use tritium_dialects::access::OpAccess;
 use super::ir::{
     argument_owner, defining_op, encoding, is_tensor, op_key, op_name, result_number, results, terminator, value_key,
     Key,
@@ -24,7 +25,7 @@ pub(super) struct Operand<'c, 'a> {
 
 impl<'c, 'a> Operand<'c, 'a> {
     pub(super) fn value(&self) -> Option<Value<'c, 'a>> {
-        self.owner.operand(self.index).ok()
+        self.owner.operand_at(self.index).ok()
     }
 
     fn key(&self) -> (Key, usize) {
@@ -123,7 +124,7 @@ fn is_free_convert<'c>(op: &OperationRef<'c, '_>, layouts: &mut Layouts<'c>) -> 
     if op_name(op) != "ttg.convert_layout" {
         return false;
     }
-    let (Ok(source), Ok(result)) = (op.operand(0), op.result(0)) else { return false };
+    let (Ok(source), Ok(result)) = (op.operand_at(0), op.result_at(0)) else { return false };
     let (Some(shape), Some(from), Some(to)) = (
         super::ir::shape_of(source.r#type()),
         encoding(source.r#type()).and_then(|e| layouts.get(e)),

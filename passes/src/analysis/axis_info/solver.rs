@@ -9,6 +9,7 @@
 //! loop-carried values join the initial and the yielded values until the
 //! fixpoint, the induction variable gets the divisibility of its lower bound
 //! and step, branch results join the yields of the branches that can run.
+use tritium_dialects::access::{OpAccess, as_block_argument, as_op_result, block_argument_at};
 use super::{
     attributes::{argument_attribute, hint_values, integer_constant, HintKind, HINTS},
     lattice::{gcd, AxisInfo},
@@ -17,7 +18,7 @@ use super::{
 use crate::analysis::type_facts::{axis_rank, pointee_bit_width};
 use crate::ir::{collect_ops, fail, int_attribute, name_of, Order};
 use melior::ir::{
-    block::BlockArgument, operation::OperationLike, operation::OperationResult, BlockLike, BlockRef, OperationRef,
+    operation::OperationLike, BlockLike, BlockRef, OperationRef,
     RegionLike, RegionRef, Value, ValueLike,
 };
 use std::collections::HashMap;
@@ -38,7 +39,7 @@ const MAX_SWEEPS: usize = 10_000;
 /// it, block arguments included.
 pub(super) fn analyze_function(function: OperationRef) -> Result<HashMap<ValueKey, AxisInfo>, PassFailed> {
     let mut solver = Solver::default();
-    let Ok(body) = function.region(0) else { return Ok(HashMap::new()) };
+    let Ok(body) = function.region_at(0) else { return Ok(HashMap::new()) };
     let Some(entry) = body.first_block() else { return Ok(HashMap::new()) };
     for argument in block_arguments(entry) {
         let state = entry_state(argument)?;
@@ -177,7 +178,7 @@ impl Solver {
                 None => return Ok(()), // wait until every operand is known
             }
         }
-        let result_type = op.result(0).map_err(|_| fail(&op, "result expected"))?.r#type();
+        let result_type = op.result_at(0).map_err(|_| fail(&op, "result expected"))?.r#type();
         let shape = static_shape(result_type);
         // A rule giving a tensor result the wrong rank (a cast from a value
         // of another shape) would derail its users: fall back instead.
@@ -218,7 +219,7 @@ impl Solver {
         }
         self.flow_all(inits, &arguments[1..]);
         self.flow_all(&yielded, &arguments[1..]);
-        self.visit_region(op.region(0).map_err(|_| fail(&op, "scf.for body expected"))?)?;
+        self.visit_region(op.region_at(0).map_err(|_| fail(&op, "scf.for body expected"))?)?;
         // The loop may run zero times: results are the initial values too.
         let results: Vec<Value> = results(op).collect();
         self.flow_all(inits, &results);
@@ -230,7 +231,7 @@ impl Solver {
     /// neither before the condition is known (upstream's dead code analysis
     /// decides the same way, from constant propagation).
     fn visit_if(&mut self, op: OperationRef) -> Result<(), PassFailed> {
-        let condition = op.operand(0).map_err(|_| fail(&op, "scf.if condition expected"))?;
+        let condition = op.operand_at(0).map_err(|_| fail(&op, "scf.if condition expected"))?;
         let Some(condition) = self.get(condition) else { return Ok(()) };
         let regions: Vec<RegionRef> = op.regions().collect();
         let live: Vec<RegionRef> = match condition.constant {
@@ -262,11 +263,11 @@ impl Solver {
         let before_arguments: Vec<Value> = block_arguments(before).collect();
         self.flow_all(&inits, &before_arguments);
         self.flow_all(&terminator_operands(after), &before_arguments);
-        self.visit_region(op.region(0).map_err(|_| fail(&op, "scf.while regions expected"))?)?;
+        self.visit_region(op.region_at(0).map_err(|_| fail(&op, "scf.while regions expected"))?)?;
         let forwarded: Vec<Value> = terminator_operands(before).into_iter().skip(1).collect();
         let after_arguments: Vec<Value> = block_arguments(after).collect();
         self.flow_all(&forwarded, &after_arguments);
-        self.visit_region(op.region(1).map_err(|_| fail(&op, "scf.while regions expected"))?)?;
+        self.visit_region(op.region_at(1).map_err(|_| fail(&op, "scf.while regions expected"))?)?;
         let results: Vec<Value> = results(op).collect();
         self.flow_all(&forwarded, &results);
         Ok(())
@@ -275,7 +276,7 @@ impl Solver {
     /// `ttg.warp_specialize`: the default region yields the results; the
     /// partitions (nested) see the captures.
     fn visit_warp_specialize(&mut self, op: OperationRef) -> Result<(), PassFailed> {
-        let default = op.region(0).map_err(|_| fail(&op, "default region expected"))?;
+        let default = op.region_at(0).map_err(|_| fail(&op, "default region expected"))?;
         self.visit_yielding_regions(op, &[default])?;
         for region in op.regions().skip(1) {
             self.visit_region(region)?;
@@ -341,7 +342,7 @@ impl Solver {
 /// The rule of `op`, applied.
 fn apply_rule(op: OperationRef, operands: &[AxisInfo], shape: Option<&[i64]>) -> Option<AxisInfo> {
     let binary = |b: Binary| transfer(Rule::Binary(b), operands, shape);
-    let operand_type = |i: usize| op.operand(i).ok().map(|v| v.r#type());
+    let operand_type = |i: usize| op.operand_at(i).ok().map(|v| v.r#type());
     match name_of(&op).as_str() {
         "arith.extsi"
         | "arith.extui"
@@ -408,7 +409,7 @@ fn apply_rule(op: OperationRef, operands: &[AxisInfo], shape: Option<&[i64]>) ->
 /// defining op).
 pub(super) fn entry_state(value: Value) -> Result<AxisInfo, PassFailed> {
     let mut info = AxisInfo::pessimistic(axis_rank(value.r#type()));
-    if let Ok(argument) = BlockArgument::try_from(value) {
+    if let Some(argument) = as_block_argument(value) {
         let index = argument.argument_number();
         let block = argument.owner();
         let Some(parent) = block.parent_operation() else { return Ok(info) };
@@ -423,7 +424,7 @@ pub(super) fn entry_state(value: Value) -> Result<AxisInfo, PassFailed> {
             "ttg.warp_specialize.partitions" => info = AxisInfo::unconstrained(info.rank()),
             _ => {}
         }
-    } else if let Ok(result) = OperationResult::try_from(value) {
+    } else if let Some(result) = as_op_result(value) {
         let owner = result.owner();
         apply_hints(&owner, &mut info, |name| owner.discardable_attribute(name).ok())?;
     }
@@ -455,15 +456,15 @@ fn apply_hints<'c>(
 }
 
 fn results<'c, 'a>(op: OperationRef<'c, 'a>) -> impl Iterator<Item = Value<'c, 'a>> {
-    (0..op.result_count()).filter_map(move |i| op.result(i).ok().map(Value::from))
+    (0..op.result_count()).filter_map(move |i| op.result_at(i).ok().map(Value::from))
 }
 
 fn block_arguments<'c, 'a>(block: BlockRef<'c, 'a>) -> impl Iterator<Item = Value<'c, 'a>> {
-    (0..block.argument_count()).filter_map(move |i| block.argument(i).ok().map(Value::from))
+    (0..block.argument_count()).filter_map(move |i| block_argument_at(block, i).ok().map(Value::from))
 }
 
 fn entry_block<'c, 'a>(op: OperationRef<'c, 'a>, region: usize) -> Result<BlockRef<'c, 'a>, PassFailed> {
-    op.region(region)
+    op.region_at(region)
         .ok()
         .and_then(|r| r.first_block())
         .ok_or_else(|| fail(&op, format!("region #{region} with a block expected")))

@@ -1,0 +1,92 @@
+//! Fallible IR accessors that cost nothing when they fail.
+//!
+//! melior's `operand(i)`, `result(i)`, `region(i)`, `Block::argument(i)`,
+//! `BlockArgument::try_from` and `OperationResult::try_from` build their error
+//! by printing the operation, block or value. Printing a value or an op sets up
+//! an `AsmState` over the whole enclosing module (and verifies it), so a
+//! pattern or analysis that merely *asks* "is this value an op result?" on
+//! every op becomes quadratic in the size of the kernel: that was more than a
+//! quarter of the compile time of the attention kernels. Use these wherever a
+//! miss is an expected answer rather than a bug.
+
+use melior::ir::{
+    BlockLike,
+    block::BlockArgument, operation::{OperationLike, OperationResult}, BlockRef, RegionRef,
+    Value, ValueLike,
+};
+use std::fmt;
+
+/// The position asked for is not there (no message is built from the IR).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Missing {
+    pub what: &'static str,
+    pub index: usize,
+}
+
+impl fmt::Display for Missing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "no {} #{}", self.what, self.index)
+    }
+}
+
+impl std::error::Error for Missing {}
+
+/// Cheap positional access for operations.
+pub trait OpAccess<'c, 'a> {
+    /// Operand `index`, or `Missing` without printing the op.
+    fn operand_at(&self, index: usize) -> Result<Value<'c, 'a>, Missing>;
+    /// Result `index`, or `Missing` without printing the op.
+    fn result_at(&self, index: usize) -> Result<OperationResult<'c, 'a>, Missing>;
+    /// Region `index`, or `Missing` without printing the op.
+    fn region_at(&self, index: usize) -> Result<RegionRef<'c, 'a>, Missing>;
+}
+
+impl<'c: 'a, 'a, T: OperationLike<'c, 'a>> OpAccess<'c, 'a> for T {
+    fn operand_at(&self, index: usize) -> Result<Value<'c, 'a>, Missing> {
+        if index < self.operand_count() {
+            self.operand(index).map_err(|_| Missing { what: "operand", index })
+        } else {
+            Err(Missing { what: "operand", index })
+        }
+    }
+
+    fn result_at(&self, index: usize) -> Result<OperationResult<'c, 'a>, Missing> {
+        if index < self.result_count() {
+            self.result(index).map_err(|_| Missing { what: "result", index })
+        } else {
+            Err(Missing { what: "result", index })
+        }
+    }
+
+    fn region_at(&self, index: usize) -> Result<RegionRef<'c, 'a>, Missing> {
+        if index < self.region_count() {
+            self.region(index).map_err(|_| Missing { what: "region", index })
+        } else {
+            Err(Missing { what: "region", index })
+        }
+    }
+}
+
+/// Argument `index` of `block`, or `Missing` without printing the block.
+pub fn block_argument_at<'c, 'a>(block: BlockRef<'c, 'a>, index: usize) -> Result<BlockArgument<'c, 'a>, Missing> {
+    if index < block.argument_count() {
+        block.argument(index).map_err(|_| Missing { what: "block argument", index })
+    } else {
+        Err(Missing { what: "block argument", index })
+    }
+}
+
+/// `value` as a block argument, if it is one.
+pub fn as_block_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<BlockArgument<'c, 'a>> {
+    // SAFETY: a live value; the kind test is what `try_from` would do, minus
+    // printing the value when it fails.
+    let is_argument = unsafe { mlir_sys::mlirValueIsABlockArgument(value.to_raw()) };
+    if is_argument { BlockArgument::try_from(value).ok() } else { None }
+}
+
+/// `value` as an op result, if it is one.
+pub fn as_op_result<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationResult<'c, 'a>> {
+    // SAFETY: as in `as_block_argument`.
+    let is_result = unsafe { mlir_sys::mlirValueIsAOpResult(value.to_raw()) };
+    if is_result { OperationResult::try_from(value).ok() } else { None }
+}
