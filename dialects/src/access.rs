@@ -10,7 +10,9 @@
 //! miss is an expected answer rather than a bug.
 
 use melior::ir::{
-    BlockLike,
+    attribute::{AttributeLike, DenseElementsAttribute, FloatAttribute, IntegerAttribute},
+    r#type::{RankedTensorType, TypeLike},
+    Attribute, BlockLike, Type,
     block::BlockArgument, operation::{OperationLike, OperationResult}, BlockRef, RegionRef,
     Value, ValueLike,
 };
@@ -90,3 +92,31 @@ pub fn as_op_result<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationResult<'c, 
     let is_result = unsafe { mlir_sys::mlirValueIsAOpResult(value.to_raw()) };
     if is_result { OperationResult::try_from(value).ok() } else { None }
 }
+
+/// The type or attribute is not of the kind asked for (nothing printed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotA(pub &'static str);
+
+impl fmt::Display for NotA {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "not a {}", self.0)
+    }
+}
+
+impl std::error::Error for NotA {}
+
+/// Casts that test the kind first: melior's `try_from` prints the type or
+/// attribute into its error, which made "is this a tensor?" cost a print.
+macro_rules! cheap_cast {
+    ($name:ident, $from:ident, $to:ty, $is:ident, $what:literal) => {
+        #[doc = concat!("`value` as ", $what, ", without printing it when it is not one.")]
+        pub fn $name<'c>(value: $from<'c>) -> Result<$to, NotA> {
+            if value.$is() { <$to>::try_from(value).map_err(|_| NotA($what)) } else { Err(NotA($what)) }
+        }
+    };
+}
+
+cheap_cast!(ranked_tensor, Type, RankedTensorType<'c>, is_ranked_tensor, "ranked tensor type");
+cheap_cast!(integer_attribute, Attribute, IntegerAttribute<'c>, is_integer, "integer attribute");
+cheap_cast!(float_attribute, Attribute, FloatAttribute<'c>, is_float, "float attribute");
+cheap_cast!(dense_elements, Attribute, DenseElementsAttribute<'c>, is_dense_elements, "dense elements attribute");

@@ -4,6 +4,7 @@
 //! (`{kind = "blocked", sizePerThread = [...], ...}`) and back; this module
 //! maps that dictionary to and from the structs of the `tritium-layout` crate,
 //! which hold the layout algebra.
+use crate::access::integer_attribute;
 use crate::ffi;
 use melior::{
     ir::{
@@ -85,7 +86,7 @@ impl<'c> Reader<'c> {
     }
 
     fn int(&self, key: &str) -> Result<u32, NotALayout> {
-        let value = IntegerAttribute::try_from(self.get(key)?)
+        let value = integer_attribute(self.get(key)?)
             .map_err(|_| NotALayout(format!("'{key}' is not an integer")))?
             .value();
         u32::try_from(value).map_err(|_| NotALayout(format!("'{key}' is out of range")))
@@ -106,7 +107,7 @@ impl<'c> Reader<'c> {
         elements
             .into_iter()
             .map(|element| {
-                let value = IntegerAttribute::try_from(element)
+                let value = integer_attribute(element)
                     .map_err(|_| NotALayout(format!("'{key}' holds a non-integer")))?
                     .value();
                 u32::try_from(value).map_err(|_| NotALayout(format!("'{key}' is out of range")))

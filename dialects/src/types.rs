@@ -1,5 +1,6 @@
 //! Tritium's types: `!tt.ptr<T[, addressSpace]>`, `!tt.tensordesc<tensor<...>>`,
 //! `!ttg.memdesc<...>` and `!ttg.async.token`.
+use crate::access::ranked_tensor;
 use crate::ffi;
 use melior::{
     ir::{Attribute, AttributeLike, Location, Type, TypeLike},
@@ -112,8 +113,8 @@ impl<'c> MemDesc<'c> {
 /// The static shape of a ranked tensor type; `None` for other types or a
 /// dynamic dimension (Triton tensors are always static).
 pub fn static_shape(ty: Type<'_>) -> Option<Vec<i64>> {
-    use melior::ir::r#type::{DimSize, RankedTensorType, ShapedTypeLike};
-    let tensor = RankedTensorType::try_from(ty).ok()?;
+    use melior::ir::r#type::{DimSize, ShapedTypeLike};
+    let tensor = ranked_tensor(ty).ok()?;
     (0..tensor.rank())
         .map(|d| match tensor.dim_size(d) {
             Ok(DimSize::Static(n)) => i64::try_from(n).ok(),

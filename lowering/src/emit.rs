@@ -2,7 +2,7 @@
 //! `llvm.func` whose values are the registers of one thread. Every tensor
 //! value maps to the list of its registers in the order of its layout's
 //! `register` dimension; scalars map to one value.
-use tritium_dialects::access::OpAccess;
+use tritium_dialects::access::{OpAccess, ranked_tensor};
 use crate::{
     builder::{Builder, Cursor, V},
     layout::{runtime_coords, TensorLayout, ThreadIds},
@@ -13,7 +13,7 @@ use melior::{
     ir::{
         attribute::{DenseI32ArrayAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike},
-        r#type::{FunctionType, RankedTensorType, ShapedTypeLike},
+        r#type::{FunctionType, ShapedTypeLike},
         Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type,
         TypeLike, ValueLike,
     },
@@ -120,7 +120,7 @@ impl<'c> Lowering<'c> {
     /// The scalar type that stands for one element of `ty` (a tensor's
     /// element, `!tt.ptr` as `!llvm.ptr<addrspace>`).
     pub fn lower_type(&self, ty: Type<'c>) -> Type<'c> {
-        let element = RankedTensorType::try_from(ty).map(|t| t.element()).unwrap_or(ty);
+        let element = ranked_tensor(ty).map(|t| t.element()).unwrap_or(ty);
         match types::pointer_parts(element) {
             Some((_, address_space)) => self.b.ptr(address_space as u32),
             None => element,
@@ -129,7 +129,7 @@ impl<'c> Lowering<'c> {
 
     /// The distribution of a tensor type over the threads.
     pub fn tensor_layout(&mut self, op: &OperationRef, ty: Type<'c>) -> Result<Rc<TensorLayout>> {
-        let tensor = RankedTensorType::try_from(ty).map_err(|_| LowerError::at(op, format!("{ty} is not a tensor")))?;
+        let tensor = ranked_tensor(ty).map_err(|_| LowerError::at(op, format!("{ty} is not a tensor")))?;
         let encoding = tensor
             .encoding()
             .ok_or_else(|| LowerError::at(op, format!("{ty} has no layout; run the TTGIR passes first")))?;

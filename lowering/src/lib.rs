@@ -18,14 +18,15 @@ pub mod transfer;
 pub use bundle::{compile, Bundle, CompileOptions};
 pub use target::Target;
 
+use tritium_dialects::access::integer_attribute;
 use melior::ir::{
-    attribute::{DenseI32ArrayAttribute, IntegerAttribute},
+    attribute::DenseI32ArrayAttribute,
     operation::OperationLike,
     AttributeLike, OperationRef,
 };
 
 pub(crate) fn int_attribute(op: &OperationRef, name: &str) -> Option<i64> {
-    op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value())
+    op.attribute(name).ok().and_then(|a| integer_attribute(a).ok()).map(|i| i.value())
 }
 
 pub(crate) fn module_int_attribute(op: &OperationRef, name: &str) -> Option<i64> {

@@ -1,8 +1,8 @@
 //! Small IR helpers that melior lacks, shared by the passes: snapshots of op
 //! lists (so a pass can rewrite while it iterates), retyping values, RAUW,
 //! erasing, reading integer attributes, tensor types with layouts.
+use tritium_dialects::access::{ranked_tensor, integer_attribute};
 use melior::ir::{
-    attribute::IntegerAttribute,
     operation::{OperationBuilder, OperationLike},
     r#type::{RankedTensorType, ShapedTypeLike},
     Attribute, AttributeLike, BlockLike, Identifier, Location, Operation, OperationRef, RegionLike,
@@ -72,7 +72,7 @@ pub fn erase(op: OperationRef) {
 
 /// An integer attribute of `op`, inherent or discardable.
 pub fn int_attribute(op: &OperationRef, name: &str) -> Option<i64> {
-    op.attribute(name).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value())
+    op.attribute(name).ok().and_then(|a| integer_attribute(a).ok()).map(|i| i.value())
 }
 
 /// The nearest enclosing op (or `op` itself) that carries integer attribute
@@ -90,7 +90,7 @@ pub fn enclosing_int_attribute(op: OperationRef, name: &str) -> Option<i64> {
 
 /// Shape, element type and layout of a ranked tensor type.
 pub fn tensor_parts(ty: Type) -> Option<(Vec<i64>, Type, Option<Attribute>)> {
-    let tensor = RankedTensorType::try_from(ty).ok()?;
+    let tensor = ranked_tensor(ty).ok()?;
     let shape = tritium_dialects::types::static_shape(ty)?;
     Some((shape, tensor.element(), tensor.encoding()))
 }
@@ -131,5 +131,5 @@ pub fn fail(op: &OperationRef, message: impl AsRef<str>) -> PassFailed {
 /// `true` if `attribute` is set (an integer attribute with a non-zero value,
 /// or a unit attribute).
 pub fn is_set(attribute: Option<Attribute>) -> bool {
-    attribute.is_some_and(|a| IntegerAttribute::try_from(a).map(|i| i.value() != 0).unwrap_or(a.is_unit()))
+    attribute.is_some_and(|a| integer_attribute(a).map(|i| i.value() != 0).unwrap_or(a.is_unit()))
 }

@@ -6,7 +6,7 @@
 //! and MLIR's arith, math, scf and cf. An op missing from them is treated as
 //! upstream treats an op without the interfaces: effects unknown, not
 //! speculatable.
-use tritium_dialects::access::OpAccess;
+use tritium_dialects::access::{OpAccess, integer_attribute};
 use crate::ir::{is_set, name_of};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
 
@@ -305,7 +305,7 @@ fn divisor_is_nonzero_constant(op: &OperationRef, signed: bool) -> bool {
 
 /// The value of an integer constant, scalar or splat.
 pub fn constant_integer(value: Value) -> Option<i64> {
-    use melior::ir::{attribute::IntegerAttribute, AttributeLike};
+    use melior::ir::AttributeLike;
     let producer = crate::ssa::defining_op(value)?;
     if name_of(&producer) != "arith.constant" {
         return None;
@@ -319,5 +319,5 @@ pub fn constant_integer(value: Value) -> Option<i64> {
             attribute
         }
     };
-    IntegerAttribute::try_from(element).ok().map(|i| i.value())
+    integer_attribute(element).ok().map(|i| i.value())
 }

@@ -3,9 +3,9 @@
 //! that the layout means for the tensor's shape. A test pass, like upstream's
 //! `test-print-*` passes: it checks the attribute -> Rust layout -> linear
 //! layout path end to end.
-use tritium_dialects::access::OpAccess;
+use tritium_dialects::access::{OpAccess, ranked_tensor};
 use crate::ir::{collect_ops, Order};
-use melior::ir::{operation::OperationLike, r#type::RankedTensorType, OperationRef, ValueLike};
+use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 use tritium_dialects::{
     layout::layout_of,
     types::static_shape,
@@ -25,7 +25,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     for op in collect_ops(module, Order::Pre) {
         for i in 0..op.result_count() {
             let Ok(result) = op.result_at(i) else { continue };
-            let Ok(tensor) = RankedTensorType::try_from(result.r#type()) else { continue };
+            let Ok(tensor) = ranked_tensor(result.r#type()) else { continue };
             let Some(encoding) = tensor.encoding() else { continue };
             let Some(shape) = static_shape(result.r#type()) else { continue };
             match layout_of(encoding).map_err(|e| e.to_string()).and_then(|l| l.to_linear(&shape).map_err(|e| e.to_string())) {

@@ -10,7 +10,7 @@
 //!   -> `dot(a, b)`;
 //! - a 1-D reshape feeding only reductions and histograms may reorder;
 //! - a rank-reducing reshape of a descriptor load loads the reduced shape.
-use tritium_dialects::access::OpAccess;
+use tritium_dialects::access::{OpAccess, integer_attribute, float_attribute};
 use crate::{
     greedy::{apply_with_folds, replace_all_uses_with},
     ir::{create, name_of, tensor_parts, tensor_type},
@@ -75,10 +75,10 @@ fn scalar_of(attribute: Attribute) -> Attribute {
 /// scalar or splat.
 fn is_zero(value: Value) -> bool {
     let Some(attribute) = constant_attribute(value).map(scalar_of) else { return false };
-    if let Ok(integer) = IntegerAttribute::try_from(attribute) {
+    if let Ok(integer) = integer_attribute(attribute) {
         return integer.value() == 0;
     }
-    FloatAttribute::try_from(attribute).is_ok_and(|f| f.value() == 0.0)
+    float_attribute(attribute).is_ok_and(|f| f.value() == 0.0)
 }
 
 /// Whether `op`'s results have exactly one use in all.
@@ -104,7 +104,7 @@ fn add_into_dot_accumulator(op: OperationRef, rewriter: &Rewriter) -> bool {
         return false;
     }
     // Imprecise accumulation only works from a zero accumulator.
-    let imprecise = dot.attribute("maxNumImpreciseAcc").ok().and_then(|a| IntegerAttribute::try_from(a).ok());
+    let imprecise = dot.attribute("maxNumImpreciseAcc").ok().and_then(|a| integer_attribute(a).ok());
     if name_of(&op) == "arith.addf" && imprecise.is_some_and(|a| a.value() != 0) {
         return false;
     }
@@ -249,7 +249,7 @@ fn broadcast_mul_reduce_to_dot(op: OperationRef, rewriter: &Rewriter) -> bool {
     else {
         return false;
     };
-    let axis = |e: &OperationRef| e.attribute("axis").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value());
+    let axis = |e: &OperationRef| e.attribute("axis").ok().and_then(|a| integer_attribute(a).ok()).map(|a| a.value());
     if axis(&lhs_expand) != Some(2) || axis(&rhs_expand) != Some(0) {
         return false;
     }

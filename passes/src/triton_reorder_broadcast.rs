@@ -9,7 +9,7 @@
 //!
 //! together with the canonicalization patterns of `tt.broadcast` and
 //! `tt.expand_dims`, which merge the broadcasts this brings together.
-use tritium_dialects::access::OpAccess;
+use tritium_dialects::access::{OpAccess, dense_elements};
 use crate::{
     greedy::{apply_with_folds, replace_all_uses_with},
     ir::{create, name_of, tensor_parts, tensor_type},
@@ -67,7 +67,7 @@ fn splat_like<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<SplatLike<'c, 'a>> {
         "tt.splat" => Some(SplatLike::Splat(op.operand_at(0).ok()?)),
         "arith.constant" => {
             let value = op.attribute("value").ok()?;
-            let dense = DenseElementsAttribute::try_from(value).ok()?;
+            let dense = dense_elements(value).ok()?;
             // SAFETY: a splat has a splat value.
             dense.is_splat().then(|| unsafe {
                 SplatLike::Constant(Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(value.to_raw())))

@@ -9,7 +9,7 @@
 //! Block pointers may flow through `scf.for` (as iter_args: one i64 per
 //! dimension instead) and out of `scf.if` (as results, likewise); other
 //! control flow with block pointers is not supported, as upstream.
-use tritium_dialects::access::OpAccess;
+use tritium_dialects::access::{OpAccess, integer_attribute};
 use crate::{
     ir::{create, fail, name_of, replace_all_uses, tensor_parts, tensor_type},
     ssa::{
@@ -351,7 +351,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
         let mut access = Access { pointer: &pointer, builder: Builder::at(&op), element_offsets: HashMap::new() };
         let pointers = access.pointers();
         let mask = access.mask(&i32_array(&op, "boundaryCheck"));
-        let padding = op.attribute("padding").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value());
+        let padding = op.attribute("padding").ok().and_then(|a| integer_attribute(a).ok()).map(|a| a.value());
         let other = match (is_load, padding) {
             (true, Some(padding)) => Some(access.padding(padding, &op)?),
             _ => None,

@@ -1,14 +1,14 @@
 //! Folding `ttg.convert_layout` into its producers and consumers (upstream's
 //! ConvertLayoutOp canonicalization patterns): a conversion is removed when
 //! the op on the other side can produce or take the other layout directly.
-use crate::access::OpAccess;
+use crate::access::{OpAccess, ranked_tensor, dense_elements};
 use crate::{
     layout::layout_of,
     rewrite::{Pattern, Rewriter},
     types::static_shape,
 };
 use melior::ir::{
-    attribute::{Attribute, DenseElementsAttribute},
+    attribute::Attribute,
     operation::{OperationBuilder, OperationLike},
     r#type::{RankedTensorType, ShapedTypeLike},
     AttributeLike, Identifier, OperationRef, Type, TypeLike, Value, ValueLike,
@@ -45,7 +45,7 @@ fn convert_operand<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize) -> Option<Op
 }
 
 fn encoding(ty: Type) -> Option<Attribute> {
-    RankedTensorType::try_from(ty).ok()?.encoding()
+    ranked_tensor(ty).ok()?.encoding()
 }
 
 fn layout(ty: Type) -> Option<Layout> {
@@ -196,7 +196,7 @@ fn convert_from_producer(op: OperationRef, rewriter: &Rewriter) -> bool {
 
 /// The element of a splat dense elements attribute.
 fn splat_element(attribute: Attribute) -> Option<Attribute> {
-    let _ = DenseElementsAttribute::try_from(attribute).ok()?;
+    let _ = dense_elements(attribute).ok()?;
     unsafe {
         mlir_sys::mlirDenseElementsAttrIsSplat(attribute.to_raw())
             .then(|| Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(attribute.to_raw())))
@@ -282,7 +282,7 @@ fn histogram_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {
 }
 
 fn tensor_parts(ty: Type) -> Option<(Vec<i64>, Type, Option<Attribute>)> {
-    let tensor = RankedTensorType::try_from(ty).ok()?;
+    let tensor = ranked_tensor(ty).ok()?;
     Some((static_shape(ty)?, tensor.element(), tensor.encoding()))
 }
 

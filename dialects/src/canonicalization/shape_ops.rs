@@ -2,7 +2,7 @@
 //! methods, `canonicalize` methods and Canonicalize.td patterns of splat,
 //! broadcast, expand_dims, reshape, trans and make_range): views of splats
 //! and constants become splats and constants, chains of views collapse.
-use crate::access::OpAccess;
+use crate::access::{OpAccess, ranked_tensor, integer_attribute};
 use super::{
     support::{
         build, constant_of, i32_array, i32_array_attribute, integer_value, is_identity, kept, produced_by, producer,
@@ -15,7 +15,6 @@ use crate::{
     types::static_shape,
 };
 use melior::ir::{
-    attribute::IntegerAttribute,
     operation::OperationLike,
     r#type::{RankedTensorType, ShapedTypeLike},
     AttributeLike, OperationRef, Type, ValueLike,
@@ -132,13 +131,13 @@ fn canonicalize_expand_dims(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// expand_dims being rewritten, `like`: the broadcast keeps its operand's
 /// encoding, a slice whose parent is the expand_dims result's encoding.
 fn expanded_type<'c>(source: Type<'c>, axis: usize, like: Type<'c>) -> Option<Type<'c>> {
-    let tensor = RankedTensorType::try_from(source).ok()?;
+    let tensor = ranked_tensor(source).ok()?;
     let mut shape: Vec<u64> = static_shape(source)?.iter().map(|d| *d as u64).collect();
     if axis > shape.len() {
         return None;
     }
     shape.insert(axis, 1);
-    let encoding = RankedTensorType::try_from(like).ok()?.encoding();
+    let encoding = ranked_tensor(like).ok()?.encoding();
     Some(RankedTensorType::new(&shape, tensor.element(), encoding).into())
 }
 
@@ -221,7 +220,7 @@ fn fold_make_range(op: OperationRef, rewriter: &Rewriter) -> bool {
         return false;
     };
     let (Some(first), Some(last)) = (integer_value(start), integer_value(end)) else { return false };
-    if first + 1 != last || IntegerAttribute::try_from(start).is_err() {
+    if first + 1 != last || integer_attribute(start).is_err() {
         return false;
     }
     replace_with_constant(rewriter, &op, splat_of(ty, start));

@@ -1,7 +1,7 @@
 //! split(convert_layout(x)) -> split(x) (upstream's CanonicalizeConvertFromSplit,
 //! one of ConvertLayoutOp's patterns): when x's layout already splits into
 //! the layout of the split's results, the conversion is not needed.
-use crate::access::OpAccess;
+use crate::access::{OpAccess, ranked_tensor};
 use super::support::{build, produced_by};
 use crate::{
     layout::{attribute_of, layout_of},
@@ -9,7 +9,6 @@ use crate::{
 };
 use melior::ir::{
     operation::OperationLike,
-    r#type::RankedTensorType,
     Attribute, OperationRef, ValueLike,
 };
 use tritium_layout::{Blocked, CtaLayout, Layout};
@@ -44,7 +43,7 @@ fn split_layout(layout: &Layout) -> Option<Layout> {
 }
 
 fn encoding<'c>(value: melior::ir::Value<'c, '_>) -> Option<Attribute<'c>> {
-    RankedTensorType::try_from(value.r#type()).ok()?.encoding()
+    ranked_tensor(value.r#type()).ok()?.encoding()
 }
 
 fn split_of_convert(op: OperationRef, rewriter: &Rewriter) -> bool {

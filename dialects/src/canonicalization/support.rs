@@ -1,6 +1,6 @@
 //! What the canonicalization patterns share: reading ops and constants, and
 //! building replacements the way upstream's builders and folders do.
-use crate::access::OpAccess;
+use crate::access::{OpAccess, dense_elements};
 use crate::rewrite::Rewriter;
 use melior::ir::{
     attribute::{Attribute, DenseElementsAttribute},
@@ -35,7 +35,7 @@ pub(super) fn constant_of<'c>(value: Value<'c, '_>) -> Option<Attribute<'c>> {
 
 /// The element of a splat dense elements attribute.
 pub(super) fn splat_element(attribute: Attribute) -> Option<Attribute> {
-    let dense = DenseElementsAttribute::try_from(attribute).ok()?;
+    let dense = dense_elements(attribute).ok()?;
     // SAFETY: a dense elements attribute that is a splat has a splat value.
     dense
         .is_splat()
@@ -80,7 +80,7 @@ pub(super) fn retyped_elements<'c>(attribute: Attribute<'c>, ty: Type<'c>) -> Op
     if let Some(element) = splat_element(attribute) {
         return Some(splat_of(ty, element));
     }
-    let dense = DenseElementsAttribute::try_from(attribute).ok()?;
+    let dense = dense_elements(attribute).ok()?;
     let same_count = crate::types::static_shape(ty).map(|s| s.iter().product::<i64>()) == Some(dense.len() as i64);
     same_count.then(|| dense.reshape(ty).into())
 }

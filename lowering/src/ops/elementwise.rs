@@ -2,15 +2,14 @@
 //! same register of the operands. Where upstream Triton uses a fast PTX
 //! instruction (ex2.approx for exp, div.full for f32 division, sqrt.approx
 //! for sqrt) Tritium does too, so results and speed match.
-use tritium_dialects::access::OpAccess;
+use tritium_dialects::access::{OpAccess, ranked_tensor, float_attribute, dense_elements};
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
 };
 use melior::ir::{
-    attribute::{DenseElementsAttribute, FloatAttribute},
     operation::OperationLike,
-    r#type::{RankedTensorType, ShapedTypeLike},
+    r#type::ShapedTypeLike,
     Attribute, AttributeLike, OperationRef, Type, TypeLike, ValueLike,
 };
 
@@ -232,13 +231,13 @@ fn constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         return Ok(());
     }
     let layout = l.tensor_layout(&op, result.r#type())?;
-    let element_type = RankedTensorType::try_from(result.r#type()).unwrap().element();
-    let splat = DenseElementsAttribute::try_from(value)
+    let element_type = ranked_tensor(result.r#type()).unwrap().element();
+    let splat = dense_elements(value)
         .ok()
         .filter(|_| unsafe { mlir_sys::mlirDenseElementsAttrIsSplat(value.to_raw()) })
         .map(|_| unsafe { Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(value.to_raw())) })
         .ok_or_else(|| LowerError::at(&op, "only splat tensor constants are supported"))?;
-    let _ = FloatAttribute::try_from(splat);
+    let _ = float_attribute(splat);
     let v = l.in_prologue(|b| b.op1("arith.constant", &[], element_type, &[("value", splat)]));
     l.set_result(&op, 0, vec![v; layout.num_registers()]);
     Ok(())

@@ -1,6 +1,6 @@
 //! Pointer arithmetic, loads and stores of global memory, one register at a
 //! time with predicated PTX (as upstream Triton emits it).
-use tritium_dialects::access::OpAccess;
+use tritium_dialects::access::{OpAccess, ranked_tensor};
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -20,7 +20,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
 
 /// The element type a (tensor of) pointer(s) points to, lowered.
 fn pointee<'c>(l: &Lowering<'c>, op: &OperationRef, ty: Type<'c>) -> Result<Type<'c>> {
-    let element = melior::ir::r#type::RankedTensorType::try_from(ty).map(|t| {
+    let element = ranked_tensor(ty).map(|t| {
         use melior::ir::r#type::ShapedTypeLike;
         t.element()
     }).unwrap_or(ty);

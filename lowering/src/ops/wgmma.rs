@@ -12,14 +12,14 @@
 //! the hardware's canonical layout for that descriptor puts it. Accumulator
 //! and register-A fragments are matched to the layouts' registers by
 //! coordinates, after checking that the lane and warp bases are wgmma's.
-use tritium_dialects::access::OpAccess;
+use tritium_dialects::access::{OpAccess, ranked_tensor};
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
     layout::TensorLayout,
 };
 use melior::ir::{
-    attribute::DenseI64ArrayAttribute, operation::OperationLike, r#type::RankedTensorType, AttributeLike, OperationRef,
+    attribute::DenseI64ArrayAttribute, operation::OperationLike, AttributeLike, OperationRef,
     Type, Value, ValueLike,
 };
 use std::collections::HashMap;
@@ -522,7 +522,7 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let a_memdesc = MemDesc::of(a_type);
     let a_element = match &a_memdesc {
         Some(m) => m.element_type,
-        None => RankedTensorType::try_from(a_type)
+        None => ranked_tensor(a_type)
             .map(|t| {
                 use melior::ir::r#type::ShapedTypeLike;
                 t.element()

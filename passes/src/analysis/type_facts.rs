@@ -1,6 +1,7 @@
 //! Facts about types that analyses of memory accesses need: bit widths of
 //! scalars and of what pointers point to.
-use melior::ir::{r#type::RankedTensorType, ShapedTypeLike, Type, TypeLike};
+use tritium_dialects::access::ranked_tensor;
+use melior::ir::{ShapedTypeLike, Type, TypeLike};
 use tritium_dialects::types::pointer_parts;
 
 /// Bits of an integer, index or float type (upstream `getIntOrFloatBitWidth`);
@@ -24,7 +25,7 @@ pub fn bit_width(ty: Type) -> Option<u32> {
 
 /// The scalar a tensor holds, or the type itself.
 pub fn element_type(ty: Type) -> Type {
-    RankedTensorType::try_from(ty).map(|t| t.element()).unwrap_or(ty)
+    ranked_tensor(ty).map(|t| t.element()).unwrap_or(ty)
 }
 
 /// Bits of what a pointer, or a tensor of pointers, points to (upstream
@@ -44,11 +45,11 @@ pub fn access_bit_width(ty: Type) -> Option<u32> {
 /// Rank of a value as the axis-info analysis counts it: a tensor's rank, the
 /// rank of the tensor a pointer points to, else 1 (scalars).
 pub fn axis_rank(ty: Type) -> usize {
-    if let Ok(tensor) = RankedTensorType::try_from(ty) {
+    if let Ok(tensor) = ranked_tensor(ty) {
         return tensor.rank();
     }
     match pointer_parts(ty) {
-        Some((pointee, _)) => RankedTensorType::try_from(pointee).map_or(1, |t| t.rank()),
+        Some((pointee, _)) => ranked_tensor(pointee).map_or(1, |t| t.rank()),
         None => 1,
     }
 }

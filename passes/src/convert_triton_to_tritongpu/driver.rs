@@ -17,11 +17,11 @@
 //! - legal ops keep their operands; where one of them was retyped, upstream
 //!   needs a "source materialization" back to the old type, which it only
 //!   builds (an `unrealized_conversion_cast`) with `enable-source-remat`.
-use tritium_dialects::access::{OpAccess, as_op_result, block_argument_at};
+use tritium_dialects::access::{OpAccess, as_op_result, block_argument_at, ranked_tensor};
 use super::{layouts::Grid, rules::Rule};
 use crate::ir::{collect_ops, fail, name_of, Order};
 use melior::ir::{
-    block::BlockArgument, operation::OperationLike, r#type::RankedTensorType, Attribute,
+    block::BlockArgument, operation::OperationLike, Attribute,
     AttributeLike, BlockLike, Operation, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
 };
 use std::collections::HashMap;
@@ -166,7 +166,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
         if let Some(converted) = self.conversions.get(&(value_key(value), type_key(ty))) {
             return Ok(*converted);
         }
-        if RankedTensorType::try_from(ty).is_err() {
+        if ranked_tensor(ty).is_err() {
             return Err(format!("cannot convert an operand of type {} to {ty}", value.r#type()));
         }
         let conversion = crate::ir::create("ttg.convert_layout", user.location(), &[value], &[ty], &[]);
@@ -264,7 +264,7 @@ pub(super) fn function_signature<'c>(op: OperationRef<'c, '_>) -> Option<(Vec<Ty
 }
 
 fn has_dot_operand_layout(ty: Type) -> bool {
-    RankedTensorType::try_from(ty).ok().and_then(|tensor| tensor.encoding()).is_some_and(|layout| {
+    ranked_tensor(ty).ok().and_then(|tensor| tensor.encoding()).is_some_and(|layout| {
         matches!(tritium_dialects::layout::layout_of(layout), Ok(tritium_layout::Layout::DotOperand(_)))
     })
 }

@@ -2,7 +2,7 @@
 //! converted form of their original types: the types its results get, and
 //! the conversions some ops need on their operands (upstream's per-op
 //! patterns in TritonToTritonGPUPass.cpp).
-use tritium_dialects::access::{OpAccess, block_argument_at};
+use tritium_dialects::access::{OpAccess, block_argument_at, ranked_tensor};
 use super::{
     driver::{function_signature, insert_before, set_attribute, set_operand, Conversion},
     layouts,
@@ -11,7 +11,7 @@ use crate::ir::{create, enclosing_int_attribute, int_attribute, tensor_parts, te
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, TypeAttribute},
     operation::OperationLike,
-    r#type::{FunctionType, RankedTensorType},
+    r#type::FunctionType,
     Attribute, AttributeLike, BlockLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
 };
 use tritium_dialects::layout::layout_of;
@@ -130,7 +130,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
     fn constant(&mut self, op: OperationRef<'c, 'a>) -> Outcome {
         let result = first_result(op)?;
         let converted = self.convert_type(result.r#type())?;
-        if RankedTensorType::try_from(converted).is_ok() {
+        if ranked_tensor(converted).is_ok() {
             let value = op.attribute("value").map_err(|e| e.to_string())?;
             // SAFETY: a live attribute; reshaped only when it is dense elements,
             // to a type with the same shape.
@@ -219,7 +219,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
     fn reduce(&mut self, op: OperationRef<'c, 'a>) -> Outcome {
         let axis = axis_of(op)?;
         for (index, result) in op.results().enumerate() {
-            if RankedTensorType::try_from(result.r#type()).is_err() {
+            if ranked_tensor(result.r#type()).is_err() {
                 continue;
             }
             let (_, _, layout) = parts(operand(op, index)?.r#type())?;

@@ -3,9 +3,10 @@
 //! to such a tensor points to the converted tensor, and every other type,
 //! tensors that already have a layout included, stays as it is. A type is
 //! legal when the converter leaves it unchanged.
+use tritium_dialects::access::ranked_tensor;
 use super::driver::Conversion;
 use crate::ir::{tensor_parts, tensor_type};
-use melior::ir::{r#type::RankedTensorType, Attribute, Location, Type, TypeLike};
+use melior::ir::{Attribute, Location, Type, TypeLike};
 use tritium_dialects::{
     layout::attribute_of,
     types::{pointer, pointer_parts},
@@ -15,7 +16,7 @@ use tritium_layout::Layout;
 impl<'c: 'a, 'a> Conversion<'c, 'a> {
     /// The type upstream's converter gives `ty`.
     pub(super) fn convert_type(&mut self, ty: Type<'c>) -> Result<Type<'c>, String> {
-        if let Ok(tensor) = RankedTensorType::try_from(ty) {
+        if let Ok(tensor) = ranked_tensor(ty) {
             if tensor.encoding().is_some() {
                 return Ok(ty);
             }
@@ -25,7 +26,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
             return Ok(tensor_type(&shape, element, Some(layout)));
         }
         if let Some((pointee, address_space)) = pointer_parts(ty) {
-            if RankedTensorType::try_from(pointee).is_ok() {
+            if ranked_tensor(pointee).is_ok() {
                 return Ok(pointer(self.convert_type(pointee)?, address_space));
             }
         }

@@ -3,14 +3,14 @@
 //! `getSharedEncoding`, `getSharedEncIfAllUsersAreDotEnc`), how many bytes
 //! one copy instruction moves (`getCopyVecBytes`), whether `cp.async` can do
 //! the load at all (`canBeConvertedToAsyncLoad`).
-use tritium_dialects::access::OpAccess;
+use tritium_dialects::access::{OpAccess, float_attribute};
 use crate::analysis::axis_info::ModuleAxisInfo;
 use crate::analysis::type_facts::{bit_width, pointee_bit_width};
 use crate::dot_operand_layouts::swizzled_shared_for_dot_operand;
 use crate::ir::{name_of, tensor_parts};
 use crate::ssa::{defining_op, uses};
 use melior::ir::{
-    attribute::{DenseI32ArrayAttribute, FloatAttribute},
+    attribute::DenseI32ArrayAttribute,
     operation::OperationLike,
     Attribute, AttributeLike, Location, OperationRef, Type, Value, ValueLike,
 };
@@ -53,7 +53,7 @@ pub fn is_zero_constant(value: Value) -> bool {
         }
         Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(raw))
     };
-    if let Ok(float) = FloatAttribute::try_from(element) {
+    if let Ok(float) = float_attribute(element) {
         return float.value() == 0.0;
     }
     crate::op_traits::constant_integer(value) == Some(0)

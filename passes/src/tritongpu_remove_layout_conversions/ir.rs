@@ -2,10 +2,10 @@
 //! lists, insertion next to a value's definition, cloning, structural
 //! dominance, and identity keys for hashing values, ops and attributes
 //! (MLIR uniques attributes, so equal keys mean equal attributes).
-use tritium_dialects::access::{OpAccess, as_op_result, block_argument_at};
+use tritium_dialects::access::{OpAccess, as_op_result, block_argument_at, ranked_tensor};
 use melior::ir::{
     operation::OperationLike,
-    r#type::{RankedTensorType, ShapedTypeLike},
+    r#type::ShapedTypeLike,
     Attribute, AttributeLike, BlockLike, BlockRef, Location, Operation, OperationRef, RegionLike, Type, TypeLike,
     Value, ValueLike,
 };
@@ -150,7 +150,7 @@ pub(super) fn is_tensor(ty: Type) -> bool {
 
 /// The layout attribute of a ranked tensor type.
 pub(super) fn encoding(ty: Type) -> Option<Attribute> {
-    RankedTensorType::try_from(ty).ok()?.encoding()
+    ranked_tensor(ty).ok()?.encoding()
 }
 
 pub(super) fn shape_of(ty: Type) -> Option<Vec<i64>> {
@@ -163,7 +163,7 @@ pub(super) fn num_elements(ty: Type) -> Option<i64> {
 
 /// The same tensor type with another layout (upstream `cloneWithEncoding`).
 pub(super) fn with_encoding<'c>(ty: Type<'c>, layout: Attribute<'c>) -> Option<Type<'c>> {
-    let tensor = RankedTensorType::try_from(ty).ok()?;
+    let tensor = ranked_tensor(ty).ok()?;
     let shape = shape_of(ty)?;
     Some(crate::ir::tensor_type(&shape, tensor.element(), Some(layout)))
 }
@@ -171,7 +171,7 @@ pub(super) fn with_encoding<'c>(ty: Type<'c>, layout: Attribute<'c>) -> Option<T
 /// Bit width of a tensor's element type, the pointee's for pointers
 /// (upstream `getElementBitWidth`).
 pub(super) fn element_bit_width(ty: Type) -> Option<u32> {
-    let element = RankedTensorType::try_from(ty).ok()?.element();
+    let element = ranked_tensor(ty).ok()?.element();
     let element = tritium_dialects::types::pointer_parts(element).map_or(element, |(pointee, _)| pointee);
     int_or_float_width(element)
 }

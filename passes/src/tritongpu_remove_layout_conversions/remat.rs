@@ -6,7 +6,7 @@
 //! byte, duplicated loads and math their instruction costs), so the
 //! conversion disappears. Loop-carried values and `scf.if` results become
 //! new iter_args and results of rebuilt loops and ifs.
-use tritium_dialects::access::OpAccess;
+use tritium_dialects::access::{OpAccess, ranked_tensor};
 use super::ir::{
     attribute_key, body, clone_before, convert_layout, defining_op, encoding, int_or_float_width, is_float, op_key,
     op_name, operands, post_dominates, pre_order_positions, properly_dominates, replace_all_uses, result_number,
@@ -439,7 +439,7 @@ pub(super) fn byte_count(value: Value, min_elements: i64, min_bits: i64) -> i64 
     let (mut elements, mut bits) = (0i64, 0i64);
     if let Some(shape) = shape_of(ty) {
         elements = shape.iter().product();
-        if let Ok(tensor) = melior::ir::r#type::RankedTensorType::try_from(ty) {
+        if let Ok(tensor) = ranked_tensor(ty) {
             use melior::ir::r#type::ShapedTypeLike;
             bits = int_or_float_width(tensor.element()).map_or(0, i64::from);
         }
@@ -461,7 +461,7 @@ impl ReduceInfo {
         let shape = shape_of(ty)?;
         let axis = usize::try_from(crate::ir::int_attribute(op, "axis")?).ok()?;
         let layout = layouts.get(encoding(ty)?)?;
-        let element = melior::ir::r#type::RankedTensorType::try_from(ty).ok().map(|t| {
+        let element = ranked_tensor(ty).ok().map(|t| {
             use melior::ir::r#type::ShapedTypeLike;
             t.element()
         })?;

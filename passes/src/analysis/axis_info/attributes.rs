@@ -1,6 +1,7 @@
 //! The attributes the analysis reads and writes: integer constants, the
 //! `tt.contiguity` / `tt.divisibility` / `tt.constancy` hints (on ops and on
 //! function arguments), and function argument attributes.
+use tritium_dialects::access::integer_attribute;
 use melior::ir::{
     attribute::{DictionaryAttribute, IntegerAttribute, TypeAttribute},
     operation::OperationLike,
@@ -25,7 +26,7 @@ pub(super) enum HintKind {
 /// The value of an integer (or bool) attribute, zero extended from its bit
 /// width to 64 bits, as upstream reads constants (`getZExtValue`).
 pub(super) fn zero_extended(attribute: Attribute) -> Option<i64> {
-    let integer = IntegerAttribute::try_from(attribute).ok()?;
+    let integer = integer_attribute(attribute).ok()?;
     let ty = integer.r#type();
     let raw_type = ty.to_raw();
     // SAFETY: `raw_type` is a live type, queried as an integer type only when it is one.

@@ -16,14 +16,14 @@ mod solver;
 
 pub use lattice::AxisInfo;
 
+use tritium_dialects::access::{ranked_tensor, integer_attribute};
 use crate::analysis::type_facts::{access_bit_width, element_type};
 use crate::ir::{collect_ops, fail, name_of, Order};
 use attributes::{argument_attribute, i64_attribute, set_argument_attribute};
 use lattice::{gcd, MAX_DIVISOR};
 use melior::ir::{
-    attribute::{IntegerAttribute, StringAttribute},
+    attribute::StringAttribute,
     operation::OperationLike,
-    r#type::RankedTensorType,
     AttributeLike, BlockLike, OperationRef, RegionLike, Value, ValueLike,
 };
 use solver::{analyze_function, key, ValueKey};
@@ -125,7 +125,7 @@ impl ModuleAxisInfo {
 
 /// Shape and layout of a tensor value with a distributed layout.
 fn distributed_layout(value: Value) -> Option<(Vec<i64>, tritium_layout::Layout)> {
-    let tensor = RankedTensorType::try_from(value.r#type()).ok()?;
+    let tensor = ranked_tensor(value.r#type()).ok()?;
     let layout = layout_of(tensor.encoding()?).ok().filter(|l| l.is_distributed())?;
     Some((static_shape(value.r#type())?, layout))
 }
@@ -239,7 +239,7 @@ fn forward_call_site_facts(call: OperationRef, callee: OperationRef, caller_info
             ("tt.constancy", info.constancy[0]),
         ] {
             let current = argument_attribute(&callee, index, name)
-                .and_then(|a| IntegerAttribute::try_from(a).ok())
+                .and_then(|a| integer_attribute(a).ok())
                 .map_or(MAX_DIVISOR, |a| a.value());
             set_argument_attribute(&callee, index, name, i64_attribute(&callee, gcd(value, current)));
         }
