@@ -5,7 +5,7 @@ use tritium_dialects::io::parse_module;
 use tritium_lowering::{compile, CompileOptions, Target};
 
 const USAGE: &str = "usage: tritium compile INPUT [--target cuda:90] [--num-warps N] [--num-stages N] [--num-ctas N]
-                       [--libdevice PATH] [--emit-llvm] [--timing [--warm-up N]] -o DIR
+                       [--libdevice PATH] [--emit-llvm] [--verify-each-pass] [--timing [--warm-up N]] -o DIR
 
 INPUT is TTIR (then Tritium's TTGIR pipeline runs with the options) or TTGIR
 (its module attributes give target and warps). Writes DIR/NAME.ptx and
@@ -13,6 +13,8 @@ DIR/NAME.json (name, target, num_warps, threads_per_block, shared bytes,
 parameters: the non-constexpr arguments of the kernel, in order).
 --libdevice defaults to $LIBDEVICE; it is needed only by kernels that call
 libdevice functions (scripts/setup.sh installs one under .tools/).
+The IR is verified after each stage; --verify-each-pass verifies it after
+every pass too (slower; says which pass broke it).
 --timing prints the wall time of each step to stderr; --warm-up N compiles the
 input N times first, so that the times are those of a process that has compiled
 before (as a library embedding Tritium is), without one-time initialisation.";
@@ -53,6 +55,7 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
                 emit_llvm = true;
                 options.keep_llvm_ir = true;
             }
+            "--verify-each-pass" => options.verify_each_pass = true,
             "--timing" => timing = true,
             "--warm-up" => warm_up = number(value("--warm-up")?, "--warm-up")?,
             "--help" | "-h" => return Err(USAGE.into()),

@@ -64,6 +64,8 @@ fn compile_entry(entry: &CorpusEntry) -> Result<Bundle, String> {
         num_warps: meta_field(entry, "num_warps").parse().unwrap(),
         num_ctas: meta_field(entry, "num_ctas").parse().unwrap(),
         num_stages: meta_field(entry, "num_stages").parse().unwrap(),
+        // Tests check every pass's output, not only each stage's.
+        verify_each_pass: true,
         ..CompileOptions::default()
     };
     compile(&context, &mut module, &options)
