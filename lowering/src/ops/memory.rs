@@ -46,24 +46,35 @@ fn addptr<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     Ok(())
 }
 
-/// PTX register class, width suffix and integer type of an element type.
-fn access<'c>(l: &Lowering<'c>, op: &OperationRef, ty: Type<'c>) -> Result<(&'static str, u32, Type<'c>)> {
-    let bits = if ty.to_string().starts_with("!llvm.ptr") {
-        64
-    } else {
-        match ty.to_string().as_str() {
-            "f32" | "i32" => 32,
-            "f16" | "bf16" | "i16" => 16,
-            "f64" | "i64" => 64,
-            _ => return Err(LowerError::at(op, format!("loads and stores of {ty} are not supported yet"))),
-        }
-    };
-    let class = match bits {
-        16 => "h",
-        32 => "r",
-        _ => "l",
-    };
-    Ok((class, bits, l.b.int_type(bits)))
+/// Bits one element of `ty` occupies in global memory (i1 is a byte there,
+/// as Triton stores booleans).
+fn access_bits(op: &OperationRef, ty: Type) -> Result<u32> {
+    if ty.to_string().starts_with("!llvm.ptr") {
+        return Ok(64);
+    }
+    Ok(match ty.to_string().as_str() {
+        "f64" | "i64" => 64,
+        "f32" | "i32" => 32,
+        "f16" | "bf16" | "i16" => 16,
+        "i8" | "i1" => 8,
+        _ => return Err(LowerError::at(op, format!("loads and stores of {ty} are not supported yet"))),
+    })
+}
+
+/// The type an element is moved as: itself, except i1, which moves as the
+/// byte that holds it.
+fn moved_type<'c>(l: &Lowering<'c>, element: Type<'c>) -> Type<'c> {
+    if element.to_string() == "i1" { l.b.int_type(8) } else { element }
+}
+
+/// A loaded byte as the boolean it holds.
+fn byte_to_bool<'c>(l: &Lowering<'c>, byte: V, element: Type<'c>) -> V {
+    if type_of(byte) == element { byte } else { l.b.op1("arith.trunci", &[byte], element, &[]) }
+}
+
+/// A boolean as the byte that stores it (0 or 1).
+fn bool_to_byte<'c>(l: &Lowering<'c>, value: V, moved: Type<'c>) -> V {
+    if type_of(value) == moved { value } else { l.b.op1("arith.extui", &[value], moved, &[]) }
 }
 
 /// Converts between an element and the integer of the same width that PTX
@@ -136,9 +147,12 @@ fn words(width: usize, bits: u32) -> (u32, usize) {
     }
 }
 
+/// The inline-asm constraint of a word of `bits` (`c`: a byte, which PTX
+/// keeps in a 16-bit register).
 fn class(bits: u32) -> &'static str {
     match bits {
-        8 | 16 => "h",
+        8 => "c",
+        16 => "h",
         32 => "r",
         _ => "l",
     }
@@ -209,7 +223,8 @@ fn vector_suffix(count: usize) -> String {
 fn load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let result_type = op.result_at(0).unwrap().r#type();
     let element = l.lower_type(result_type);
-    let (_, bits, _) = access(l, &op, element)?;
+    let bits = access_bits(&op, element)?;
+    let moved = moved_type(l, element);
     let layout = if result_type.is_ranked_tensor() { Some(l.tensor_layout(&op, result_type)?) } else { None };
     let width = vector_width(l, &op, layout.as_deref(), bits);
     let (word_bits, count) = words(width, bits);
@@ -227,6 +242,8 @@ fn load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         melior::dialect::llvm::r#type::r#struct(l.context(), &vec![word_type; count], false)
     };
     let outputs = vec![format!("={word_class}"); count].join(",");
+    // A byte lives in a 16-bit register, which `mov` sets whole (PTX has no mov.b8).
+    let move_bits = word_bits.max(16);
     let mut result = Vec::with_capacity(pointers.len());
     for start in (0..pointers.len()).step_by(width) {
         let destinations = register_list(0, count);
@@ -242,16 +259,18 @@ fn load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
                 let mut constraints = format!("{outputs},l,b");
                 match &others {
                     Some(others) => {
-                        let other_words = pack(l, &others[start..start + width], bits, word_bits);
+                        let other_bytes: Vec<V> =
+                            others[start..start + width].iter().map(|v| bool_to_byte(l, *v, moved)).collect();
+                        let other_words = pack(l, &other_bytes, bits, word_bits);
                         for (i, word) in other_words.iter().enumerate() {
-                            text += &format!("mov.b{word_bits} ${i}, ${};\n\t", count + 2 + i);
+                            text += &format!("mov.b{move_bits} ${i}, ${};\n\t", count + 2 + i);
                             operands.push(*word);
                             constraints += &format!(",{word_class}");
                         }
                     }
                     None => {
                         for i in 0..count {
-                            text += &format!("mov.b{word_bits} ${i}, 0;\n\t");
+                            text += &format!("mov.b{move_bits} ${i}, 0;\n\t");
                         }
                     }
                 }
@@ -270,7 +289,9 @@ fn load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
                 })
                 .collect()
         };
-        result.extend(unpack(l, &loaded_words, word_bits, bits, element));
+        for value in unpack(l, &loaded_words, word_bits, bits, moved) {
+            result.push(byte_to_bool(l, value, element));
+        }
     }
     l.set_result(&op, 0, result);
     Ok(())
@@ -282,7 +303,8 @@ fn store<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let values = registers_of(l, &op, 1)?;
     let masks = if op.operand_count() >= 3 { Some(registers_of(l, &op, 2)?) } else { None };
     let element = type_of(values[0]);
-    let (_, bits, _) = access(l, &op, element)?;
+    let bits = access_bits(&op, element)?;
+    let moved = moved_type(l, element);
     // Only one of the threads (and registers) holding an element stores it.
     let layout = if pointer_type.is_ranked_tensor() { Some(l.tensor_layout(&op, pointer_type)?) } else { None };
     let owner = match &layout {
@@ -301,7 +323,8 @@ fn store<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         if layout.as_ref().is_some_and(|layout| layout.is_duplicate_register(start)) {
             continue;
         }
-        let value_words = pack(l, &values[start..start + width], bits, word_bits);
+        let bytes_or_values: Vec<V> = values[start..start + width].iter().map(|v| bool_to_byte(l, *v, moved)).collect();
+        let value_words = pack(l, &bytes_or_values, bits, word_bits);
         let predicate = match (&masks, owner) {
             (Some(m), Some(o)) => Some(l.b.and(m[start], o)),
             (Some(m), None) => Some(m[start]),

@@ -1,11 +1,12 @@
 //! The lowering of the ops the corpus kernels do not use: scans (forward,
 //! reverse, several operands), argmax/argmin reductions, atomics (every RMW
 //! kind, CAS, scalar and tensor, sm_80 and sm_90 forms), gather, histogram,
-//! print, assert, 3-D grids. Each fixture of test/fixtures/lowering/ is
-//! upstream Triton 3.6's TTGIR of a small kernel (`<kernel>_sm80.mlir` or
-//! `_sm90`); it must compile to PTX that ptxas accepts, containing the
-//! instructions the op's lowering is made of, with the shared memory
-//! upstream allocates (where Tritium's layout conversions need no more).
+//! print, assert, 3-D grids, byte loads and stores. Each fixture of
+//! test/fixtures/lowering/ is upstream Triton 3.6's TTGIR of a small kernel
+//! (`<kernel>_sm80.mlir` or `_sm90`); it must compile to PTX that ptxas
+//! accepts, containing the instructions the op's lowering is made of, with
+//! the shared memory upstream allocates (where Tritium's layout conversions
+//! need no more).
 use crate::common::{context, repo_root};
 use std::{path::PathBuf, process::Command};
 use tritium_dialects::io::parse_module;
@@ -171,6 +172,13 @@ const CASES: &[Case] = &[
         fixture: "transpose_3d_sm90",
         shared: None,
         instructions: &["st.global"],
+    },
+    // Byte loads and stores: 8-byte vectors, byte pairs, and single masked
+    // bytes with an `other` (a mov.b16 into the byte's 16-bit register).
+    Case {
+        fixture: "bytes_copy_sm80",
+        shared: Some(0),
+        instructions: &["ld.global.v2.b32", "ld.global.b16", "ld.global.b8", "mov.b16", "st.global.b16"],
     },
 ];
 
