@@ -16,16 +16,19 @@ pub enum Mode {
     /// bits whose offsets are 1, 2, 4, ... (element `i` of the vector is the
     /// register with those bits set as in `i`).
     Vector { bits: Vec<usize> },
-    /// `ldmatrix` / `stmatrix` of 16-bit elements. An 8x8 matrix is eight
-    /// 16-byte rows; lanes `8j .. 8j + 7` give the row addresses of matrix
-    /// `j`. Thread `T` holds, in its b32 register of matrix `j`, two
-    /// elements: without `trans`, elements `2 (T % 4)` and `+1` of row
-    /// `T / 4`; with `trans`, element `T / 4` of rows `2 (T % 4)` and `+1`.
-    /// So without `trans` the register bit `half` and lane bits 0-1 walk a
-    /// row (offsets 1, 2, 4) and lane bits 2-4 pick it; with `trans` lane
-    /// bits 2-4 walk it and `half`, lane bits 0-1 pick it. `matrices` are
-    /// the register bits that pick the matrix (`.x1`, `.x2`, `.x4`).
-    Matrix { trans: bool, half: usize, matrices: Vec<usize> },
+    /// `ldmatrix` / `stmatrix` (`.b16`). An 8x8 matrix of 16-bit elements
+    /// is eight 16-byte rows; lanes `8j .. 8j + 7` give the row addresses of
+    /// matrix `j`. Thread `T` holds, in its b32 register of matrix `j`, bytes
+    /// `4 (T % 4) .. + 3` of row `T / 4`: for elements of `b` bytes, the
+    /// `4 / b` elements from `(4 / b) (T % 4)`, walked by the register bits
+    /// `word` (offsets 1, 2, ...: one bit for 16-bit elements, two for 8-bit,
+    /// none for 32-bit). So without `trans` the `word` bits and lane bits
+    /// 0-1 walk a row and lane bits 2-4 pick it. `trans` (16-bit elements
+    /// only) transposes each matrix: thread `T` holds element `T / 4` of rows
+    /// `2 (T % 4)` and `+1`, so lane bits 2-4 walk a row and the `word` bit,
+    /// lane bits 0-1 pick it. `matrices` are the register bits that pick
+    /// the matrix (`.x1`, `.x2`, `.x4`).
+    Matrix { trans: bool, word: Vec<usize>, matrices: Vec<usize> },
 }
 
 impl Mode {
@@ -33,21 +36,22 @@ impl Mode {
     pub fn registers_per_instruction(&self) -> usize {
         match self {
             Mode::Vector { bits } => 1 << bits.len(),
-            Mode::Matrix { matrices, .. } => 2 << matrices.len(),
+            Mode::Matrix { word, matrices, .. } => 1 << (word.len() + matrices.len()),
         }
     }
 
     fn used_bits(&self) -> Vec<usize> {
         match self {
             Mode::Vector { bits } => bits.clone(),
-            Mode::Matrix { half, matrices, .. } => std::iter::once(*half).chain(matrices.iter().copied()).collect(),
+            Mode::Matrix { word, matrices, .. } => word.iter().chain(matrices).copied().collect(),
         }
     }
 }
 
 /// One instruction of a side: its first register (the others' offsets are
 /// this one's XOR the mode's bits) and its registers in operand order (for
-/// vectors, element order; for matrices, matrix-major then half).
+/// vectors, element order; for matrices, matrix-major, then the elements of
+/// the thread's word in order).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Instruction {
     pub base: usize,
@@ -104,10 +108,10 @@ pub fn instructions(access: &SharedAccess, mode: &Mode) -> Vec<Instruction> {
             let base = deposit(&free, combination);
             let registers = match mode {
                 Mode::Vector { bits } => (0..1usize << bits.len()).map(|i| base | deposit(bits, i)).collect(),
-                Mode::Matrix { half, matrices, .. } => (0..1usize << matrices.len())
+                Mode::Matrix { word, matrices, .. } => (0..1usize << matrices.len())
                     .flat_map(|j| {
                         let matrix = base | deposit(matrices, j);
-                        [matrix, matrix | 1 << half]
+                        (0..1usize << word.len()).map(move |i| matrix | deposit(word, i))
                     })
                     .collect(),
             };
@@ -117,17 +121,20 @@ pub fn instructions(access: &SharedAccess, mode: &Mode) -> Vec<Instruction> {
 }
 
 /// For a matrix mode: the offsets of the bits that walk a row (must be 1, 2,
-/// 4) and of those that pick it (row bits 0-2, as lanes 0-2 of the lane that
-/// gives the row's address), from the receiving thread's bases.
-fn matrix_roles(access: &SharedAccess, trans: bool, half: usize) -> Option<([u32; 3], [u32; 3])> {
+/// 4, ..., a 16-byte row) and of those that pick it (row bits 0-2, as lanes
+/// 0-2 of the lane that gives the row's address), from the receiving
+/// thread's bases.
+fn matrix_roles(access: &SharedAccess, trans: bool, word: &[usize]) -> Option<(Vec<u32>, [u32; 3])> {
     let lane = |i: usize| access.lane_offsets.get(i).copied();
-    let half_offset = *access.register_bases.get(half)?;
-    let (walk, pick) = if trans {
-        ([lane(2)?, lane(3)?, lane(4)?], [half_offset, lane(0)?, lane(1)?])
+    let word_offsets = word.iter().map(|b| access.register_bases.get(*b).copied()).collect::<Option<Vec<u32>>>()?;
+    if trans {
+        let [half] = word_offsets[..] else { return None };
+        Some((vec![lane(2)?, lane(3)?, lane(4)?], [half, lane(0)?, lane(1)?]))
     } else {
-        ([half_offset, lane(0)?, lane(1)?], [lane(2)?, lane(3)?, lane(4)?])
-    };
-    Some((walk, pick))
+        let mut walk = word_offsets;
+        walk.extend([lane(0)?, lane(1)?]);
+        Some((walk, [lane(2)?, lane(3)?, lane(4)?]))
+    }
 }
 
 /// Whether `mode` moves exactly the elements `access` says: vectors of
@@ -140,17 +147,19 @@ pub fn mode_fits(access: &SharedAccess, mode: &Mode) -> bool {
             bits.iter().enumerate().all(|(i, b)| access.register_bases.get(*b) == Some(&(1 << i)))
                 && vector_bits_are_aligned(access, bits, width)
         }
-        Mode::Matrix { trans, half, matrices } => {
-            if access.lane_offsets.len() != 5 || matrices.len() > 2 || matrices.contains(half) {
+        Mode::Matrix { trans, word, matrices } => {
+            if access.lane_offsets.len() != 5 || matrices.len() > 2 || matrices.iter().any(|b| word.contains(b)) {
                 return false;
             }
-            let Some((walk, pick)) = matrix_roles(access, *trans, *half) else { return false };
-            if walk != [1, 2, 4] {
+            let Some((walk, pick)) = matrix_roles(access, *trans, word) else { return false };
+            if walk.iter().enumerate().any(|(i, o)| *o != 1 << i) {
                 return false;
             }
-            let walkers: Vec<usize> = if *trans { vec![] } else { vec![*half] };
+            // Elements in a 16-byte row.
+            let row = 1u32 << walk.len();
+            let walkers: &[usize] = if *trans { &[] } else { word };
             let lanes_walking: &[usize] = if *trans { &[2, 3, 4] } else { &[0, 1] };
-            // Everything else must keep row addresses 16-byte (8-element) aligned.
+            // Everything else must keep row addresses 16-byte aligned.
             let others_aligned = access
                 .register_bases
                 .iter()
@@ -162,7 +171,7 @@ pub fn mode_fits(access: &SharedAccess, mode: &Mode) -> bool {
                 )
                 .chain(&access.warp_offsets)
                 .chain(&pick)
-                .all(|o| o % 8 == 0);
+                .all(|o| o % row == 0);
             others_aligned && matrices.iter().all(|b| *b < access.register_bases.len())
         }
     }
@@ -185,8 +194,8 @@ fn vector_bits_are_aligned(access: &SharedAccess, bits: &[usize], width: usize) 
 /// and warp to the offset of the row it gives, relative to the instruction's
 /// base register: lane bits 0-2 pick the row, bits 3-4 the matrix.
 pub fn matrix_row_offsets(access: &SharedAccess, mode: &Mode) -> Option<(Vec<u32>, Vec<u32>)> {
-    let Mode::Matrix { trans, half, matrices } = mode else { return None };
-    let (_, pick) = matrix_roles(access, *trans, *half)?;
+    let Mode::Matrix { trans, word, matrices } = mode else { return None };
+    let (_, pick) = matrix_roles(access, *trans, word)?;
     let mut lanes = pick.to_vec();
     lanes.extend(matrices.iter().map(|b| access.register_bases[*b]));
     lanes.resize(5, 0);
@@ -214,9 +223,9 @@ pub fn verify(access: &SharedAccess, mode: &Mode) -> Result<(), String> {
     // row index (8 * matrix + row), and by warp.
     let rows = match mode {
         Mode::Vector { .. } => None,
-        Mode::Matrix { trans, .. } => {
+        Mode::Matrix { trans, word, .. } => {
             let (lanes, warp_values) = matrix_row_offsets(access, mode).ok_or("no row offsets")?;
-            Some((*trans, table(&lanes, 32), table(&warp_values, warp_xor.len())))
+            Some((*trans, 1usize << word.len(), table(&lanes, 32), table(&warp_values, warp_xor.len())))
         }
     };
     let mut covered = vec![false; access.register_offsets.len()];
@@ -228,10 +237,13 @@ pub fn verify(access: &SharedAccess, mode: &Mode) -> Result<(), String> {
                 for (i, register) in instruction.registers.iter().enumerate() {
                     let actual = match &rows {
                         None => (thread ^ constant) + i as u32,
-                        Some((trans, row_xor, row_warp_xor)) => {
-                            let (j, h) = (i / 2, i % 2);
-                            let (row, column) =
-                                if *trans { (2 * (lane % 4) + h, lane / 4) } else { (lane / 4, 2 * (lane % 4) + h) };
+                        Some((trans, per_word, row_xor, row_warp_xor)) => {
+                            let (j, h) = (i / per_word, i % per_word);
+                            let (row, column) = if *trans {
+                                (2 * (lane % 4) + h, lane / 4)
+                            } else {
+                                (lane / 4, per_word * (lane % 4) + h)
+                            };
                             (row_xor[8 * j + row] ^ row_warp_xor[warp] ^ constant) + column as u32
                         }
                     };
@@ -325,7 +337,7 @@ pub fn cost(access: &SharedAccess, mode: &Mode, element_bytes: u32) -> Cost {
     // The register bit that pairs 16-bit (or smaller) elements in a word.
     let pairing = match mode {
         Mode::Vector { bits } => bits.first().copied(),
-        Mode::Matrix { half, .. } => Some(*half),
+        Mode::Matrix { word, .. } => word.first().copied(),
     };
     let bit0_distinct = access.register_bases.first().is_some_and(|o| *o != 0);
     let repacks = if element_bytes < 4 && bit0_distinct && pairing != Some(0) {
@@ -342,33 +354,57 @@ pub fn cost(access: &SharedAccess, mode: &Mode, element_bytes: u32) -> Cost {
 }
 
 /// The modes a side may use on `access` (plain vectors always; ldmatrix on
-/// sm_75+ and stmatrix on sm_90+ for 16-bit elements, where the offsets
-/// allow), and the cheapest of them by simulated wavefronts.
+/// sm_75+ and stmatrix on sm_90+ where the offsets allow), and the cheapest
+/// of them by simulated wavefronts.
 pub fn best_mode(access: &SharedAccess, element_bytes: u32, capability: u32, store: bool) -> Mode {
     let vector = Mode::Vector { bits: vector_bits(access, (16 / element_bytes.min(16)) as usize) };
     let mut best = (cost(access, &vector, element_bytes).score(), vector);
-    let matrices_allowed = element_bytes == 2 && capability >= if store { 90 } else { 75 };
-    if matrices_allowed && access.lane_offsets.len() == 5 {
-        let nonzero: Vec<usize> = (0..access.register_bases.len()).filter(|b| access.register_bases[*b] != 0).collect();
-        for trans in [false, true] {
-            for &half in &nonzero {
-                let matrices: Vec<usize> = nonzero
-                    .iter()
-                    .copied()
-                    .filter(|b| *b != half && access.register_bases[*b] % 8 == 0)
-                    .take(2)
-                    .collect();
-                let mode = Mode::Matrix { trans, half, matrices };
-                if verify(access, &mode).is_ok() {
-                    let score = cost(access, &mode, element_bytes).score();
-                    if score < best.0 {
-                        best = (score, mode);
-                    }
-                }
+    if capability < if store { 90 } else { 75 } || access.lane_offsets.len() != 5 {
+        return best.1;
+    }
+    for mode in matrix_candidates(access, element_bytes, store) {
+        if verify(access, &mode).is_ok() {
+            let score = cost(access, &mode, element_bytes).score();
+            if score < best.0 {
+                best = (score, mode);
             }
         }
     }
     best.1
+}
+
+/// The matrix modes worth trying on `access`. 16-bit elements: either
+/// transposition, any register bit as the word's second element. 8- and
+/// 32-bit elements (ldmatrix only): `.b16` matrices move bytes, so they
+/// load any element size whose rows are 16 contiguous bytes; the word is
+/// the register bits of offsets 1, 2, ... (four bytes, two bytes or one
+/// word) and there is no transposed form, which would swap 16-bit halves.
+fn matrix_candidates(access: &SharedAccess, element_bytes: u32, store: bool) -> Vec<Mode> {
+    let nonzero: Vec<usize> = (0..access.register_bases.len()).filter(|b| access.register_bases[*b] != 0).collect();
+    let matrices_beside = |word: &[usize], row: u32| -> Vec<usize> {
+        nonzero.iter().copied().filter(|b| !word.contains(b) && access.register_bases[*b] % row == 0).take(2).collect()
+    };
+    match element_bytes {
+        2 => [false, true]
+            .into_iter()
+            .flat_map(|trans| nonzero.iter().map(move |half| (trans, *half)))
+            .map(|(trans, half)| Mode::Matrix { trans, word: vec![half], matrices: matrices_beside(&[half], 8) })
+            .collect(),
+        1 | 4 if !store => {
+            let per_word = 4 / element_bytes;
+            let word: Option<Vec<usize>> = (0..per_word.trailing_zeros())
+                .map(|i| access.register_bases.iter().position(|o| *o == 1 << i))
+                .collect();
+            match word {
+                Some(word) => {
+                    let matrices = matrices_beside(&word, 16 / element_bytes);
+                    vec![Mode::Matrix { trans: false, word, matrices }]
+                }
+                None => Vec::new(),
+            }
+        }
+        _ => Vec::new(),
+    }
 }
 
 // ----- the scratch layout of a conversion --------------------------------------
@@ -610,7 +646,7 @@ fn matrix_options(side: &Side) -> Vec<(Mode, Vec<u32>, Vec<u32>)> {
             } else {
                 (vec![h, l[0], l[1]], vec![l[2], l[3], l[4]])
             };
-            options.push((Mode::Matrix { trans, half, matrices }, walk, pick));
+            options.push((Mode::Matrix { trans, word: vec![half], matrices }, walk, pick));
         }
     }
     options
@@ -780,17 +816,21 @@ mod tests {
                             }
                         }
                     }
-                    Mode::Matrix { trans, matrices, .. } => {
+                    Mode::Matrix { trans, word, matrices } => {
                         let (lanes, warp_values) = matrix_row_offsets(access, mode).unwrap();
                         let row_address =
                             |l: usize| (xor_of(&lanes, l) ^ xor_of(&warp_values, warp) ^ constant) as usize;
+                        let per_word = 1usize << word.len();
                         for t in 0..32 {
                             for j in 0..1usize << matrices.len() {
-                                for h in 0..2 {
-                                    let (row, column) =
-                                        if *trans { (2 * (t % 4) + h, t / 4) } else { (t / 4, 2 * (t % 4) + h) };
+                                for h in 0..per_word {
+                                    let (row, column) = if *trans {
+                                        (2 * (t % 4) + h, t / 4)
+                                    } else {
+                                        (t / 4, per_word * (t % 4) + h)
+                                    };
                                     let address = row_address(8 * j + row) + column;
-                                    let r = instruction.registers[2 * j + h];
+                                    let r = instruction.registers[per_word * j + h];
                                     let slot = &mut threads[lanes_of(warp, t)][r];
                                     if store {
                                         memory[address] = *slot;
@@ -914,13 +954,69 @@ mod tests {
         }
     }
 
+    /// Loads `dot` from a buffer laid out as `buffer` with the mode
+    /// best_mode picks, simulated element by element: every register of
+    /// every thread must get the element the layout puts there.
+    fn load_through(buffer: Layout, dot: &TensorLayout, bytes: u32, capability: u32) -> (SharedAccess, Mode) {
+        let shape = dot.shape.clone();
+        let shared = buffer.to_linear(&shape).unwrap();
+        let access = SharedAccess::new(&shared, dot).unwrap();
+        let mode = best_mode(&access, bytes, capability, false);
+        verify(&access, &mode).unwrap();
+        let numel: usize = shape.iter().product::<i64>() as usize;
+        let flat = |coords: &[(Dim, u32)]| {
+            coords.iter().fold(0u32, |index, (dim, c)| match dim {
+                Dim::Axis(d) => index * shape[*d] as u32 + c,
+                _ => index,
+            })
+        };
+        let mut memory: Vec<Option<u32>> =
+            (0..numel as u32).map(|offset| Some(flat(&shared.apply(&[(Dim::Offset, offset), (Dim::Block, 0)]).unwrap()))).collect();
+        let threads = 32 * warps(dot);
+        let mut result: Vec<Vec<Option<u32>>> = (0..threads).map(|_| vec![None; dot.num_registers()]).collect();
+        run(&access, &mode, &mut memory, &mut result, false);
+        let mask = canonical_mask(&access);
+        for (t, registers) in result.iter().enumerate() {
+            for r in 0..dot.num_registers() {
+                assert_eq!(registers[r & mask], Some(element(dot, r, t % 32, t / 32)), "thread {t} register {r}");
+            }
+        }
+        (access, mode)
+    }
+
+    #[test]
+    fn int8_and_tf32_dot_operands_load_with_ldmatrix_where_rows_are_k() {
+        // The sm_80 int8 matmul (kWidth 4): A's rows are 16 bytes of K, one
+        // b16 ldmatrix.x4 moves four bytes to each thread; B is N-contiguous,
+        // so its bytes are strided and load one by one.
+        let mma = NvidiaMma::new(2, 0, &[2, 4], &[16, 8]);
+        let a = tensor(DotOperand::new(0, Layout::NvidiaMma(mma.clone()), 4), &[128, 64]);
+        let (access, mode) = load_through(Layout::SwizzledShared(SwizzledShared::new(16, 2, 4, &[1, 0])), &a, 1, 80);
+        assert!(matches!(&mode, Mode::Matrix { trans: false, word, matrices } if word.len() == 2 && matrices.len() == 2), "{mode:?}");
+        assert!(conflict_free(&access, &mode, 1));
+        let b = tensor(DotOperand::new(1, Layout::NvidiaMma(mma.clone()), 4), &[64, 128]);
+        let (_, mode) = load_through(Layout::SwizzledShared(SwizzledShared::new(8, 1, 16, &[1, 0])), &b, 1, 80);
+        assert_eq!(mode, Mode::Vector { bits: vec![] });
+        // B stored K-contiguous: its rows are K too.
+        let (_, mode) = load_through(Layout::SwizzledShared(SwizzledShared::new(16, 2, 4, &[0, 1])), &b, 1, 80);
+        assert!(matches!(&mode, Mode::Matrix { trans: false, word, .. } if word.len() == 2), "{mode:?}");
+        // tf32 (kWidth 1): a thread's word is one element.
+        let a = tensor(DotOperand::new(0, Layout::NvidiaMma(mma.clone()), 1), &[128, 32]);
+        let (access, mode) = load_through(Layout::SwizzledShared(SwizzledShared::new(4, 1, 8, &[1, 0])), &a, 4, 80);
+        assert!(matches!(&mode, Mode::Matrix { trans: false, word, matrices } if word.is_empty() && matrices.len() == 2), "{mode:?}");
+        assert!(conflict_free(&access, &mode, 4));
+        let b = tensor(DotOperand::new(1, Layout::NvidiaMma(mma), 1), &[32, 128]);
+        let (_, mode) = load_through(Layout::SwizzledShared(SwizzledShared::new(8, 1, 4, &[1, 0])), &b, 4, 80);
+        assert_eq!(mode, Mode::Vector { bits: vec![] });
+    }
+
     #[test]
     fn verify_rejects_a_wrong_mode() {
         let dot = tensor(DotOperand::new(0, Layout::NvidiaMma(NvidiaMma::new(2, 0, &[2, 4], &[16, 8])), 2), &[128, 64]);
         let shared = Layout::SwizzledShared(SwizzledShared::new(8, 1, 8, &[1, 0])).to_linear(&[128, 64]).unwrap();
         let access = SharedAccess::new(&shared, &dot).unwrap();
-        let Mode::Matrix { half, matrices, .. } = best_mode(&access, 2, 80, false) else { panic!("expected ldmatrix") };
-        assert!(verify(&access, &Mode::Matrix { trans: true, half, matrices: matrices.clone() }).is_err());
-        assert!(verify(&access, &Mode::Vector { bits: vec![half, matrices[0]] }).is_err());
+        let Mode::Matrix { word, matrices, .. } = best_mode(&access, 2, 80, false) else { panic!("expected ldmatrix") };
+        assert!(verify(&access, &Mode::Matrix { trans: true, word: word.clone(), matrices: matrices.clone() }).is_err());
+        assert!(verify(&access, &Mode::Vector { bits: vec![word[0], matrices[0]] }).is_err());
     }
 }

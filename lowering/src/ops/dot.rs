@@ -1,6 +1,9 @@
 //! tt.dot. With blocked layouts (no tensor cores: the FMA path) every thread
 //! holds, for each accumulator element it owns, the whole row of A and column
 //! of B it needs, so the dot is a chain of fused multiply-adds per register.
+//! With an Ampere nvidia_mma accumulator (sm_80) it is mma.sync: m16n8k16 of
+//! f16/bf16, m16n8k32 of i8 and m16n8k8 of tf32, which differ only in how
+//! many operand elements share a 32-bit register.
 use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
@@ -86,45 +89,134 @@ fn fma_dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &Tensor
     Ok(())
 }
 
+/// One mma.sync instruction, m16n8kK: A is 16xK, B Kx8 and the
+/// accumulator 16x8, held by a warp as 32-bit registers of
+/// `elements_per_word` operand elements each (2 for f16/bf16, 4 for s8, 1
+/// for tf32). K is 8 words deep, so k = 8 * elements_per_word.
+struct MmaSync {
+    operand: &'static str,
+    accumulator: &'static str,
+    elements_per_word: u32,
+}
+
+impl MmaSync {
+    /// The instruction for operands of `operand_type` accumulated in
+    /// `accumulator_type`; f32 operands go through the tensor cores only as
+    /// tf32 (`input_precision` 0).
+    fn of(op: &OperationRef, operand_type: &str, accumulator_type: &str, input_precision: i64) -> Result<MmaSync> {
+        let (operand, elements_per_word, accumulator) = match (operand_type, accumulator_type) {
+            ("f16", "f32") => ("f16", 2, "f32"),
+            ("bf16", "f32") => ("bf16", 2, "f32"),
+            ("i8", "i32") => ("s8", 4, "s32"),
+            ("f32", "f32") if input_precision == TF32 => ("tf32", 1, "f32"),
+            ("f32", "f32") => {
+                return Err(LowerError::at(op, "f32 dots reach mma.sync only with inputPrecision = tf32"));
+            }
+            (operand, accumulator) => {
+                return Err(LowerError::at(
+                    op,
+                    format!(
+                        "mma.sync of {operand} operands into {accumulator} is not supported yet \
+                         (f16/bf16 into f32, i8 into i32 and tf32 are)"
+                    ),
+                ));
+            }
+        };
+        Ok(MmaSync { operand, accumulator, elements_per_word })
+    }
+
+    fn k(&self) -> u32 {
+        8 * self.elements_per_word
+    }
+
+    fn operand_bits(&self) -> u32 {
+        32 / self.elements_per_word
+    }
+
+    /// The PTX: D, A (4 words), B (2 words), C tied to D. Integer products
+    /// saturate on overflow (`.satfinite`), as upstream's int8 dots do.
+    fn asm(&self) -> String {
+        let (k, a, c) = (self.k(), self.operand, self.accumulator);
+        let saturate = if self.accumulator == "s32" { ".satfinite" } else { "" };
+        format!(
+            "mma.sync.aligned.m16n8k{k}.row.col{saturate}.{c}.{a}.{a}.{c} \
+             {{$0, $1, $2, $3}}, {{$4, $5, $6, $7}}, {{$8, $9}}, {{$10, $11, $12, $13}};"
+        )
+    }
+
+    fn constraints(&self) -> &'static str {
+        if self.accumulator == "f32" { "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3" } else { "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3" }
+    }
+
+    /// (row, k) of element `i` of A's word `word`, from the thread's origin:
+    /// words 1 and 3 are 8 rows down, words 2 and 3 half the depth further.
+    fn a_element(&self, word: u32, i: u32) -> (u32, u32) {
+        (8 * (word % 2), 4 * self.elements_per_word * (word / 2) + i)
+    }
+
+    /// k of element `i` of B's word `word` (0 or 1), from the thread's origin.
+    fn b_element(&self, word: u32, i: u32) -> u32 {
+        4 * self.elements_per_word * word + i
+    }
+}
+
+/// `tt.dot`'s `inputPrecision` values for tf32 and for full f32 (upstream's
+/// `InputPrecision`; absent means ieee).
+const TF32: i64 = 0;
+const IEEE: i64 = 2;
+
 /// The lane bases an mma.sync fragment assumes: lanes 0-1 (the thread in its
-/// quad) step the column by 2 and 4, lanes 2-4 (the quad) step the row by 1,
-/// 2 and 4. For B, rows are K and columns N.
-fn quad_lanes(row: usize, column: usize, rank: usize) -> Vec<Vec<u32>> {
+/// quad) step the column by `step` and `2 * step`, lanes 2-4 (the quad) step
+/// the row by 1, 2 and 4. For A the column is K and `step` the elements of a
+/// word; for B rows are N and columns K; for the accumulator `step` is 2.
+fn quad_lanes(row: usize, column: usize, rank: usize, step: u32) -> Vec<Vec<u32>> {
     let basis = |dim: usize, step: u32| {
         let mut b = vec![0u32; rank];
         b[dim] = step;
         b
     };
-    vec![basis(column, 2), basis(column, 4), basis(row, 1), basis(row, 2), basis(row, 4)]
+    vec![basis(column, step), basis(column, 2 * step), basis(row, 1), basis(row, 2), basis(row, 4)]
 }
 
-/// mma.sync.m16n8k16 (f16 or bf16 operands, f32 accumulator): for each
-/// 16x8 accumulator tile a thread holds and each 16-deep slice of K, the
-/// fragment registers are found by their coordinates in the three layouts.
+/// Each warp holds the operand rows (A) or columns (B) of the accumulator
+/// tiles it holds, and all of K: the operand's warp bases are the
+/// accumulator's, with nothing along `k_dim` (K's position in the operand,
+/// which for the accumulator is the dim the operand does not have).
+fn warps_follow_accumulator(operand: &TensorLayout, accumulator: &TensorLayout, k_dim: usize) -> bool {
+    operand.warp_bases.len() == accumulator.warp_bases.len()
+        && operand.warp_bases.iter().zip(&accumulator.warp_bases).all(|(o, c)| {
+            (0..o.len()).all(|d| if d == k_dim { o[d] == 0 } else { o[d] == c[d] })
+        })
+}
+
+/// mma.sync (sm_80): for each 16x8 accumulator tile a thread holds and each
+/// K step of the instruction, the fragment registers are found by their
+/// coordinates in the three layouts and packed into the instruction's words.
 fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorLayout) -> Result<()> {
     let a_layout = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
     let b_layout = l.tensor_layout(&op, op.operand_at(1).unwrap().r#type())?;
     let (a, b, c) = (l.operand(&op, 0)?, l.operand(&op, 1)?, l.operand(&op, 2)?);
     let rank = c_layout.rank();
     let (m, n) = (rank - 2, rank - 1);
-    let operand_type = type_of(a[0]);
-    let kind = match operand_type.to_string().as_str() {
-        "f16" => "f16",
-        "bf16" => "bf16",
-        other => return Err(LowerError::at(&op, format!("mma.sync of {other} operands is not supported yet (f16 and bf16 are)"))),
-    };
-    if type_of(c[0]).to_string() != "f32" {
-        return Err(LowerError::at(&op, "mma.sync accumulates in f32 only, for now"));
+    let (a_type, b_type) = (type_of(a[0]).to_string(), type_of(b[0]).to_string());
+    if a_type != b_type {
+        return Err(LowerError::at(&op, format!("mma.sync of {a_type} by {b_type} is not supported")));
     }
-    if c_layout.lane_bases != quad_lanes(m, n, rank)
-        || a_layout.lane_bases != quad_lanes(m, n, rank)
-        || b_layout.lane_bases != quad_lanes(n, m, rank)
+    let input_precision = crate::int_attribute(&op, "inputPrecision").unwrap_or(IEEE);
+    let mma = MmaSync::of(&op, &a_type, &type_of(c[0]).to_string(), input_precision)?;
+    let step = mma.elements_per_word;
+    if c_layout.lane_bases != quad_lanes(m, n, rank, 2)
+        || a_layout.lane_bases != quad_lanes(m, n, rank, step)
+        || b_layout.lane_bases != quad_lanes(n, m, rank, step)
     {
         return Err(LowerError::at(&op, "the operand and accumulator layouts are not mma.sync's fragments"));
     }
+    if !warps_follow_accumulator(&a_layout, c_layout, n) || !warps_follow_accumulator(&b_layout, c_layout, m) {
+        return Err(LowerError::at(&op, "the operands' warps do not hold their accumulator tiles' rows and columns"));
+    }
     let k_size = a_layout.shape[n] as u32;
-    if k_size % 16 != 0 {
-        return Err(LowerError::at(&op, "K must be a multiple of 16 for mma.sync.m16n8k16"));
+    if k_size % mma.k() != 0 {
+        return Err(LowerError::at(&op, format!("K must be a multiple of {} for mma.sync.m16n8k{}", mma.k(), mma.k())));
     }
     let (a_index, b_index, c_index) = (by_coordinates(&a_layout), by_coordinates(&b_layout), by_coordinates(c_layout));
     let lookup = |index: &HashMap<&[u32], usize>, coords: &[u32]| {
@@ -136,12 +228,10 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
         coords[column_dim] += column;
         coords
     };
-    let f32 = l.b.context_f32();
-    let results_type = melior::dialect::llvm::r#type::r#struct(l.context(), &[f32; 4], false);
+    let accumulator_type = type_of(c[0]);
+    let results_type = melior::dialect::llvm::r#type::r#struct(l.context(), &[accumulator_type; 4], false);
     let mut result = c.clone();
-    let asm = format!(
-        "mma.sync.aligned.m16n8k16.row.col.f32.{kind}.{kind}.f32 {{$0, $1, $2, $3}}, {{$4, $5, $6, $7}}, {{$8, $9}}, {{$10, $11, $12, $13}};"
-    );
+    let (asm, constraints, bits) = (mma.asm(), mma.constraints(), mma.operand_bits());
     for (r, coords) in c_layout.register_coords.iter().enumerate() {
         if coords[m] % 16 != 0 || coords[n] % 8 != 0 || c_layout.is_duplicate_register(r) {
             continue;
@@ -151,31 +241,33 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
             .map(|(dr, dc)| lookup(&c_index, &at(coords, *dr, *dc, m, n)))
             .collect::<Result<_>>()?;
         let mut accumulator: Vec<V> = tile.iter().map(|t| result[*t]).collect();
-        for k0 in (0..k_size).step_by(16) {
+        for k0 in (0..k_size).step_by(mma.k() as usize) {
             let mut a_base = coords.clone();
             a_base[n] = k0;
             let mut b_base = coords.clone();
             b_base[m] = k0;
             let mut operands = Vec::new();
-            // a0..a3: (row, k) pairs at row +0/+8 and k +0/+8.
-            for (dr, dk) in [(0, 0), (8, 0), (0, 8), (8, 8)] {
-                let pair = [lookup(&a_index, &at(&a_base, dr, dk, m, n))?, lookup(&a_index, &at(&a_base, dr, dk + 1, m, n))?];
-                operands.extend(crate::ops::memory::pack(l, &[a[pair[0]], a[pair[1]]], 16, 32));
+            for word in 0..4 {
+                let elements = (0..step)
+                    .map(|i| {
+                        let (dr, dk) = mma.a_element(word, i);
+                        lookup(&a_index, &at(&a_base, dr, dk, m, n)).map(|r| a[r])
+                    })
+                    .collect::<Result<Vec<V>>>()?;
+                operands.extend(crate::ops::memory::pack(l, &elements, bits, 32));
             }
-            // b0, b1: (k, column) pairs at k +0 and +8.
-            for dk in [0, 8] {
-                let pair = [lookup(&b_index, &at(&b_base, dk, 0, m, n))?, lookup(&b_index, &at(&b_base, dk + 1, 0, m, n))?];
-                operands.extend(crate::ops::memory::pack(l, &[b[pair[0]], b[pair[1]]], 16, 32));
+            for word in 0..2 {
+                let elements = (0..step)
+                    .map(|i| lookup(&b_index, &at(&b_base, mma.b_element(word, i), 0, m, n)).map(|r| b[r]))
+                    .collect::<Result<Vec<V>>>()?;
+                operands.extend(crate::ops::memory::pack(l, &elements, bits, 32));
             }
             operands.extend(accumulator.iter().copied());
-            let out = l
-                .b
-                .inline_asm(&asm, "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", &operands, Some(results_type))
-                .unwrap();
+            let out = l.b.inline_asm(&asm, constraints, &operands, Some(results_type)).unwrap();
             accumulator = (0..4)
                 .map(|i| {
                     let position = melior::ir::attribute::DenseI64ArrayAttribute::new(l.context(), &[i]);
-                    l.b.op1("llvm.extractvalue", &[out], f32, &[("position", position.into())])
+                    l.b.op1("llvm.extractvalue", &[out], accumulator_type, &[("position", position.into())])
                 })
                 .collect();
         }
@@ -185,4 +277,53 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
     }
     l.set_result(&op, 0, result);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (row, k) of A's element `i` and k of B's element `i` for lane
+    /// (group g, thread t in group), as the PTX ISA's fragment tables for
+    /// m16n8k16 (f16), m16n8k32 (s8) and m16n8k8 (tf32) state them.
+    fn isa_a(operand: &str, g: u32, t: u32, i: u32) -> (u32, u32) {
+        match operand {
+            "f16" => (if i < 2 || (4..6).contains(&i) { g } else { g + 8 }, t * 2 + (i & 1) + if i >= 4 { 8 } else { 0 }),
+            "s8" => (if i < 4 || (8..12).contains(&i) { g } else { g + 8 }, t * 4 + (i & 3) + if i >= 8 { 16 } else { 0 }),
+            _ => (if i % 2 == 0 { g } else { g + 8 }, t + if i >= 2 { 4 } else { 0 }),
+        }
+    }
+
+    fn isa_b(operand: &str, t: u32, i: u32) -> u32 {
+        match operand {
+            "f16" => t * 2 + (i & 1) + if i >= 2 { 8 } else { 0 },
+            "s8" => t * 4 + (i & 3) + if i >= 4 { 16 } else { 0 },
+            _ => t + if i >= 1 { 4 } else { 0 },
+        }
+    }
+
+    #[test]
+    fn fragments_with_the_quad_lanes_are_the_isa_tables() {
+        for (operand, elements_per_word) in [("f16", 2), ("s8", 4), ("tf32", 1)] {
+            let mma = MmaSync { operand, accumulator: "f32", elements_per_word };
+            // What the layouts' lane bases add: (row, k) for A, k for B.
+            let lanes = quad_lanes(0, 1, 2, elements_per_word);
+            let lane_part = |lane: u32| {
+                lanes.iter().enumerate().filter(|(bit, _)| lane >> bit & 1 == 1).fold((0, 0), |(r, k), (_, b)| (r ^ b[0], k ^ b[1]))
+            };
+            for lane in 0..32 {
+                let (g, t) = (lane / 4, lane % 4);
+                let (row0, k0) = lane_part(lane);
+                for i in 0..4 * elements_per_word {
+                    let (dr, dk) = mma.a_element(i / elements_per_word, i % elements_per_word);
+                    assert_eq!((row0 + dr, k0 + dk), isa_a(operand, g, t, i), "{operand} A lane {lane} element {i}");
+                }
+                for i in 0..2 * elements_per_word {
+                    let dk = mma.b_element(i / elements_per_word, i % elements_per_word);
+                    assert_eq!(k0 + dk, isa_b(operand, t, i), "{operand} B lane {lane} element {i}");
+                }
+            }
+            assert_eq!(mma.k(), 8 * elements_per_word);
+        }
+    }
 }

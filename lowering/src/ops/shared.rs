@@ -142,8 +142,10 @@ pub(crate) fn store_registers<'c>(l: &mut Lowering<'c>, access: &SharedAccess, m
                 let alignment = l.b.int_attr(l.b.i64(), (values.len() as u32 * bytes) as i64);
                 l.b.op("llvm.store", &[vector, address], &[], &[("alignment", alignment)]);
             }
-            Mode::Matrix { trans, .. } => {
-                let words: Vec<V> = values.chunks(2).map(|pair| pack_pair(l, pair[0], pair[1])).collect();
+            Mode::Matrix { trans, word, .. } => {
+                let per_word = 1 << word.len();
+                let words: Vec<V> =
+                    values.chunks(per_word).flat_map(|w| crate::ops::memory::pack(l, w, bytes * 8, 32)).collect();
                 let mut operands = vec![address];
                 operands.extend(&words);
                 let attributes = matrix_attributes(l, *trans);
@@ -181,8 +183,8 @@ pub(crate) fn load_registers<'c>(l: &mut Lowering<'c>, access: &SharedAccess, mo
                     })
                     .collect()
             }
-            Mode::Matrix { trans, .. } => {
-                let count = instruction.registers.len() / 2;
+            Mode::Matrix { trans, word, .. } => {
+                let count = instruction.registers.len() >> word.len();
                 let i32_type = l.b.i32();
                 let result_type = if count == 1 {
                     i32_type
@@ -192,22 +194,17 @@ pub(crate) fn load_registers<'c>(l: &mut Lowering<'c>, access: &SharedAccess, mo
                 let mut attributes = matrix_attributes(l, *trans);
                 attributes.push(("num", l.b.int_attr(i32_type, count as i64)));
                 let out = l.b.op1("nvvm.ldmatrix", &[address], result_type, &attributes);
-                let pair_type = Type::vector(&[2], stored);
+                // Each b32 holds the elements of the thread's word, the first
+                // in the low bits.
                 (0..count)
                     .flat_map(|j| {
-                        let word = if count == 1 {
+                        let matrix_word = if count == 1 {
                             out
                         } else {
                             let position = melior::ir::attribute::DenseI64ArrayAttribute::new(l.context(), &[j as i64]);
                             l.b.op1("llvm.extractvalue", &[out], i32_type, &[("position", position.into())])
                         };
-                        let pair = l.b.op1("llvm.bitcast", &[word], pair_type, &[]);
-                        (0..2)
-                            .map(|h| {
-                                let position = l.b.i32_const(h);
-                                l.b.op1("llvm.extractelement", &[pair, position], stored, &[])
-                            })
-                            .collect::<Vec<_>>()
+                        crate::ops::memory::unpack(l, &[matrix_word], 32, bytes * 8, stored)
                     })
                     .collect()
             }
@@ -219,19 +216,6 @@ pub(crate) fn load_registers<'c>(l: &mut Lowering<'c>, access: &SharedAccess, mo
     // Registers that repeat an element take the register that was loaded.
     let canonical = canonical_mask(access);
     (0..count).map(|r| loaded.get(r & canonical).copied().flatten()).collect()
-}
-
-/// Packs two 16-bit elements into a b32, the first in the low half.
-fn pack_pair<'c>(l: &mut Lowering<'c>, low: V, high: V) -> V {
-    let element = type_of(low);
-    let vector_type = Type::vector(&[2], element);
-    let mut vector = l.b.op1("llvm.mlir.undef", &[], vector_type, &[]);
-    for (i, v) in [low, high].into_iter().enumerate() {
-        let position = l.b.i32_const(i as i64);
-        vector = l.b.op1("llvm.insertelement", &[vector, v, position], vector_type, &[]);
-    }
-    let i32_type = l.b.i32();
-    l.b.op1("llvm.bitcast", &[vector], i32_type, &[])
 }
 
 /// Writes a tensor's registers into the buffer at `pointer`.

@@ -1,7 +1,8 @@
 //! The lowering of the ops the corpus kernels do not use: scans (forward,
 //! reverse, several operands), argmax/argmin reductions, atomics (every RMW
 //! kind, CAS, scalar and tensor, sm_80 and sm_90 forms), gather, histogram,
-//! print, assert, 3-D grids, byte loads and stores. Each fixture of
+//! print, assert, 3-D grids, byte loads and stores, int8 and tf32 dots with
+//! the operand orders the corpus matmuls lack. Each fixture of
 //! test/fixtures/lowering/ is upstream Triton 3.6's TTGIR of a small kernel
 //! (`<kernel>_sm80.mlir` or `_sm90`); it must compile to PTX that ptxas
 //! accepts, containing the instructions the op's lowering is made of, with
@@ -179,6 +180,40 @@ const CASES: &[Case] = &[
         fixture: "bytes_copy_sm80",
         shared: Some(0),
         instructions: &["ld.global.v2.b32", "ld.global.b16", "ld.global.b8", "mov.b16", "st.global.b16"],
+    },
+    // int8 and tf32 dots with A stored M-major and B K-major (the corpus
+    // matmuls have the other orders): on sm_80 A is read bytewise (no
+    // transposed ldmatrix below 16 bits) and B through ldmatrix; on sm_90
+    // both are transposed into K-major buffers for wgmma. The sm_80 int8
+    // epilogue's layout conversion takes a whole-tile scratch (16 KiB), where
+    // upstream's takes 8.
+    Case {
+        fixture: "dot_i8_tn_sm80",
+        shared: None,
+        instructions: &[
+            "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32",
+            "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+            "ld.shared.b8",
+        ],
+    },
+    Case {
+        fixture: "dot_tf32_tn_sm80",
+        shared: Some(16384),
+        instructions: &[
+            "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+            "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+            "ld.shared.b32",
+        ],
+    },
+    Case {
+        fixture: "dot_i8_tn_sm90",
+        shared: Some(16384),
+        instructions: &["wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8", "st.shared.b8"],
+    },
+    Case {
+        fixture: "dot_tf32_tn_sm90",
+        shared: Some(16384),
+        instructions: &["wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32", "st.shared.b32"],
     },
 ];
 
