@@ -142,6 +142,49 @@ def case_list():
     cases.append(("matmul_ref_s4", "matmul_grouped", "4096^3", lambda: matmul(4096, "matmul_grouped", (128, 256, 64), 8, 4)))
     cases.append(("matmul_ref_s3", "matmul_grouped", "8192^3", lambda: matmul(8192, "matmul_grouped", (128, 256, 64), 8, 3)))
 
+    # The ungrouped int8 and tf32 kernels (grid M/BM x N/BN, unit inner strides). Shapes that
+    # are not multiples of the blocks exercise the masks (M, N, K stay multiples of 16, as the
+    # divisibility hints of the compiled kernels promise).
+    class IntPoisoned(torch.Tensor):
+        """An integer output poisoned with INT32_MIN, which no case computes (-1 is a valid result)."""
+
+        def fill_(self, value):
+            return super().fill_(-(1 << 31))
+
+    def plain_matmul(a, b, c, ref, blocks, tol, jit):
+        (m, k), n = a.shape, b.shape[1]
+        bm, bn, bk = blocks
+        full = [a, b, c, m, n, k, a.stride(0), 1, b.stride(0), 1, c.stride(0), 1]
+        compiled = [a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0)]
+        return dict(args=compiled, jit_args=full, out=[c], ref=[ref], grid=(cdiv(m, bm), cdiv(n, bn)),
+                    constexprs=dict(BM=bm, BN=bn, BK=bk), tol=tol, flops=2 * m * n * k, jit=jit,
+                    jit_opts=dict(num_stages=3))
+
+    def matmul_i8(size):
+        a = torch.randint(-8, 9, (size, size), device=dev, dtype=torch.int8)
+        b = torch.randint(-8, 9, (size, size), device=dev, dtype=torch.int8)
+        c = torch.empty(size, size, device=dev, dtype=torch.int32).as_subclass(IntPoisoned)
+        # Exact in float64: every |sum| <= 64 * K is far below 2^53.
+        ref = (a.double() @ b.double()).to(torch.int32)
+        return plain_matmul(a, b, c, ref, (128, 128, 64), (0, 0), K.matmul_i8)
+    cases.append(("matmul_i8", "matmul_i8", "4096^3", lambda: matmul_i8(4096)))
+    cases.append(("matmul_i8", "matmul_i8", "2000^3 (masked)", lambda: matmul_i8(2000)))
+
+    def matmul_tf32(size):
+        a = torch.randn(size, size, device=dev)
+        b = torch.randn(size, size, device=dev)
+        c = torch.empty(size, size, device=dev)
+        allowed = torch.backends.cuda.matmul.allow_tf32
+        torch.backends.cuda.matmul.allow_tf32 = False  # the reference: a full fp32 matmul
+        ref = a @ b
+        torch.backends.cuda.matmul.allow_tf32 = allowed
+        # tf32 keeps 10 mantissa bits: for randn inputs the error of a K-long dot has a standard
+        # deviation of about 7.5e-4 * sqrt(K) (0.048 at K = 4096, simulated), against sums of
+        # about sqrt(K); atol 0.5 is ten of those, while a misplaced fragment errs by ~sqrt(K).
+        return plain_matmul(a, b, c, ref, (128, 128, 32), (0.5, 1e-2), K.matmul_tf32)
+    cases.append(("matmul_tf32", "matmul_tf32", "4096^3", lambda: matmul_tf32(4096)))
+    cases.append(("matmul_tf32", "matmul_tf32", "2000^3 (masked)", lambda: matmul_tf32(2000)))
+
     def attention(z, h, n_ctx, d, causal, stages=3):
         q, k, v = (torch.randn(z, h, n_ctx, d, device=dev, dtype=torch.float16) for _ in range(3))
         o = torch.empty_like(q)

@@ -324,3 +324,30 @@ CASES += [
     dict(name="attn_ref_d128_causal", fn=attn_fwd, sig=_sig(ATTN, ATTN_T),
          const={"HEAD_DIM": 128, "BLOCK_M": 128, "BLOCK_N": 64, "CAUSAL": True}, div=ATTN_DIV, opts=dict(num_warps=8, num_stages=3)),
 ]
+
+
+@triton.jit
+def matmul_tf32(a, b, c, M, N, K, sam, sak, sbk, sbn, scm, scn,
+                BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # fp32 inputs on the tensor cores: tf32 operands (10-bit mantissa), fp32 sums.
+    om = tl.program_id(0) * BM + tl.arange(0, BM)
+    on = tl.program_id(1) * BN + tl.arange(0, BN)
+    ok = tl.arange(0, BK)
+    a_ptrs = a + (om % M)[:, None] * sam + ok[None, :] * sak
+    b_ptrs = b + ok[:, None] * sbk + (on % N)[None, :] * sbn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        x = tl.load(a_ptrs, mask=ok[None, :] < K - k * BK, other=0.0)
+        y = tl.load(b_ptrs, mask=ok[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(x, y, acc, input_precision="tf32")
+        a_ptrs += BK * sak
+        b_ptrs += BK * sbk
+    tl.store(c + om[:, None] * scm + on[None, :] * scn, acc, mask=(om[:, None] < M) & (on[None, :] < N))
+
+
+MM_TF32_T = ["*fp32", "*fp32", "*fp32"] + ["i32"] * 9
+
+CASES += [
+    dict(name="matmul_tf32", fn=matmul_tf32, sig=_sig(MM, MM_TF32_T), const={"BM": 128, "BN": 128, "BK": 32, **UNIT},
+         div=MM_DIV, opts=dict(num_warps=8, num_stages=3)),
+]
