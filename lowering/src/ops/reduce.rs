@@ -195,22 +195,7 @@ fn across_warps<'c>(
             key[axis] = 0;
             key == *group_coords
         }).unwrap();
-        let mut index: Option<V> = None;
-        for d in 0..layout.rank() {
-            if d == axis {
-                continue;
-            }
-            let coordinate = l.coordinate(layout, register, d);
-            index = Some(match index {
-                None => coordinate,
-                Some(acc) => {
-                    let size = l.b.i32_const(layout.shape[d]);
-                    let scaled = l.b.mul(acc, size);
-                    l.b.add(scaled, coordinate)
-                }
-            });
-        }
-        output_index.push(index.unwrap_or_else(|| l.b.i32_const(0)));
+        output_index.push(super::warp::row_major_index_without(l, layout, register, Some(axis)));
     }
 
     // Barriers before the writes and after the reads are tritongpu-membar's.

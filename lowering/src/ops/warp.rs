@@ -261,8 +261,14 @@ pub fn if_then<'c>(
 
 /// The row-major index of register `r`'s element in this thread.
 pub fn row_major_index<'c>(l: &mut Lowering<'c>, layout: &TensorLayout, r: usize) -> V {
+    row_major_index_without(l, layout, r, None)
+}
+
+/// The row-major index of register `r`'s element over the dimensions other
+/// than `dropped` (the index into a reduction's output when `dropped` is its axis).
+pub fn row_major_index_without<'c>(l: &mut Lowering<'c>, layout: &TensorLayout, r: usize, dropped: Option<usize>) -> V {
     let mut index: Option<V> = None;
-    for d in 0..layout.rank() {
+    for d in (0..layout.rank()).filter(|d| Some(*d) != dropped) {
         let coordinate = l.coordinate(layout, r, d);
         index = Some(match index {
             None => coordinate,
