@@ -164,26 +164,7 @@ fn typed<'c>(
 /// linear layouts): the register basis along that dim goes, and the dim.
 fn split_half(layout: &LinearLayout, shape: &[i64]) -> Option<LinearLayout> {
     let axis = shape.len().checked_sub(1)?;
-    let out_names = layout.out_dim_names();
-    let mut found = false;
-    let mut in_dims = Vec::new();
-    for (dim, bases) in layout.in_dims() {
-        let mut kept = Vec::new();
-        for basis in bases {
-            if *dim == Dim::Register && basis.get(axis) == Some(&1) {
-                found = true;
-                continue;
-            }
-            let mut basis = basis.clone();
-            *basis.get_mut(axis)? /= 2;
-            kept.push(basis);
-        }
-        in_dims.push((dim.clone(), kept));
-    }
-    if !found {
-        return None;
-    }
-    let halves = LinearLayout::with_inferred_sizes(in_dims, out_names).ok()?;
+    let halves = crate::tritongpu_remove_layout_conversions::infer::joined_on_axis(layout, false, axis)?;
     let half_shape: Vec<(Dim, u32)> =
         standard_out_dims(axis).into_iter().zip(shape[..axis].iter().map(|&d| d as u32)).collect();
     halves.reshape_outs(&half_shape).ok()

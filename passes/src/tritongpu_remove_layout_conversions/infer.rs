@@ -225,7 +225,7 @@ pub(super) fn reshaped(src_shape: &[i64], layout: &Layout, dst_shape: &[i64]) ->
 
 /// Upstream `tryJoinOnAxis`: joining doubles `axis` with a new register bit;
 /// splitting removes the register basis that steps along `axis`.
-pub(super) fn joined_on_axis(layout: &LinearLayout, forward: bool, axis: usize) -> Option<LinearLayout> {
+pub(crate) fn joined_on_axis(layout: &LinearLayout, forward: bool, axis: usize) -> Option<LinearLayout> {
     let out_names = layout.out_dim_names();
     if forward {
         let split = LinearLayout::identity_1d(2, Dim::Register, out_names.get(axis)?.clone()).ok()?;

@@ -16,7 +16,7 @@
 //! upstream's op for op.
 mod cleanup;
 mod hoist;
-mod infer;
+pub(crate) mod infer;
 mod ir;
 mod layouts;
 mod ops;
