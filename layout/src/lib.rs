@@ -29,6 +29,7 @@ pub mod dims;
 pub mod error;
 pub mod kinds;
 pub mod linear;
+pub mod swizzling;
 pub mod utils;
 
 pub use convert::{classify_conversion, minimal_cvt_layout, ConversionKind};

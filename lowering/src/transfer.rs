@@ -590,12 +590,105 @@ fn swizzled_columns(low: &[u32], sides: [&SideNeeds; 2], n: u32, row_bits: u32) 
 
 /// How a ttg.convert_layout goes through its scratch.
 pub struct Conversion {
-    /// The scratch's layout (offset -> tensor coordinates).
+    /// The scratch's layout (offset -> tensor coordinates), for the whole
+    /// tensor; with rounds, the buffer holds one round of it at a time.
     pub shared: LinearLayout,
     pub write: Mode,
     pub read: Mode,
     pub write_access: SharedAccess,
     pub read_access: SharedAccess,
+    pub rounds: Rounds,
+}
+
+/// A conversion in rounds (upstream's `reps`): register bits that both
+/// layouts hold a tensor bit in, and that no other register, lane or warp
+/// touches, pick the round. Each round moves the sub-tensor those bits fix
+/// through a buffer that many times smaller than the tensor, with the same
+/// plan: the plan is made for the layouts with the round bits taken out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rounds {
+    /// The round bits among the source's / destination's register bits.
+    pub src_bits: Vec<usize>,
+    pub dst_bits: Vec<usize>,
+}
+
+impl Rounds {
+    pub fn count(&self) -> usize {
+        1 << self.src_bits.len()
+    }
+
+    /// The registers of a side (`count` in all, round bits `bits`) that
+    /// `round` moves, in the register order of the round's layout.
+    pub fn registers(bits: &[usize], count: usize, round: usize) -> Vec<usize> {
+        let deposit = |positions: &[usize], value: usize| -> usize {
+            positions.iter().enumerate().filter(|(i, _)| value >> i & 1 == 1).fold(0, |r, (_, p)| r | 1 << p)
+        };
+        let others: Vec<usize> = (0..count.trailing_zeros() as usize).filter(|b| !bits.contains(b)).collect();
+        (0..1usize << others.len()).map(|s| deposit(&others, s) | deposit(bits, round)).collect()
+    }
+}
+
+/// A layout's register, lane and warp bases as flat (row-major) indices.
+fn flat_bases(layout: &TensorLayout) -> [Vec<u32>; 3] {
+    let rank = layout.rank();
+    let mut shifts = vec![0u32; rank];
+    for d in (0..rank.saturating_sub(1)).rev() {
+        shifts[d] = shifts[d + 1] + (layout.shape[d + 1] as u32).trailing_zeros();
+    }
+    let flat = |basis: &Vec<u32>| basis.iter().zip(&shifts).fold(0u32, |a, (c, s)| a | c << s);
+    let registers = layout.linear.bases(&Dim::Register).map(|b| b.iter().map(flat).collect()).unwrap_or_default();
+    [registers, layout.lane_bases.iter().map(flat).collect(), layout.warp_bases.iter().map(flat).collect()]
+}
+
+/// `rounds_log2` round bits for converting `src` to `dst`, and both
+/// layouts with them taken out, as 1-D layouts of the round's sub-tensor.
+fn split_rounds(src: &TensorLayout, dst: &TensorLayout, rounds_log2: u32) -> Result<(Rounds, TensorLayout, TensorLayout), String> {
+    let n: u32 = src.shape.iter().map(|s| (*s as u32).trailing_zeros()).sum();
+    let (s, d) = (flat_bases(src), flat_bases(dst));
+    let register_of = |side: &[Vec<u32>; 3], unit: u32| -> Option<usize> {
+        let own = side[0].iter().position(|b| *b == unit)?;
+        let others = side[0].iter().enumerate().filter(|(i, _)| *i != own).map(|(_, b)| b);
+        others.chain(&side[1]).chain(&side[2]).all(|b| b & unit == 0).then_some(own)
+    };
+    // The source's last registers first: its first ones are what the plan
+    // vectorises (as upstream keeps its vector out of its reps).
+    let mut bits: Vec<(u32, usize, usize)> = s[0]
+        .iter()
+        .rev()
+        .filter(|unit| unit.is_power_of_two())
+        .filter_map(|unit| Some((unit.trailing_zeros(), register_of(&s, *unit)?, register_of(&d, *unit)?)))
+        .take(rounds_log2 as usize)
+        .collect();
+    if bits.len() < rounds_log2 as usize {
+        return Err(format!("the layouts do not split the conversion into {} rounds", 1u32 << rounds_log2));
+    }
+    bits.sort_unstable();
+    let removed: Vec<u32> = bits.iter().map(|(bit, _, _)| *bit).collect();
+    let compress = |v: u32| removed.iter().rev().fold(v, |o, bit| (o & ((1 << bit) - 1)) | (o >> (bit + 1)) << bit);
+    let size = 1u32 << (n - rounds_log2);
+    let sub = |side: &[Vec<u32>; 3], round_registers: &[usize]| -> Result<TensorLayout, String> {
+        let bases = |values: Vec<u32>| -> Vec<Vec<u32>> { values.into_iter().map(|v| vec![compress(v)]).collect() };
+        let registers =
+            side[0].iter().enumerate().filter(|(i, _)| !round_registers.contains(i)).map(|(_, b)| *b).collect();
+        let linear = LinearLayout::new(
+            vec![
+                (Dim::Register, bases(registers)),
+                (Dim::Lane, bases(side[1].clone())),
+                (Dim::Warp, bases(side[2].clone())),
+                (Dim::Block, Vec::new()),
+            ],
+            vec![(Dim::Axis(0), size)],
+            false,
+        )
+        .map_err(|e| e.to_string())?;
+        TensorLayout::new(tritium_layout::Layout::Linear(linear), &[size as i64])
+    };
+    let rounds = Rounds {
+        src_bits: bits.iter().map(|(_, r, _)| *r).collect(),
+        dst_bits: bits.iter().map(|(_, _, r)| *r).collect(),
+    };
+    let (sub_src, sub_dst) = (sub(&s, &rounds.src_bits)?, sub(&d, &rounds.dst_bits)?);
+    Ok((rounds, sub_src, sub_dst))
 }
 
 impl Conversion {
@@ -658,12 +751,26 @@ fn matrix_options(side: &Side) -> Vec<(Mode, Vec<u32>, Vec<u32>)> {
 /// stmatrix (sm_90+) for 16-bit elements, each with the XOR swizzle that
 /// spreads both sides' lanes over the banks, and the plain row-major
 /// layout; the cheapest in simulated wavefronts and instructions wins.
+///
+/// With `rounds_log2 > 0` the plan is for one round of the conversion (see
+/// [`Rounds`]): its accesses move the registers [`Rounds::registers`] lists.
 pub fn plan_conversion(
     src: &TensorLayout,
     dst: &TensorLayout,
     element_bytes: u32,
     capability: u32,
+    rounds_log2: u32,
 ) -> Result<Conversion, String> {
+    if rounds_log2 == 0 {
+        return plan_whole(src, dst, element_bytes, capability);
+    }
+    let (rounds, sub_src, sub_dst) = split_rounds(src, dst, rounds_log2)?;
+    let mut plan = plan_whole(&sub_src, &sub_dst, element_bytes, capability)?;
+    plan.rounds = rounds;
+    Ok(plan)
+}
+
+fn plan_whole(src: &TensorLayout, dst: &TensorLayout, element_bytes: u32, capability: u32) -> Result<Conversion, String> {
     let shape = &src.shape;
     let n: u32 = shape.iter().map(|s| (*s as u32).trailing_zeros()).sum();
     let (s, d) = (flatten(src), flatten(dst));
@@ -733,7 +840,7 @@ pub fn plan_conversion(
         if verify(&write_access, &write).is_err() || verify(&read_access, &read).is_err() {
             return None;
         }
-        Some(Conversion { shared, write, read, write_access, read_access })
+        Some(Conversion { shared, write, read, write_access, read_access, rounds: Rounds::default() })
     };
 
     // The row-major layout always works: the fallback.
@@ -849,21 +956,47 @@ mod tests {
     /// Simulates the conversion element by element: every register of every
     /// destination thread must end up with the element `dst` puts there.
     fn check(src: &TensorLayout, dst: &TensorLayout, element_bytes: u32, capability: u32) -> Conversion {
-        let plan = plan_conversion(src, dst, element_bytes, capability).unwrap();
+        check_in_rounds(src, dst, element_bytes, capability, 0)
+    }
+
+    /// [`check`] of a conversion in `2^rounds_log2` rounds through a buffer
+    /// that many times smaller than the tensor, each round's buffer filled
+    /// completely before it is read.
+    fn check_in_rounds(
+        src: &TensorLayout,
+        dst: &TensorLayout,
+        element_bytes: u32,
+        capability: u32,
+        rounds_log2: u32,
+    ) -> Conversion {
+        let plan = plan_conversion(src, dst, element_bytes, capability, rounds_log2).unwrap();
+        assert_eq!(plan.rounds.count(), 1 << rounds_log2);
         let numel: usize = src.shape.iter().product::<i64>() as usize;
-        let mut memory = vec![None; numel];
         let threads = 32 * warps(src);
-        let mut source: Vec<Vec<Option<u32>>> = (0..threads)
+        let source: Vec<Vec<Option<u32>>> = (0..threads)
             .map(|t| (0..src.num_registers()).map(|r| Some(element(src, r, t % 32, t / 32))).collect())
             .collect();
-        run(&plan.write_access, &plan.write, &mut memory, &mut source, true);
-        assert!(memory.iter().all(|m| m.is_some()), "some element was never written");
         let mut result: Vec<Vec<Option<u32>>> = (0..threads).map(|_| vec![None; dst.num_registers()]).collect();
-        run(&plan.read_access, &plan.read, &mut memory, &mut result, false);
         let mask = canonical_mask(&plan.read_access);
+        for round in 0..plan.rounds.count() {
+            let written = Rounds::registers(&plan.rounds.src_bits, src.num_registers(), round);
+            let read = Rounds::registers(&plan.rounds.dst_bits, dst.num_registers(), round);
+            let mut memory = vec![None; numel >> rounds_log2];
+            let mut round_source: Vec<Vec<Option<u32>>> =
+                source.iter().map(|registers| written.iter().map(|r| registers[*r]).collect()).collect();
+            run(&plan.write_access, &plan.write, &mut memory, &mut round_source, true);
+            assert!(memory.iter().all(|m| m.is_some()), "some element of round {round} was never written");
+            let mut round_result: Vec<Vec<Option<u32>>> = (0..threads).map(|_| vec![None; read.len()]).collect();
+            run(&plan.read_access, &plan.read, &mut memory, &mut round_result, false);
+            for (t, registers) in round_result.iter().enumerate() {
+                for (s, r) in read.iter().enumerate() {
+                    result[t][*r] = registers[s & mask];
+                }
+            }
+        }
         for (t, registers) in result.iter().enumerate() {
             for r in 0..dst.num_registers() {
-                assert_eq!(registers[r & mask], Some(element(dst, r, t % 32, t / 32)), "thread {t} register {r}");
+                assert_eq!(registers[r], Some(element(dst, r, t % 32, t / 32)), "thread {t} register {r}");
             }
         }
         plan
@@ -898,6 +1031,72 @@ mod tests {
             // 4 x 16-byte stores and 4 ldmatrix.x4 (or the reverse), 4 rounds each.
             assert_eq!((cost.wavefronts, cost.instructions), (32, 8), "{:?} {:?}", plan.write, plan.read);
         }
+    }
+
+    #[test]
+    fn conversions_in_rounds_move_every_element_once() {
+        // The sm_80 int8 / tf32 matmul epilogues: upstream converts the
+        // 128x128 accumulator in rounds (tritium_layout::swizzling); every
+        // round's buffer is filled and read back whole.
+        let mma = NvidiaMma::new(2, 0, &[2, 4], &[16, 8]);
+        let blocked = Blocked::new(&[1, 4], &[2, 16], &[8, 1], &[1, 0]);
+        let (src, dst) = (tensor(mma.clone(), &[128, 128]), tensor(blocked, &[128, 128]));
+        let rounds = tritium_layout::swizzling::conversion_rounds_log2(&src.linear, &dst.linear, 32, 80).unwrap();
+        assert!(rounds > 0, "upstream splits this conversion");
+        for log2 in 1..=rounds {
+            check_in_rounds(&src, &dst, 4, 80, log2);
+        }
+        let hopper = tensor(hopper_mma(&[4, 1], 64), &[128, 64]);
+        let store = tensor(Blocked::new(&[1, 8], &[4, 8], &[4, 1], &[1, 0]), &[128, 64]);
+        check_in_rounds(&hopper, &store, 2, 90, 1);
+    }
+
+    #[test]
+    fn every_conversion_moves_in_upstreams_rounds() {
+        // Blocked, Ampere and Hopper MMA layouts of 8 warps over several
+        // shapes and element sizes: whatever number of rounds upstream sizes
+        // the scratch for, the lowering's plan moves every element right.
+        let layouts: Vec<Layout> = vec![
+            Blocked::new(&[1, 8], &[8, 4], &[8, 1], &[1, 0]).into(),
+            Blocked::new(&[4, 1], &[8, 4], &[2, 4], &[1, 0]).into(),
+            Blocked::new(&[2, 2], &[1, 32], &[8, 1], &[0, 1]).into(),
+            Blocked::new(&[1, 1], &[32, 1], &[1, 8], &[0, 1]).into(),
+            NvidiaMma::new(2, 0, &[2, 4], &[16, 8]).into(),
+            NvidiaMma::new(3, 0, &[8, 1], &[16, 64, 16]).into(),
+        ];
+        let mut split = 0;
+        for shape in [[64, 64], [256, 64]] {
+            for src in &layouts {
+                for dst in layouts.iter().filter(|d| !matches!(d, Layout::NvidiaMma(_))) {
+                    let (src, dst) = (tensor(src.clone(), &shape), tensor(dst.clone(), &shape));
+                    if src.lane_bases == dst.lane_bases && src.warp_bases == dst.warp_bases {
+                        continue;
+                    }
+                    for bytes in [1, 2, 4] {
+                        for capability in [80, 90] {
+                            let rounds = tritium_layout::swizzling::conversion_rounds_log2(
+                                &src.linear,
+                                &dst.linear,
+                                8 * bytes,
+                                capability,
+                            )
+                            .unwrap();
+                            split += (rounds > 0) as usize;
+                            check_in_rounds(&src, &dst, bytes, capability, rounds);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(split > 80, "only {split} conversions in rounds");
+    }
+
+    #[test]
+    fn round_registers_fix_the_round_bits() {
+        assert_eq!(Rounds::registers(&[1], 8, 0), vec![0, 1, 4, 5]);
+        assert_eq!(Rounds::registers(&[1], 8, 1), vec![2, 3, 6, 7]);
+        assert_eq!(Rounds::registers(&[0, 2], 8, 2), vec![4, 6]);
+        assert_eq!(Rounds::registers(&[], 4, 0), vec![0, 1, 2, 3]);
     }
 
     #[test]

@@ -58,7 +58,8 @@ struct Request {
     end: usize,
 }
 
-fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
+fn run(module: OperationRef, options: &PassOptions) -> PassResult {
+    let capability = options.int("compute-capability") as u32;
     let ops = collect_ops(module, Order::Pre);
     let position: HashMap<usize, usize> = ops.iter().enumerate().map(|(i, op)| (key(op), i)).collect();
     // The last position inside each op (itself when it has no regions).
@@ -80,7 +81,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
             let last = last_use(*op, &position, &end, i);
             requests.push(Request { op: i, size, alignment, start: i, end: last });
         } else {
-            let size = scratch_bytes(op);
+            let size = scratch_bytes(op, capability);
             if size > 0 {
                 requests.push(Request { op: i, size, alignment: 16, start: i, end: end[i] });
             }

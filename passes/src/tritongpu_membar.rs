@@ -14,7 +14,7 @@
 //! other views cover their whole buffer.
 use tritium_dialects::access::OpAccess;
 use crate::{
-    analysis::scratch::{element_bytes, scratch_bytes},
+    analysis::scratch::{element_bytes, enclosing_capability, scratch_bytes},
     ir::{fail, int_attribute, name_of},
 };
 use melior::ir::{
@@ -149,7 +149,7 @@ fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
             }
         }
         _ => {
-            let size = scratch_bytes(op);
+            let size = scratch_bytes(op, enclosing_capability(op));
             if size > 0 {
                 let offset = int_attribute(op, "allocation.offset")
                     .ok_or_else(|| fail(op, "needs scratch but has no allocation.offset; run allocate-shared-memory-nv first"))?

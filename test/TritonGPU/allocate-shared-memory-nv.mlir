@@ -132,3 +132,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %old, %n, %t : i32, i64, tensor<512xf32, #blocked>
   }
 }
+
+// -----
+
+// The sm_80 int8 matmul's epilogue: a 128x128 i32 accumulator (64 KiB) that
+// both layouts hold partly in registers is converted in four rounds through
+// 16 KiB of scratch, as upstream sizes it (tritium_layout::swizzling).
+// CHECK: ttg.shared = 16384 : i32
+// CHECK-LABEL: tt.func public @conversion_in_rounds
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [8, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 4], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @conversion_in_rounds(%acc: tensor<128x128xi32, #mma>) -> tensor<128x128xi32, #blocked2> {
+    %0 = ttg.convert_layout %acc : tensor<128x128xi32, #mma> -> tensor<128x128xi32, #blocked2>
+    tt.return %0 : tensor<128x128xi32, #blocked2>
+  }
+}

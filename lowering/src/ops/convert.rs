@@ -3,17 +3,18 @@
 //! scratch in shared memory. The scratch's layout is chosen for the pair of
 //! layouts (transfer::plan_conversion): vectorised, swizzled so that the
 //! writes and the reads are free of bank conflicts, with ldmatrix/stmatrix
-//! where they move more per instruction. The scratch holds the whole tensor
-//! (allocate-shared-memory-nv sizes it so), so one round trip suffices.
+//! where they move more per instruction. Where both layouts hold some bits
+//! of the tensor in registers, the tensor moves in rounds through a smaller
+//! scratch, as upstream's (`transfer::Rounds`).
 use tritium_dialects::access::OpAccess;
 use crate::{
-    builder::type_of,
+    builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
     ops::{
         shape::register_map,
         shared::{load_registers, store_registers, stored_bytes},
     },
-    transfer::plan_conversion,
+    transfer::{plan_conversion, Rounds},
 };
 use melior::ir::{OperationRef, ValueLike};
 
@@ -27,18 +28,39 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     }
     let element = *registers.first().map(|r| type_of(*r)).as_ref().ok_or_else(|| LowerError::at(&op, "empty tensor"))?;
     let base = l.scratch_base(&op)?;
-    // One round trip writes the whole tensor: the scratch must hold it.
+    // The scratch holds the tensor, or one of the rounds it is moved in
+    // (allocate-shared-memory-nv sizes it as upstream does).
     let numel: i64 = src.shape.iter().product();
-    if (tritium_passes::analysis::scratch::scratch_bytes(&op) as i64) < numel * stored_bytes(element) as i64 {
-        return Err(LowerError::at(&op, "the conversion's scratch is smaller than the tensor"));
+    let bytes = numel * stored_bytes(element) as i64;
+    let scratch = tritium_passes::analysis::scratch::scratch_bytes(&op, l.target.capability) as i64;
+    if scratch <= 0 || bytes % scratch != 0 || !((bytes / scratch) as u64).is_power_of_two() {
+        return Err(LowerError::at(&op, format!("the conversion's scratch ({scratch} bytes) does not divide the tensor ({bytes} bytes) into rounds")));
     }
-    let plan = plan_conversion(&src, &dst, stored_bytes(element), l.target.capability).map_err(|e| LowerError::at(&op, e))?;
-    // Barriers around the whole op are tritongpu-membar's; this one
-    // separates its own writes from its reads.
-    store_registers(l, &plan.write_access, &plan.write, &registers, base);
-    l.b.barrier();
-    let result = load_registers(l, &plan.read_access, &plan.read, dst.num_registers(), element, base)
-        .ok_or_else(|| LowerError::at(&op, "the conversion's reads leave registers unread"))?;
+    let rounds_log2 = (bytes / scratch).trailing_zeros();
+    let plan = plan_conversion(&src, &dst, stored_bytes(element), l.target.capability, rounds_log2)
+        .map_err(|e| LowerError::at(&op, e))?;
+    // Barriers around the whole op are tritongpu-membar's; these separate
+    // the op's own writes from its reads, and each round from the next.
+    let mut result = vec![None; dst.num_registers()];
+    for round in 0..plan.rounds.count() {
+        if round > 0 {
+            l.b.barrier();
+        }
+        let written: Vec<V> = Rounds::registers(&plan.rounds.src_bits, src.num_registers(), round)
+            .into_iter()
+            .map(|r| registers[r])
+            .collect();
+        store_registers(l, &plan.write_access, &plan.write, &written, base);
+        l.b.barrier();
+        let read = Rounds::registers(&plan.rounds.dst_bits, dst.num_registers(), round);
+        let values = load_registers(l, &plan.read_access, &plan.read, read.len(), element, base)
+            .ok_or_else(|| LowerError::at(&op, "the conversion's reads leave registers unread"))?;
+        for (r, v) in read.into_iter().zip(values) {
+            result[r] = Some(v);
+        }
+    }
+    let result = result.into_iter().collect::<Option<Vec<V>>>()
+        .ok_or_else(|| LowerError::at(&op, "the conversion's rounds leave registers unread"))?;
     l.set_result(&op, 0, result);
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Shared memory an op needs for itself while it runs (its scratch), as the
 //! lowering uses it: a layout conversion that moves elements between threads
-//! goes through shared memory (every element at its row-major offset); a
+//! goes through shared memory, in as many rounds as upstream splits it into
+//! (`tritium_layout::swizzling`); a
 //! reduction across warps keeps one partial result per output and warp along
 //! the axis, one array per operand; a scan across warps, an atomic whose
 //! result is used, a gather across warps and a histogram take upstream's
@@ -11,7 +12,7 @@ use tritium_dialects::access::OpAccess;
 use crate::ir::{name_of, tensor_parts};
 use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
 use tritium_dialects::layout::layout_of;
-use tritium_layout::{kinds::LinearEncoding, Dim, Layout, LinearLayout};
+use tritium_layout::{kinds::LinearEncoding, swizzling::conversion_rounds_log2, Dim, Layout, LinearLayout};
 
 /// Bytes of one element in shared memory (i1 as i8, pointers as 8 bytes).
 pub fn element_bytes(ty: Type) -> usize {
@@ -187,14 +188,40 @@ pub fn histogram_scratch_bytes(op: &OperationRef) -> usize {
     })
 }
 
-/// Bytes of scratch `op` needs (0 for most ops).
-pub fn scratch_bytes(op: &OperationRef) -> usize {
+/// The compute capability of the module's `ttg.target` (`cuda:90` -> 90);
+/// 90 when it has none.
+pub fn module_capability(module: &OperationRef) -> u32 {
+    module
+        .attribute("ttg.target")
+        .ok()
+        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+        .and_then(|s| s.value().strip_prefix("cuda:").and_then(|c| c.parse().ok()))
+        .unwrap_or(90)
+}
+
+/// [`module_capability`] of the module that holds `op`.
+pub fn enclosing_capability(op: &OperationRef) -> u32 {
+    let mut current = *op;
+    while name_of(&current) != "builtin.module" {
+        match current.parent_operation() {
+            Some(parent) => current = parent,
+            None => break,
+        }
+    }
+    module_capability(&current)
+}
+
+/// Bytes of scratch `op` needs (0 for most ops) on a GPU of `capability`
+/// (conversions split into rounds as upstream does there).
+pub fn scratch_bytes(op: &OperationRef, capability: u32) -> usize {
     match name_of(op).as_str() {
         "ttg.convert_layout" => {
             let (Ok(src), Ok(dst)) = (op.operand_at(0), op.result_at(0)) else { return 0 };
             match (linear(src.r#type()), linear(dst.r#type())) {
                 (Some((a, shape, element)), Some((b, _, _))) if !same_threads(&a, &b) => {
-                    shape.iter().product::<i64>() as usize * element_bytes(element)
+                    let bytes = element_bytes(element);
+                    let rounds = conversion_rounds_log2(&a, &b, 8 * bytes as u32, capability).unwrap_or(0);
+                    (shape.iter().product::<i64>() as usize >> rounds) * bytes
                 }
                 _ => 0,
             }
