@@ -15,3 +15,4 @@ mod lowering_ops;
 mod malformed;
 mod op_builders;
 mod pipeline;
+mod regressions;
