@@ -16,3 +16,4 @@ mod malformed;
 mod op_builders;
 mod pipeline;
 mod regressions;
+mod reliability;
