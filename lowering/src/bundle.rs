@@ -110,7 +110,10 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     let is_ttgir = module.as_operation().attribute("ttg.num-warps").is_ok();
     let target = if is_ttgir {
         match module.as_operation().attribute("ttg.target") {
-            Ok(t) => Target::parse(t.to_string().trim_matches('"'))?,
+            Ok(t) => Target::parse(t.to_string().trim_matches('"')).map_err(|message| {
+                tritium_dialects::pass::emit_error(module.as_operation().location(), &format!("ttg.target: {message}"));
+                message
+            })?,
             Err(_) => options.target,
         }
     } else {
