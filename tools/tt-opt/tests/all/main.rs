@@ -7,6 +7,7 @@ mod axis_info;
 mod common;
 mod corpus_roundtrip;
 mod cse_dce;
+mod determinism;
 mod differential;
 mod layout_api;
 mod lit;
