@@ -120,3 +120,28 @@ cheap_cast!(ranked_tensor, Type, RankedTensorType<'c>, is_ranked_tensor, "ranked
 cheap_cast!(integer_attribute, Attribute, IntegerAttribute<'c>, is_integer, "integer attribute");
 cheap_cast!(float_attribute, Attribute, FloatAttribute<'c>, is_float, "float attribute");
 cheap_cast!(dense_elements, Attribute, DenseElementsAttribute<'c>, is_dense_elements, "dense elements attribute");
+
+/// The text of an `MlirStringRef`. melior's `StringRef::as_str` indexes the
+/// last byte to strip a NUL and so panics on an empty string (an empty
+/// `tt.assert` message, an empty symbol name): read the bytes here instead.
+pub fn string_ref_text(raw: mlir_sys::MlirStringRef) -> String {
+    if raw.data.is_null() || raw.length == 0 {
+        return String::new();
+    }
+    // SAFETY: MLIR hands out a pointer to `length` live bytes.
+    let bytes = unsafe { std::slice::from_raw_parts(raw.data as *const u8, raw.length) };
+    String::from_utf8_lossy(bytes.strip_suffix(&[0]).unwrap_or(bytes)).into_owned()
+}
+
+/// The value of a string attribute (empty strings included), or `None` when
+/// `attribute` is not a string.
+pub fn string_attribute_value(attribute: Attribute) -> Option<String> {
+    let raw = attribute.to_raw();
+    // SAFETY: a live attribute, read as a string only when it is one.
+    unsafe { mlir_sys::mlirAttributeIsAString(raw).then(|| string_ref_text(mlir_sys::mlirStringAttrGetValue(raw))) }
+}
+
+/// The text of an identifier (an attribute name), empty ones included.
+pub fn identifier_text(identifier: melior::ir::Identifier) -> String {
+    string_ref_text(identifier.as_string_ref().to_raw())
+}

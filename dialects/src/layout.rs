@@ -80,9 +80,8 @@ impl<'c> Reader<'c> {
     }
 
     fn string(&self, key: &str) -> Result<String, NotALayout> {
-        StringAttribute::try_from(self.get(key)?)
-            .map(|s| s.value().to_string())
-            .map_err(|_| NotALayout(format!("'{key}' is not a string")))
+        crate::access::string_attribute_value(self.get(key)?)
+            .ok_or_else(|| NotALayout(format!("'{key}' is not a string")))
     }
 
     fn int(&self, key: &str) -> Result<u32, NotALayout> {

@@ -13,6 +13,7 @@ pub mod access;
 pub mod canonicalization;
 mod context;
 pub mod ffi;
+pub mod internal_error;
 pub mod io;
 pub mod layout;
 pub mod ops;

@@ -129,15 +129,22 @@ unsafe extern "C" fn run_trampoline(
         options.values.insert(option.name, value.to_string_lossy().into_owned());
     }
     let operation = unsafe { OperationRef::from_raw(op) };
-    // A bug in a pass must not take the process down: report it on the op.
+    // A bug in a pass must not take the process down: report it on the op,
+    // and fail the pass (its IR may be half rewritten).
+    let internal_errors = crate::internal_error::count();
     match catch_unwind(AssertUnwindSafe(|| (definition.run)(operation, &options))) {
+        Ok(_) if crate::internal_error::count() != internal_errors => {
+            // A rewrite pattern of this pass panicked (and said where).
+            emit_error(
+                operation.location(),
+                &format!("internal error in pass '{}': a rewrite pattern panicked", definition.argument),
+            );
+            false
+        }
         Ok(result) => result.is_ok(),
         Err(panic) => {
-            let detail = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
+            crate::internal_error::record();
+            let detail = crate::internal_error::describe(panic.as_ref());
             emit_error(
                 operation.location(),
                 &format!("internal error in pass '{}': {detail}", definition.argument),

@@ -75,8 +75,21 @@ unsafe extern "C" fn match_and_rewrite(
     let pattern = unsafe { &*(user_data as *const Pattern) };
     let rewriter = Rewriter { raw: unsafe { mlirPatternRewriterAsBase(rewriter) } };
     let op = unsafe { OperationRef::from_raw(op) };
-    // A panicking pattern simply does not apply; the driver goes on.
-    let applied = catch_unwind(AssertUnwindSafe(|| (pattern.rewrite)(op, &rewriter))).unwrap_or(false);
+    // A panicking pattern is a bug: reported on the op and counted, so that
+    // the pass running it (or the driver) fails instead of going on with IR
+    // the pattern may have half rewritten.
+    let applied = match catch_unwind(AssertUnwindSafe(|| (pattern.rewrite)(op, &rewriter))) {
+        Ok(applied) => applied,
+        Err(panic) => {
+            crate::internal_error::record();
+            let detail = crate::internal_error::describe(panic.as_ref());
+            crate::pass::emit_error(
+                op.location(),
+                &format!("internal error in a rewrite pattern on '{}': {detail}", pattern.root),
+            );
+            false
+        }
+    };
     MlirLogicalResult { value: if applied { 1 } else { 0 } }
 }
 

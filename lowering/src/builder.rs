@@ -207,12 +207,27 @@ impl<'c> Builder<'c> {
     /// `llvm.getelementptr inbounds? base[index]` over elements of `element`.
     pub fn gep(&self, base: V, index: V, element: Type<'c>) -> V {
         let indices = melior::ir::attribute::DenseI32ArrayAttribute::new(self.context, &[i32::MIN]);
+        let element = self.gep_element(element);
         self.op1(
             "llvm.getelementptr",
             &[base, index],
             type_of(base),
             &[("rawConstantIndices", indices.into()), ("elem_type", self.type_attr(element))],
         )
+    }
+
+    /// The element type a GEP steps over, as LLVM can represent it: only its
+    /// size matters to the address, and LLVM has no 8-bit (or narrower) float
+    /// types, so `f8E4M3FN` & co. step as bytes. (An fp8 element type reached
+    /// LLVM translation through `tt.addptr` on fp8 pointers and crashed it
+    /// inside `IRBuilder::CreateGEP`.)
+    fn gep_element(&self, element: Type<'c>) -> Type<'c> {
+        let text = element.to_string();
+        match text.as_bytes() {
+            [b'f', b'8', ..] => self.int_type(8),
+            [b'f', b'4' | b'6', ..] => self.int_type(8),
+            _ => element,
+        }
     }
 
     /// Inline PTX with side effects.

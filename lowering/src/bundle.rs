@@ -26,11 +26,15 @@ pub struct CompileOptions {
     /// Verify the module after every pass (as mlir-opt does), not only after
     /// each stage: slower, for finding which pass broke the IR.
     pub verify_each_pass: bool,
+    /// Test only: make a bug happen on purpose, to check how internal errors
+    /// are reported: `pass` or `pattern` (a panic in a pass or one of its
+    /// rewrite patterns, after the TTGIR stage), `lowering` (in the lowering).
+    pub test_internal_error: Option<String>,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { target: Target { capability: 90 }, num_warps: 4, num_stages: 3, num_ctas: 1, libdevice: None, keep_llvm_ir: false, verify_each_pass: false }
+        CompileOptions { target: Target { capability: 90 }, num_warps: 4, num_stages: 3, num_ctas: 1, libdevice: None, keep_llvm_ir: false, verify_each_pass: false, test_internal_error: None }
     }
 }
 
@@ -80,7 +84,13 @@ fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str, verify_e
     let manager = PassManager::new(context);
     manager.enable_verifier(verify_each_pass);
     parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|e| format!("pipeline {pipeline}: {e}"))?;
+    let internal_errors = tritium_dialects::internal_error::count();
     manager.run(module).map_err(|_| format!("the passes {pipeline} failed"))?;
+    // A pattern of an upstream pass (canonicalize) that panicked did not fail
+    // that pass, but its IR is not to be trusted.
+    if tritium_dialects::internal_error::count() != internal_errors {
+        return Err(format!("internal error in the passes {pipeline}"));
+    }
     if !verify_each_pass && !module.as_operation().verify() {
         return Err(format!("the passes {pipeline} produced IR that does not verify"));
     }
@@ -100,7 +110,10 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     let is_ttgir = module.as_operation().attribute("ttg.num-warps").is_ok();
     let target = if is_ttgir {
         match module.as_operation().attribute("ttg.target") {
-            Ok(t) => Target::parse(t.to_string().trim_matches('"'))?,
+            Ok(t) => Target::parse(t.to_string().trim_matches('"')).map_err(|message| {
+                tritium_dialects::pass::emit_error(module.as_operation().location(), &format!("ttg.target: {message}"));
+                message
+            })?,
             Err(_) => options.target,
         }
     } else {
@@ -114,6 +127,14 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         lap("TTIR -> TTGIR passes");
         options.target
     };
+    match options.test_internal_error.as_deref() {
+        Some(place @ ("pass" | "pattern")) => {
+            let pipeline = format!("builtin.module(test-tritium-internal-error{{in={place}}})");
+            run_pipeline(context, module, &pipeline, options.verify_each_pass)?;
+        }
+        Some("lowering") | None => {}
+        Some(other) => return Err(format!("unknown internal-error test '{other}' (pass, pattern, lowering)")),
+    }
     // Shared memory is laid out and synchronised by passes, as upstream's
     // make_llir does; a module that already carries `ttg.shared` was.
     if module.as_operation().attribute("ttg.shared").is_err() {
@@ -124,15 +145,28 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         run_pipeline(context, module, &pipeline, options.verify_each_pass)?;
         lap("shared memory allocation and barriers");
     }
+    // A module that came with its allocation was not checked by the pass.
+    let shared = crate::module_int_attribute(&module.as_operation(), "ttg.shared").unwrap_or(0);
+    let limit = tritium_passes::max_shared_bytes(target.capability);
+    if usize::try_from(shared).map_or(true, |s| s > limit) {
+        let message =
+            format!("the kernel needs {shared} bytes of shared memory (ttg.shared), more than the {limit} bytes a CTA can have on sm_{}", target.capability);
+        tritium_dialects::pass::emit_error(module.as_operation().location(), &message);
+        return Err(message);
+    }
     // A bug in the lowering must be an error, not a crash of the caller.
-    let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| emit::lower_kernel(context, module, target)))
+    let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        if options.test_internal_error.as_deref() == Some("lowering") {
+            panic!("the lowering panicked on purpose (--test-internal-error=lowering)");
+        }
+        emit::lower_kernel(context, module, target)
+    }))
         .map_err(|panic| {
-            let detail = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            format!("internal error in the lowering: {detail}")
+            tritium_dialects::internal_error::record();
+            let detail = tritium_dialects::internal_error::describe(panic.as_ref());
+            let message = format!("internal error in the lowering (TTGIR -> LLVM dialect): {detail}");
+            tritium_dialects::pass::emit_error(module.as_operation().location(), &message);
+            message
         })?;
     let info = lowered.map_err(|e| {
         e.emit();

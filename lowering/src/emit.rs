@@ -342,8 +342,7 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
     let kernel_name = kernel
         .attribute("sym_name")
         .ok()
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_string())
+        .and_then(tritium_dialects::access::string_attribute_value)
         .unwrap_or_else(|| "kernel".into());
     let threads = num_warps * 32;
     let unit = Attribute::unit(context);

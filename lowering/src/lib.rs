@@ -10,6 +10,7 @@ pub mod builder;
 pub mod bundle;
 pub mod emit;
 pub mod layout;
+pub mod llvm_check;
 pub mod ops;
 pub mod ptx;
 pub mod target;

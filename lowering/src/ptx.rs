@@ -83,6 +83,13 @@ unsafe fn translate_and_emit(
         timings.push((name, clock.elapsed()));
         clock = std::time::Instant::now();
     };
+    // Types LLVM has no counterpart for crash the translation (a segfault in
+    // IRBuilder::CreateGEP), so they are found first and reported at their op.
+    crate::llvm_check::check_translatable(module).map_err(|e| {
+        e.emit();
+        format!("the LLVM-dialect module cannot be translated: {}: {}", e.location, e.message)
+    })?;
+    lap("check of the LLVM-dialect module");
     let llvm_module = unsafe {
         mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), context as *mut _)
     } as LLVMModuleRef;

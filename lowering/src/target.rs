@@ -1,5 +1,8 @@
 //! The GPU a kernel is compiled for.
 
+/// The compute capabilities Tritium compiles for (Ampere, Ada, Hopper).
+const SUPPORTED: [u32; 5] = [80, 86, 87, 89, 90];
+
 /// An NVIDIA compute capability (80 = A100, 90 = H100).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Target {
@@ -15,6 +18,14 @@ impl Target {
             .ok_or_else(|| format!("unknown target '{text}' (expected cuda:80, cuda:90, ...)"))?;
         if capability < 80 {
             return Err(format!("target '{text}' is older than sm_80, which Tritium does not support"));
+        }
+        // Blackwell (sm_100, sm_120) needs tcgen05/TMEM, which Tritium lacks;
+        // other numbers are no NVIDIA GPU that LLVM's NVPTX backend knows.
+        if capability > 90 {
+            return Err(format!("target '{text}' is newer than sm_90, which Tritium does not support yet"));
+        }
+        if !SUPPORTED.contains(&capability) {
+            return Err(format!("target '{text}' is no known GPU (supported: cuda:80, cuda:86, cuda:87, cuda:89, cuda:90)"));
         }
         Ok(Target { capability })
     }

@@ -58,8 +58,74 @@ struct Request {
     end: usize,
 }
 
+/// The most shared memory one CTA can have on a GPU of compute capability
+/// `capability`, in bytes: CUDA's opt-in maximum of dynamic shared memory per
+/// block (`cudaDevAttrMaxSharedMemoryPerBlockOptin`), which upstream Triton
+/// reads from the device at launch (and fails with OutOfResources over it):
+/// 227 KiB on sm_90, 163 KiB on sm_80/sm_87, 99 KiB on sm_86/sm_89.
+pub fn max_shared_bytes(capability: u32) -> usize {
+    match capability {
+        90 => 232_448,
+        80 | 87 => 166_912,
+        86 | 89 => 101_376,
+        // Not a target Tritium compiles for; CUDA's static limit.
+        _ => 49_152,
+    }
+}
+
+/// `file:line:col` of an op's location (`loc("file":line:col)`, also inside
+/// a named location), else the location as it prints.
+fn position_text(op: &OperationRef) -> String {
+    let text = op.location().to_string();
+    let Some(start) = text.find('"') else { return text };
+    let rest = &text[start + 1..];
+    let Some(end) = rest.find('"') else { return text };
+    let (file, after) = (&rest[..end], &rest[end + 1..]);
+    let position: String = after.chars().take_while(|c| *c == ':' || c.is_ascii_digit()).collect();
+    if position.starts_with(':') { format!("{file}{position}") } else { text }
+}
+
+/// Bytes as `N bytes (K KiB)`.
+fn bytes_text(bytes: usize) -> String {
+    format!("{bytes} bytes ({:.1} KiB)", bytes as f64 / 1024.0)
+}
+
+/// The error for an allocation of `total` bytes over `limit`: located at the
+/// op whose buffer reaches the top, naming the buffers alive with it (the
+/// ones that add up to the peak), largest first.
+fn over_the_limit(
+    ops: &[OperationRef],
+    requests: &[Request],
+    placed: &[(usize, usize)],
+    total: usize,
+    limit: usize,
+    capability: u32,
+) -> tritium_dialects::pass::PassFailed {
+    let (top, _) = *placed.iter().find(|(r, offset)| offset + requests[*r].size == total).expect("a buffer ends at the top");
+    let mut live: Vec<&Request> = requests
+        .iter()
+        .filter(|other| other.start <= requests[top].end && requests[top].start <= other.end)
+        .collect();
+    live.sort_by_key(|r| (std::cmp::Reverse(r.size), r.start));
+    let listed: Vec<String> = live
+        .iter()
+        .take(8)
+        .map(|r| format!("'{}' at {}: {}", name_of(&ops[r.op]), position_text(&ops[r.op]), bytes_text(r.size)))
+        .collect();
+    let more = if live.len() > 8 { format!(" and {} more", live.len() - 8) } else { String::new() };
+    fail(
+        &ops[requests[top].op],
+        format!(
+            "the kernel needs {} of shared memory, more than the {} a CTA can have on sm_{capability}; alive together here: {}{more}",
+            bytes_text(total),
+            bytes_text(limit),
+            listed.join(", ")
+        ),
+    )
+}
+
 fn run(module: OperationRef, options: &PassOptions) -> PassResult {
-    let capability = options.int("compute-capability") as u32;
+    let capability = u32::try_from(options.int("compute-capability")).unwrap_or(0);
     let ops = collect_ops(module, Order::Pre);
     let position: HashMap<usize, usize> = ops.iter().enumerate().map(|(i, op)| (key(op), i)).collect();
     // The last position inside each op (itself when it has no regions).
@@ -110,6 +176,11 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
         }
         placed.push((r, offset));
         total = total.max(offset + request.size);
+    }
+
+    let limit = max_shared_bytes(capability);
+    if total > limit {
+        return Err(over_the_limit(&ops, &requests, &placed, total, limit, capability));
     }
 
     let context_ref = module.context();

@@ -12,6 +12,7 @@ mod pattern_driver;
 pub mod pipeline;
 pub mod registry;
 mod ssa;
+mod test_internal_error;
 mod test_print_alignment;
 mod test_print_linear_layouts;
 mod triton_combine;
@@ -35,4 +36,5 @@ mod tritongpu_remove_layout_conversions;
 mod tritongpu_reorder_instructions;
 mod tritongpu_schedule_loops;
 
+pub use allocate_shared_memory_nv::max_shared_bytes;
 pub use registry::{register_all, PASSES};

@@ -1,8 +1,65 @@
 //! Tritium's TTIR -> TTGIR pipeline, in upstream Triton's order (make_ttir
 //! and make_ttgir of the NVIDIA backend, software pipelining included).
 //! Passes Tritium does not have yet are listed under their upstream flags
-//! and left out when the pipeline is built.
+//! and left out when the pipeline is built; any other flag Tritium does not
+//! know is an error (a misspelt flag must not silently drop a pass).
 use crate::registry::PASSES;
+
+/// The passes of MLIR itself that the pipeline uses.
+const UPSTREAM_MLIR: [&str; 5] = ["inline", "canonicalize", "cse", "symbol-dce", "sccp"];
+
+/// Upstream Triton passes of make_ttir/make_ttgir (NVIDIA) that Tritium does
+/// not have yet: left out of the pipeline on purpose. A flag leaves this list
+/// when its pass is registered (it is then kept automatically).
+const NOT_YET_IMPLEMENTED: &[&str] = &[
+    "nvgpu-warp-specialization",
+    "triton-nvidia-gpu-plan-cta",
+    "triton-nvidia-gpu-promote-lhs-to-tmem",
+    "triton-nvidia-gpu-remove-tmem-tokens",
+    "triton-nvidia-interleave-tmem",
+    "triton-nvidia-mma-lowering",
+    "triton-nvidia-optimize-descriptor-encoding",
+    "triton-nvidia-optimize-tmem-layouts",
+    "triton-nvidia-tma-lowering",
+    "tritongpu-automatic-warp-specialization",
+    "tritongpu-coalesce-async-copy",
+    "tritongpu-combine-tensor-select-and-if",
+    "tritongpu-fuse-nested-loops",
+    "tritongpu-hoist-tmem-alloc",
+    "tritongpu-optimize-accumulator-init",
+    "tritongpu-optimize-partition-warps",
+    "tritongpu-prefetch",
+];
+
+/// Keeps the passes Tritium has, leaves out those of [`NOT_YET_IMPLEMENTED`],
+/// and rejects any other flag.
+pub fn registered_only(passes: Vec<(String, String)>) -> Result<Vec<(String, String)>, String> {
+    let mut kept = Vec::with_capacity(passes.len());
+    for (flag, options) in passes {
+        let registered = UPSTREAM_MLIR.contains(&flag.as_str()) || PASSES.iter().any(|p| p.argument == flag);
+        if registered {
+            kept.push((flag, options));
+        } else if !NOT_YET_IMPLEMENTED.contains(&flag.as_str()) {
+            return Err(format!("the TTGIR pipeline names pass '{flag}', which is neither registered nor a known upstream pass"));
+        }
+    }
+    Ok(kept)
+}
+
+/// The launch options a pipeline can be built for, checked as upstream's
+/// CUDAOptions checks them.
+fn check_options(capability: u32, num_warps: u32, num_ctas: u32) -> Result<(), String> {
+    if !num_warps.is_power_of_two() || num_warps > 32 {
+        return Err(format!("num-warps must be a power of two from 1 to 32, got {num_warps}"));
+    }
+    if !num_ctas.is_power_of_two() || num_ctas > 16 {
+        return Err(format!("num-ctas must be a power of two from 1 to 16, got {num_ctas}"));
+    }
+    if capability < 80 {
+        return Err(format!("compute capability {capability} is older than sm_80, which Tritium does not support"));
+    }
+    Ok(())
+}
 
 /// A pass without options.
 fn plain(flag: &str) -> (String, String) {
@@ -16,7 +73,13 @@ fn with(flag: &str, options: String) -> (String, String) {
 
 /// The passes, as (flag, options) in order, for a target and launch shape;
 /// loops are software-pipelined over `num_stages` stages.
-pub fn ttgir_passes(capability: u32, num_warps: u32, num_ctas: u32, num_stages: u32) -> Vec<(String, String)> {
+pub fn ttgir_passes(
+    capability: u32,
+    num_warps: u32,
+    num_ctas: u32,
+    num_stages: u32,
+) -> Result<Vec<(String, String)>, String> {
+    check_options(capability, num_warps, num_ctas)?;
     let hoist = format!("hoist-layout-conversion={}", capability >= 80);
     let mut passes: Vec<(String, String)> = vec![
         // make_ttir
@@ -99,15 +162,13 @@ pub fn ttgir_passes(capability: u32, num_warps: u32, num_ctas: u32, num_stages: 
         plain("cse"),
         plain("canonicalize"),
     ]);
-    let upstream_mlir = ["inline", "canonicalize", "cse", "symbol-dce", "sccp"];
-    passes.retain(|(flag, _)| upstream_mlir.contains(&flag.as_str()) || PASSES.iter().any(|p| p.argument == flag));
-    passes
+    registered_only(passes)
 }
 
 /// The pipeline as a `--pass-pipeline` string. Fails while a pass without
 /// which the result cannot be lowered (the conversion to TTGIR) is missing.
 pub fn ttgir_pipeline(capability: u32, num_warps: u32, num_ctas: u32, num_stages: u32) -> Result<String, String> {
-    let passes = ttgir_passes(capability, num_warps, num_ctas, num_stages);
+    let passes = ttgir_passes(capability, num_warps, num_ctas, num_stages)?;
     if !passes.iter().any(|(flag, _)| flag == "convert-triton-to-tritongpu") {
         return Err("compiling TTIR needs the convert-triton-to-tritongpu pass, which Tritium does not have yet; give TTGIR".into());
     }
@@ -117,3 +178,4 @@ pub fn ttgir_pipeline(capability: u32, num_warps: u32, num_ctas: u32, num_stages
         .collect();
     Ok(format!("builtin.module({})", items.join(",")))
 }
+

@@ -13,5 +13,7 @@ pub fn register_all() {
         for pass in PASSES {
             register(pass);
         }
+        // Test only (not in PASSES, so in no pipeline): what a bug looks like.
+        register(&crate::test_internal_error::PASS);
     });
 }

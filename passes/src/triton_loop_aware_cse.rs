@@ -140,7 +140,7 @@ fn same_attributes<'c, 'a>(a: &OperationRef<'c, 'a>, b: &OperationRef<'c, 'a>) -
     let sorted = |op: &OperationRef<'c, 'a>| {
         let mut attributes: Vec<(String, Attribute<'c>)> = op
             .attributes()
-            .map(|(name, value): (Identifier, _)| (name.as_string_ref().as_str().unwrap_or("").to_string(), value))
+            .map(|(name, value): (Identifier, _)| (tritium_dialects::access::identifier_text(name), value))
             .collect();
         attributes.sort_by(|x, y| x.0.cmp(&y.0));
         attributes

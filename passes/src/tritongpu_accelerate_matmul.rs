@@ -28,7 +28,7 @@ use crate::greedy::apply_with_folds;
 use crate::ir::{collect_ops, create, fail, name_of, tensor_parts, tensor_type, Order};
 use crate::pattern_driver::report_error;
 use elements::{element_bits, Scalar};
-use melior::ir::{attribute::StringAttribute, operation::OperationLike, Attribute, OperationRef, Value, ValueLike};
+use melior::ir::{operation::OperationLike, Attribute, OperationRef, Value, ValueLike};
 use mma_choice::{instr_shape, mma_version, warps_per_tile, Dot};
 use operands::{comes_from_load_or_block_arg, convert_to_dot_operand, loaded_bit_width, shared_memory_operand};
 use tritium_dialects::{
@@ -60,8 +60,7 @@ fn compute_capability(module: OperationRef) -> Result<u32, PassFailed> {
     let target = module
         .attribute("ttg.target")
         .ok()
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_string())
+        .and_then(tritium_dialects::access::string_attribute_value)
         .ok_or_else(|| fail(&module, "the module must specify its target (ttg.target = \"cuda:<capability>\")"))?;
     target
         .strip_prefix("cuda:")

@@ -33,8 +33,7 @@ const MAX_PRINTF_OPERANDS: usize = 32;
 fn string_attribute(op: &OperationRef, name: &str) -> Option<String> {
     op.attribute(name)
         .ok()
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_string())
+        .and_then(tritium_dialects::access::string_attribute_value)
 }
 
 fn print<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
@@ -298,8 +297,8 @@ fn string_global<'c>(l: &mut Lowering<'c>, prefix: &str, text: &str) -> V {
     while let Some(o) = next {
         if o.attribute("sym_name")
             .ok()
-            .and_then(|a| StringAttribute::try_from(a).ok())
-            .is_some_and(|s| s.value().starts_with(prefix))
+            .and_then(tritium_dialects::access::string_attribute_value)
+            .is_some_and(|s| s.starts_with(prefix))
         {
             count += 1;
         }

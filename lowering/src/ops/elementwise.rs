@@ -29,7 +29,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
         return Err(LowerError::at(&op, "operands and result are distributed differently"));
     }
     let attributes: Vec<(String, Attribute<'c>)> =
-        op.attributes().map(|(k, v)| (k.as_string_ref().as_str().unwrap_or("").to_string(), v)).collect();
+        op.attributes().map(|(k, v)| (tritium_dialects::access::identifier_text(k), v)).collect();
     let mut registers = Vec::with_capacity(count);
     for i in 0..count {
         let args: Vec<V> = operands.iter().map(|o| o[i]).collect();

@@ -7,6 +7,8 @@ use tritium_lowering::{compile, CompileOptions, Target};
 const USAGE: &str = "usage: tritium compile INPUT [--target cuda:90] [--num-warps N] [--num-stages N] [--num-ctas N]
                        [--libdevice PATH] [--emit-llvm] [--verify-each-pass] [--timing [--warm-up N]] -o DIR
 
+Exit code: 0 success, 1 bad or unsupported input (diagnostics say where),
+2 internal compiler error (a bug; nothing is written).
 INPUT is TTIR (then Tritium's TTGIR pipeline runs with the options) or TTGIR
 (its module attributes give target and warps). Writes DIR/NAME.ptx and
 DIR/NAME.json (name, target, num_warps, threads_per_block, shared bytes,
@@ -59,12 +61,19 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
             "--timing" => timing = true,
             "--warm-up" => warm_up = number(value("--warm-up")?, "--warm-up")?,
             "--help" | "-h" => return Err(USAGE.into()),
+            // Test only (RELIABILITY.md): a panic on purpose in a pass, a pattern or the lowering.
+            flag if flag.starts_with("--test-internal-error=") => {
+                options.test_internal_error = Some(flag["--test-internal-error=".len()..].to_string());
+            }
             flag if flag.starts_with('-') => return Err(format!("unknown option '{flag}'\n{USAGE}")),
             path => input = Some(PathBuf::from(path)),
         }
     }
     if !options.num_warps.is_power_of_two() || options.num_warps > 32 {
-        return Err(format!("--num-warps must be a power of two up to 32, got {}", options.num_warps));
+        return Err(format!("--num-warps must be a power of two from 1 to 32, got {}", options.num_warps));
+    }
+    if !options.num_ctas.is_power_of_two() || options.num_ctas > 16 {
+        return Err(format!("--num-ctas must be a power of two from 1 to 16, got {}", options.num_ctas));
     }
     Ok(Arguments {
         input: input.ok_or_else(|| format!("no input file\n{USAGE}"))?,
@@ -91,10 +100,15 @@ fn main() -> ExitCode {
     let arguments = match parse_arguments(&args) {
         Ok(a) => a,
         Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::from(if args.iter().any(|a| a == "--help" || a == "-h") { 0 } else { 1 });
+            if args.iter().any(|a| a == "--help" || a == "-h") {
+                eprintln!("{message}");
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("error: {message}");
+            return ExitCode::from(1);
         }
     };
+    tritium_dialects::internal_error::install_panic_hook();
     let start = std::time::Instant::now();
     tritium_passes::register_all();
     let context = tritium_dialects::create_context();
@@ -136,8 +150,24 @@ fn main() -> ExitCode {
         eprintln!("{}: {severity}: {d}", source_position(&d.location().to_string()));
         true
     });
-    let result = compile(&context, &mut module, &arguments.options);
+    let internal_errors = tritium_dialects::internal_error::count();
+    // Passes and the lowering catch their own panics; this is the last resort
+    // for one anywhere else (the module is then not to be used either).
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile(&context, &mut module, &arguments.options)))
+        .unwrap_or_else(|panic| {
+            tritium_dialects::internal_error::record();
+            let detail = tritium_dialects::internal_error::describe(panic.as_ref());
+            Err(format!("internal error in tritium compile: {detail}"))
+        });
     context.detach_diagnostic_handler(handler);
+    if tritium_dialects::internal_error::count() != internal_errors {
+        // A compiler bug, not bad input: exit code 2, and no bundle is written.
+        if let Some(message) = result.as_ref().map(|_| ()).err().filter(|_| !reported.get()) {
+            eprintln!("error: {message}");
+        }
+        eprintln!("error: internal compiler error (a bug in Tritium); nothing was written. Please report it with the input.");
+        return ExitCode::from(2);
+    }
     match result {
         Ok(bundle) => {
             if let Err(e) = bundle.write(&arguments.output) {

@@ -137,7 +137,7 @@ pub(super) fn set_argument_attribute(function: &OperationRef, index: usize, name
             let mut entries: Vec<(Identifier, Attribute)> =
                 old.map(|d| (0..d.len()).filter_map(|j| d.element(j).ok()).collect()).unwrap_or_default();
             if i == index {
-                entries.retain(|(key, _)| key.as_string_ref().as_str() != Ok(name));
+                entries.retain(|(key, _)| tritium_dialects::access::identifier_text(*key) != name);
                 entries.push((Identifier::new(context, name), value));
             }
             DictionaryAttribute::new(context, &entries).into()

@@ -22,7 +22,6 @@ use crate::ir::{collect_ops, fail, name_of, Order};
 use attributes::{argument_attribute, i64_attribute, set_argument_attribute};
 use lattice::{gcd, MAX_DIVISOR};
 use melior::ir::{
-    attribute::StringAttribute,
     operation::OperationLike,
     AttributeLike, BlockLike, OperationRef, RegionLike, Value, ValueLike,
 };
@@ -170,8 +169,8 @@ fn functions_by_name<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, Op
     functions(module)
         .into_iter()
         .filter_map(|f| {
-            let name = StringAttribute::try_from(f.attribute("sym_name").ok()?).ok()?;
-            Some((name.value().to_string(), f))
+            let name = tritium_dialects::access::string_attribute_value(f.attribute("sym_name").ok()?)?;
+            Some((name, f))
         })
         .collect()
 }

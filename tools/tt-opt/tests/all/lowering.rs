@@ -25,7 +25,7 @@ fn not_yet_lowered() -> Vec<(String, String)> {
 }
 
 /// ptxas: $PTXAS, else the one scripts/setup.sh installs under .tools/.
-fn ptxas() -> PathBuf {
+pub fn ptxas() -> PathBuf {
     cuda_tool("PTXAS", "cuda_nvcc/bin/ptxas")
 }
 

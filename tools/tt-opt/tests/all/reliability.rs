@@ -1,0 +1,34 @@
+//! Bad input to the pipeline builder and the driver: errors, never a
+//! silently different compilation (see RELIABILITY.md for the whole table).
+use tritium_passes::pipeline::{registered_only, ttgir_pipeline};
+
+#[test]
+fn unknown_pass_flags_are_errors_and_missing_upstream_passes_are_left_out() {
+    let flag = |f: &str| (f.to_string(), String::new());
+    // cse is MLIR's; tritongpu-fuse-nested-loops is upstream's, not Tritium's yet.
+    let kept = registered_only(vec![flag("cse"), flag("tritongpu-fuse-nested-loops")]).unwrap();
+    assert_eq!(kept, vec![flag("cse")]);
+    let error = registered_only(vec![flag("tritongpu-coalese")]).unwrap_err();
+    assert!(error.contains("'tritongpu-coalese'"), "{error}");
+}
+
+#[test]
+fn bad_launch_options_are_errors() {
+    for (capability, warps, ctas, expected) in [
+        (90, 3, 1, "num-warps"),
+        (90, 64, 1, "num-warps"),
+        (90, 0, 1, "num-warps"),
+        (90, 4, 0, "num-ctas"),
+        (90, 4, 3, "num-ctas"),
+        (75, 4, 1, "sm_80"),
+    ] {
+        let error = ttgir_pipeline(capability, warps, ctas, 3).unwrap_err();
+        assert!(
+            error.contains(expected),
+            "cuda:{capability} warps {warps} ctas {ctas}: {error}"
+        );
+    }
+    for capability in [80, 90] {
+        assert!(ttgir_pipeline(capability, 4, 1, 3).is_ok());
+    }
+}
