@@ -130,9 +130,9 @@ fn check_entry(entry: &CorpusEntry) -> Vec<String> {
     }
     match assemble(&bundle, &label, has_dot && hopper) {
         // Hopper's tensor-core instructions in the machine code: HGMMA (f16,
-        // bf16), IGMMA (i8).
-        Ok(sass) if has_dot && hopper && !(sass.contains("HGMMA") || sass.contains("IGMMA")) => {
-            problems.push("no HGMMA/IGMMA in the SASS".into())
+        // bf16), IGMMA (i8), QGMMA (fp8).
+        Ok(sass) if has_dot && hopper && !["HGMMA", "IGMMA", "QGMMA"].iter().any(|i| sass.contains(i)) => {
+            problems.push("no HGMMA/IGMMA/QGMMA in the SASS".into())
         }
         Ok(_) => {}
         Err(e) => problems.push(e),
