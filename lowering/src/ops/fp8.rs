@@ -379,22 +379,21 @@ fn packed_conversion(
             16,
             2,
         ),
-        // bf16 -> e5m2 before sm_89: clamp the magnitude to e5m2's normal
-        // range [2^-15, 57344] (bf16 0x3800 .. 0x4760), round by adding
-        // half of e5m2's last bit, rebias and keep the high byte.
+        // bf16 -> e5m2 before sm_89: each bf16 is the high half of an f32;
+        // cvt.rz.f16x2.f32 truncates it to f16 (exact in e5m2's normal range,
+        // which is f16's; toward zero elsewhere, which keeps the next
+        // rounding's ties where they are: e5m2's ties are f16 values) and
+        // f16 -> e5m2 follows as above (as upstream's f32 -> e5m2 on sm_80). Upstream instead
+        // clamps the bf16 bits to [0x3800, 0x57e0] and rebiases them, which
+        // gives codes with the sign bit set above 2^16 and wrong values in
+        // [2^-15, 2^-14); this sequence has neither problem.
         (BF16, E5M2, Some(Rounding::Rtne)) => Packed::new(
-            "{\n\t.reg .b32 sign0, sign1, sign, m0, m1, a, b, c, d;\n\t\
-             and.b32 sign0, $1, 0x80008000;\n\tand.b32 sign1, $2, 0x80008000;\n\t\
-             prmt.b32 sign, sign0, sign1, 0x7531;\n\t\
-             and.b32 m0, $1, 0x7fff7fff;\n\tand.b32 m1, $2, 0x7fff7fff;\n\t\
-             and.b32 a, m0, 0xffff0000;\n\tmax.u32 a, a, 0x38000000;\n\tmin.u32 a, a, 0x47600000;\n\t\
-             and.b32 b, m0, 0x0000ffff;\n\tmax.u32 b, b, 0x3800;\n\tmin.u32 b, b, 0x4760;\n\tor.b32 m0, a, b;\n\t\
-             and.b32 c, m1, 0xffff0000;\n\tmax.u32 c, c, 0x38000000;\n\tmin.u32 c, c, 0x47600000;\n\t\
-             and.b32 d, m1, 0x0000ffff;\n\tmax.u32 d, d, 0x3800;\n\tmin.u32 d, d, 0x4760;\n\tor.b32 m1, c, d;\n\t\
-             add.u32 m0, m0, 0x00100010;\n\tadd.u32 m1, m1, 0x00100010;\n\t\
-             sub.u32 m0, m0, 0x38003800;\n\tsub.u32 m1, m1, 0x38003800;\n\t\
-             shl.b32 m0, m0, 3;\n\tshl.b32 m1, m1, 3;\n\t\
-             prmt.b32 m0, m0, m1, 0x7531;\n\tor.b32 $0, m0, sign;\n\t}",
+            "{\n\t.reg .b32 t<4>, lo, hi;\n\t.reg .f32 f<4>;\n\t\
+             shl.b32 t0, $1, 16;\n\tand.b32 t1, $1, 0xffff0000;\n\tshl.b32 t2, $2, 16;\n\tand.b32 t3, $2, 0xffff0000;\n\t\
+             mov.b32 f0, t0;\n\tmov.b32 f1, t1;\n\tmov.b32 f2, t2;\n\tmov.b32 f3, t3;\n\t\
+             cvt.rz.f16x2.f32 lo, f1, f0;\n\tcvt.rz.f16x2.f32 hi, f3, f2;\n\t\
+             and.b32 lo, lo, 0xfffefffe;\n\tand.b32 hi, hi, 0xfffefffe;\n\t\
+             add.u32 lo, lo, 0x00800080;\n\tadd.u32 hi, hi, 0x00800080;\n\tprmt.b32 $0, lo, hi, 0x7531;\n\t}",
             32,
             32,
             4,
@@ -705,5 +704,207 @@ mod tests {
         assert_eq!(Fp8::E5M2.encode(-1e6, true, false), 0xfc);
         assert_eq!(Fp8::E5M2.encode(-1e6, true, true), 0xfb);
         assert_eq!(Fp8::E5M2.encode(-0.0, true, true), 0x80);
+    }
+
+    // ----- the hand-written PTX sequences, run by a small interpreter -----
+
+    /// Runs the PTX of `packed` (the few instructions the sequences use) on
+    /// input words; returns the output words.
+    fn run_ptx(packed: &Packed, inputs: &[u32], outputs: usize) -> Vec<u32> {
+        use std::collections::HashMap;
+        let mut regs: HashMap<String, u32> = HashMap::new();
+        for (i, v) in inputs.iter().enumerate() {
+            regs.insert(format!("${}", outputs + i), *v);
+        }
+        let value = |regs: &HashMap<String, u32>, text: &str| -> u32 {
+            let text = text.trim();
+            if let Some(hex) = text.strip_prefix("0x") {
+                u32::from_str_radix(hex, 16).unwrap()
+            } else if let Ok(n) = text.parse::<u32>() {
+                n
+            } else {
+                *regs
+                    .get(text)
+                    .unwrap_or_else(|| panic!("unset register {text}"))
+            }
+        };
+        for statement in packed.asm.split(';') {
+            let statement = statement
+                .trim()
+                .trim_start_matches('{')
+                .trim()
+                .trim_end_matches('}')
+                .trim();
+            if statement.is_empty() || statement.starts_with(".reg") {
+                continue;
+            }
+            let (opcode, rest) = statement.split_once(char::is_whitespace).unwrap();
+            let args: Vec<&str> = rest.split(',').map(str::trim).collect();
+            let a = |i: usize| value(&regs, args[i]);
+            let result = match opcode {
+                "mov.u32" | "mov.b32" => a(1),
+                "and.b32" => a(1) & a(2),
+                "or.b32" => a(1) | a(2),
+                "add.u32" => a(1).wrapping_add(a(2)),
+                "sub.u32" => a(1).wrapping_sub(a(2)),
+                "shl.b32" => a(1) << a(2),
+                "shr.b32" => a(1) >> a(2),
+                "max.u32" => a(1).max(a(2)),
+                "min.u32" => a(1).min(a(2)),
+                "mul.f32" => (f32::from_bits(a(1)) * f32::from_bits(a(2))).to_bits(),
+                "prmt.b32" => {
+                    let bytes = (a(1) as u64) | (a(2) as u64) << 32;
+                    (0..4)
+                        .map(|i| {
+                            (((bytes >> (8 * ((a(3) >> (4 * i)) & 7))) & 0xff) as u32) << (8 * i)
+                        })
+                        .sum()
+                }
+                "mul.rn.bf16x2" => {
+                    let half = |x: u32, y: u32| {
+                        bf16_rne(f32::from_bits(x << 16) * f32::from_bits(y << 16))
+                    };
+                    half(a(1) & 0xffff, a(2) & 0xffff) | half(a(1) >> 16, a(2) >> 16) << 16
+                }
+                "cvt.rz.f16x2.f32" => {
+                    f16_rz(f32::from_bits(a(2))) | f16_rz(f32::from_bits(a(1))) << 16
+                }
+                other => panic!("the interpreter lacks {other}"),
+            };
+            regs.insert(args[0].to_string(), result);
+        }
+        (0..outputs).map(|i| regs[&format!("${i}")]).collect()
+    }
+
+    fn bf16_rne(x: f32) -> u32 {
+        let bits = x.to_bits();
+        (bits + 0x7fff + ((bits >> 16) & 1)) >> 16
+    }
+
+    /// f32 -> f16 bits, toward zero (NaN stays NaN, beyond f16's range the
+    /// largest finite f16).
+    fn f16_rz(x: f32) -> u32 {
+        let sign = if x.is_sign_negative() { 0x8000 } else { 0 };
+        if x.is_nan() {
+            return 0x7e00;
+        }
+        let m = x.abs() as f64;
+        let (mut low, mut high) = (0u32, 0x7bff);
+        while low < high {
+            let mid = (low + high + 1) / 2;
+            if f16_value(mid) <= m {
+                low = mid
+            } else {
+                high = mid - 1
+            }
+        }
+        sign | low
+    }
+
+    fn f16_value(code: u32) -> f64 {
+        let (e, f) = ((code >> 10) & 0x1f, (code & 0x3ff) as f64 / 1024.0);
+        let magnitude = match e {
+            0 => f * 2f64.powi(-14),
+            0x1f if f == 0.0 => f64::INFINITY,
+            0x1f => f64::NAN,
+            _ => (1.0 + f) * 2f64.powi(e as i32 - 15),
+        };
+        if code & 0x8000 != 0 {
+            -magnitude
+        } else {
+            magnitude
+        }
+    }
+
+    fn bf16_value(code: u32) -> f64 {
+        f32::from_bits(code << 16) as f64
+    }
+
+    #[test]
+    fn sm80_e5m2_to_f16_and_bf16_are_exact() {
+        for (to, value_of) in [
+            (Float::F16, f16_value as fn(u32) -> f64),
+            (Float::BF16, bf16_value),
+        ] {
+            let packed = packed_conversion(Float::E5M2, to, None, 80).unwrap();
+            for code in 0u32..256 {
+                let expected = Fp8::E5M2.decode(code as u8);
+                if !expected.is_finite() && to == Float::BF16 {
+                    continue; // the bf16 sequence scales infinities and NaNs like numbers (as upstream)
+                }
+                let word = code | (code ^ 0x80) << 8 | 0x3c << 16 | 0x01 << 24;
+                let out = run_ptx(&packed, &[word], 2);
+                let halves = [out[0] & 0xffff, out[0] >> 16, out[1] & 0xffff, out[1] >> 16];
+                let wanted = [expected, -expected, 1.0, 2f64.powi(-16)];
+                for (h, w) in halves.iter().zip(wanted) {
+                    let got = value_of(*h);
+                    assert!(
+                        got == w || (got.is_nan() && w.is_nan()),
+                        "{to:?} code {code:#x}: {got} != {w}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// f16 and bf16 -> e5m2 before sm_89 round to nearest with ties away
+    /// from zero (upstream's sequence; rtne rounds ties to even), and
+    /// overflow to infinity as rtne does.
+    #[test]
+    fn sm80_f16_and_bf16_to_e5m2_round_to_nearest_ties_away() {
+        for (from, value_of) in [
+            (Float::F16, f16_value as fn(u32) -> f64),
+            (Float::BF16, bf16_value),
+        ] {
+            let packed = packed_conversion(from, Float::E5M2, Some(Rounding::Rtne), 80).unwrap();
+            for bits in 0u32..0x10000 {
+                let x = value_of(bits);
+                if !x.is_finite() {
+                    continue;
+                }
+                let out = run_ptx(&packed, &[bits | bits << 16, bits | bits << 16], 1)[0];
+                for byte in out.to_le_bytes() {
+                    let got = Fp8::E5M2.decode(byte);
+                    let nearest = Fp8::E5M2.decode(Fp8::E5M2.encode(x, true, false));
+                    let tie = (x - got).abs() == (x - nearest).abs() && got.abs() >= nearest.abs();
+                    assert!(
+                        got == nearest || tie,
+                        "{from:?} {bits:#x} = {x}: {got}, nearest {nearest}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sm80_f16_to_e5m2_rtz_truncates() {
+        let packed = packed_conversion(Float::F16, Float::E5M2, Some(Rounding::Rtz), 80).unwrap();
+        for bits in 0u32..0x10000 {
+            let x = f16_value(bits);
+            if (bits >> 10) & 0x1f == 0x1f {
+                continue;
+            }
+            let out = run_ptx(&packed, &[bits | bits << 16, bits | bits << 16], 1)[0];
+            assert_eq!(
+                out.to_le_bytes()[0],
+                Fp8::E5M2.encode(x, false, true),
+                "{bits:#x} = {x}"
+            );
+        }
+    }
+
+    #[test]
+    fn sm90_e5m2_to_bf16_is_exact() {
+        let packed = packed_conversion(Float::E5M2, Float::BF16, None, 90).unwrap();
+        for code in 0u32..256 {
+            let expected = Fp8::E5M2.decode(code as u8);
+            if !expected.is_finite() {
+                continue;
+            }
+            let out = run_ptx(&packed, &[code * 0x0101_0101], 2);
+            for h in [out[0] & 0xffff, out[0] >> 16, out[1] & 0xffff, out[1] >> 16] {
+                assert_eq!(bf16_value(h), expected, "code {code:#x}");
+            }
+        }
     }
 }
