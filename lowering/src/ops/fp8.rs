@@ -269,9 +269,10 @@ impl Rounding {
     }
 }
 
-/// A conversion of `elements` values at a time by one inline PTX: the
-/// inputs packed into words of `in_word` bits (`$1`...), the outputs in
-/// words of `out_word` bits (`$0`...), the first element in the low bits.
+/// A conversion by one inline PTX of `elements` values (results) at a time:
+/// the input registers packed into words of `in_word` bits (`$1`...), the
+/// outputs in words of `out_word` bits (`$0`...), the first element in the
+/// low bits.
 struct Packed {
     asm: String,
     in_word: u32,
@@ -574,8 +575,9 @@ fn pure_asm<'c>(
     l.b.op1("llvm.inline_asm", operands, result, &attributes)
 }
 
-/// Packs `inputs` (elements of `in_bits`) into words, runs the PTX, and
-/// unpacks its words into elements of `out_type` (`out_bits` wide).
+/// Packs `inputs` (registers of `in_bits`) into words, runs the PTX, and
+/// unpacks its words into `packed.elements` elements of `out_type`
+/// (`out_bits` wide).
 fn run_packed<'c>(
     l: &mut Lowering<'c>,
     packed: &Packed,
@@ -608,7 +610,7 @@ fn run_packed<'c>(
         })
         .collect();
     let per_out_word = (packed.out_word / out_bits) as usize;
-    let out_words = inputs.len() / per_out_word;
+    let out_words = packed.elements / per_out_word;
     let out_word_type = l.b.int_type(packed.out_word);
     let output = if packed.out_word == 16 { "=h" } else { "=r" };
     let input = if packed.in_word == 16 { "h" } else { "r" };
@@ -636,7 +638,7 @@ fn run_packed<'c>(
             })
             .collect()
     };
-    let mut elements = Vec::with_capacity(inputs.len());
+    let mut elements = Vec::with_capacity(packed.elements);
     for word in out_words {
         if per_out_word == 1 {
             elements.push(l.b.op1("llvm.bitcast", &[word], out_type, &[]));
@@ -650,6 +652,105 @@ fn run_packed<'c>(
         }
     }
     elements
+}
+
+// ----- ttg.fp4_to_fp ---------------------------------------------------------
+
+/// The PTX that upcasts the 8 e2m1 values of a word (two per byte, the low
+/// nibble first) to f16 or bf16, 2 per output word: each 3-bit magnitude
+/// picks the high byte (and for bf16 the low byte) of its value from a
+/// table of two words with `prmt`, the sign bit adds 0x80 to the high byte.
+/// e2m1's magnitudes are 0, 0.5, 1, 1.5, 2, 3, 4, 6.
+fn fp4_upcast_ptx(to_bf16: bool) -> Packed {
+    // (high bytes of values 0-3, of 4-7), (low bytes of 0-3, of 4-7).
+    let (high, low) = if to_bf16 {
+        (
+            (0x3f3f3f00u32, 0x40404040u32),
+            Some((0xc0800000u32, 0xc0804000u32)),
+        )
+    } else {
+        ((0x3e3c3800, 0x46444240), None)
+    };
+    let mut asm = String::from("{\n\t.reg .b32 m, s, m_hi, s_hi, h, l, sign;\n\t");
+    asm += "and.b32 m, $4, 0x77777777;\n\tshr.b32 s, $4, 3;\n\tand.b32 s, s, 0x11111111;\n\t";
+    asm += "shr.b32 m_hi, m, 16;\n\tshr.b32 s_hi, s, 16;\n\t";
+    for (half, (magnitudes, signs)) in [("m", "s"), ("m_hi", "s_hi")].iter().enumerate() {
+        asm += &format!(
+            "prmt.b32 h, {:#x}, {:#x}, {magnitudes};\n\t",
+            high.0, high.1
+        );
+        asm += &format!("prmt.b32 sign, 0x8000, 0, {signs};\n\tor.b32 h, h, sign;\n\t");
+        match low {
+            Some((l0, l1)) => asm += &format!("prmt.b32 l, {l0:#x}, {l1:#x}, {magnitudes};\n\t"),
+            None => asm += "mov.b32 l, 0;\n\t",
+        }
+        asm += &format!(
+            "prmt.b32 ${}, l, h, 0x5140;\n\tprmt.b32 ${}, l, h, 0x7362;\n\t",
+            2 * half,
+            2 * half + 1
+        );
+    }
+    asm += "}";
+    Packed::new(asm, 32, 32, 8)
+}
+
+/// `ttg.fp4_to_fp`: each i8 register holds two e2m1 values along `axis`,
+/// which become result registers `2r` (low nibble) and `2r + 1`.
+pub fn lower_fp4_to_fp<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let source = op
+        .operand_at(0)
+        .map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let result = op
+        .result_at(0)
+        .map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let out_type = l.lower_type(result.r#type());
+    let to_bf16 = match out_type.to_string().as_str() {
+        "bf16" => true,
+        "f16" => false,
+        other => {
+            return Err(LowerError::at(
+                &op,
+                format!("upcasts e2m1 to f16 or bf16, not {other}"),
+            ))
+        }
+    };
+    let axis = crate::int_attribute(&op, "axis").unwrap_or(0) as usize;
+    let (in_layout, out_layout) = (
+        l.tensor_layout(&op, source.r#type())?,
+        l.tensor_layout(&op, result.r#type())?,
+    );
+    let pairs_line_up = out_layout.num_registers() == 2 * in_layout.num_registers()
+        && in_layout
+            .register_coords
+            .iter()
+            .enumerate()
+            .all(|(r, coords)| {
+                (0..2).all(|nibble| {
+                    let mut expected = coords.clone();
+                    expected[axis] = 2 * coords[axis] + nibble;
+                    out_layout.register_coords[2 * r + nibble as usize] == expected
+                })
+            });
+    if !pairs_line_up {
+        return Err(LowerError::at(
+            &op,
+            "the result's layout does not hold each byte's two values in consecutive registers",
+        ));
+    }
+    let bytes = l.operand(&op, 0)?;
+    let packed = fp4_upcast_ptx(to_bf16);
+    let i8 = l.b.int_type(8);
+    let mut registers = Vec::with_capacity(2 * bytes.len());
+    for chunk in bytes.chunks(4) {
+        let mut group = chunk.to_vec();
+        while group.len() < 4 {
+            group.push(l.b.op1("llvm.mlir.undef", &[], i8, &[]));
+        }
+        let converted = run_packed(l, &packed, &group, out_type, 8, 16);
+        registers.extend_from_slice(&converted[..2 * chunk.len()]);
+    }
+    l.set_result(&op, 0, registers);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -904,6 +1005,43 @@ mod tests {
             let out = run_ptx(&packed, &[code * 0x0101_0101], 2);
             for h in [out[0] & 0xffff, out[0] >> 16, out[1] & 0xffff, out[1] >> 16] {
                 assert_eq!(bf16_value(h), expected, "code {code:#x}");
+            }
+        }
+    }
+
+    /// e2m1 magnitudes by code (sign in bit 3).
+    fn e2m1(code: u32) -> f64 {
+        let magnitude = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0][(code & 7) as usize];
+        if code & 8 != 0 {
+            -magnitude
+        } else {
+            magnitude
+        }
+    }
+
+    #[test]
+    fn fp4_upcast_is_exact_for_every_byte() {
+        for (to_bf16, value_of) in [(true, bf16_value as fn(u32) -> f64), (false, f16_value)] {
+            let packed = fp4_upcast_ptx(to_bf16);
+            for byte in 0u32..256 {
+                // The byte in each of the word's four positions, beside other bytes.
+                let word = byte | (byte ^ 0x5a) << 8 | (255 - byte) << 16 | (byte ^ 0xc3) << 24;
+                let out = run_ptx(&packed, &[word], 4);
+                let halves: Vec<u32> = out.iter().flat_map(|w| [w & 0xffff, w >> 16]).collect();
+                for (i, h) in halves.iter().enumerate() {
+                    let source = (word >> (8 * (i / 2))) & 0xff;
+                    let nibble = if i % 2 == 0 {
+                        source & 0xf
+                    } else {
+                        source >> 4
+                    };
+                    assert_eq!(
+                        value_of(*h),
+                        e2m1(nibble),
+                        "bf16 {to_bf16} byte {byte:#x} element {i}"
+                    );
+                    assert_eq!(*h & 0x8000 != 0, nibble & 8 != 0, "sign of -0");
+                }
             }
         }
     }
