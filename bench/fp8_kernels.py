@@ -133,10 +133,11 @@ SM90_ONLY = _cases(FP8[:1]) + [
 
 @triton.jit
 def dot_scaled_tile(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr,
-                    BK: tl.constexpr, TYPE_A: tl.constexpr, TYPE_B: tl.constexpr):
+                    BK: tl.constexpr, TYPE_A: tl.constexpr, TYPE_B: tl.constexpr, SCALE_A: tl.constexpr,
+                    SCALE_B: tl.constexpr):
     # One BMxBN tile of C = (A * 2^scale_a) @ (B * 2^scale_b): A [BM, BK] and B [BK, BN] of TYPE_A/TYPE_B
     # (e2m1 packs two values per byte along K), e8m0 scales per 32 elements of K ([BM, BK/32] and
-    # [BN, BK/32]), row-major.
+    # [BN, BK/32]), row-major; SCALE_A/SCALE_B False leave that operand unscaled.
     PACK_A: tl.constexpr = 2 if TYPE_A == "e2m1" else 1
     PACK_B: tl.constexpr = 2 if TYPE_B == "e2m1" else 1
     om = tl.arange(0, BM)
@@ -146,22 +147,34 @@ def dot_scaled_tile(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, c_ptr, BM: tl.conste
     ks = tl.arange(0, BK // 32)
     a = tl.load(a_ptr + om[:, None] * (BK // PACK_A) + ka[None, :])
     b = tl.load(b_ptr + kb[:, None] * BN + on[None, :])
-    a_scale = tl.load(a_scale_ptr + om[:, None] * (BK // 32) + ks[None, :])
-    b_scale = tl.load(b_scale_ptr + on[:, None] * (BK // 32) + ks[None, :])
+    a_scale = None
+    b_scale = None
+    if SCALE_A:
+        a_scale = tl.load(a_scale_ptr + om[:, None] * (BK // 32) + ks[None, :])
+    if SCALE_B:
+        b_scale = tl.load(b_scale_ptr + on[:, None] * (BK // 32) + ks[None, :])
     c = tl.dot_scaled(a, a_scale, TYPE_A, b, b_scale, TYPE_B)
     tl.store(c_ptr + om[:, None] * BN + on[None, :], c)
 
 
-def _scaled(name, type_a, type_b, a_ty, b_ty, blocks=(128, 128, 128), warps=4):
+def _scaled(name, type_a, type_b, a_ty, b_ty, scale_a=True, scale_b=True, blocks=(128, 128, 128), warps=4):
     bm, bn, bk = blocks
     sig = _sig(["a_ptr", "a_scale_ptr", "b_ptr", "b_scale_ptr", "c_ptr"], [a_ty, "*u8", b_ty, "*u8", "*fp32"])
     return dict(name=name, fn=dot_scaled_tile, sig=sig,
-                const={"BM": bm, "BN": bn, "BK": bk, "TYPE_A": type_a, "TYPE_B": type_b},
+                const={"BM": bm, "BN": bn, "BK": bk, "TYPE_A": type_a, "TYPE_B": type_b, "SCALE_A": scale_a,
+                       "SCALE_B": scale_b},
                 div=[0, 1, 2, 3, 4], opts=dict(num_warps=warps))
 
 
+# tl.dot_scaled (mxfp8, mxfp4): upstream decomposes them into dots of bf16 (f16 with an fp16 operand)
+# on sm_80 and sm_90.
 SCALED = [
-    _scaled("dot_scaled_e4m3", "e4m3", "e4m3", "*fp8e4nv", "*fp8e4nv"),
     _scaled("dot_scaled_e5m2", "e5m2", "e5m2", "*fp8e5", "*fp8e5"),
     _scaled("dot_scaled_e2m1", "e2m1", "e2m1", "*u8", "*u8"),
+    _scaled("dot_scaled_e2m1_bf16", "e2m1", "bf16", "*u8", "*bf16", scale_b=False),
+    _scaled("dot_scaled_fp16_e2m1", "fp16", "e2m1", "*fp16", "*u8", scale_a=False, warps=8),
+]
+SCALED_SM90_ONLY = [
+    _scaled("dot_scaled_e4m3", "e4m3", "e4m3", "*fp8e4nv", "*fp8e4nv"),
+    _scaled("dot_scaled_e4m3_e2m1", "e4m3", "e2m1", "*fp8e4nv", "*u8", blocks=(64, 128, 64)),
 ]
