@@ -9,7 +9,8 @@ keep them, upstream's neither). Conversions to fp8 compare within one fp8
 step: upstream's sm_80 sequences round ties up rather than to even and flush
 e5m2's subnormals, and rtz is no torch rounding; a misplaced byte is many
 steps off. The fp8 matmuls compare with the f32 matmul of the same fp8
-values."""
+values. Scaled dots compare with the float64 product of the decoded,
+scaled operands."""
 import torch
 import fp8_kernels as F8
 
@@ -112,6 +113,48 @@ def matmul(fmt, size, blocks, b_k_major, dev):
                 jit=F8.matmul_fp8, jit_opts=dict(num_stages=3))
 
 
+E2M1_VALUES = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]
+TORCH_TYPE = {"e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2, "bf16": torch.bfloat16, "fp16": torch.float16}
+
+
+def mx_operand(kind, rows, k, dev, k_major_rows):
+    """A random operand of a scaled dot and its exact float64 value: e2m1 bytes (two values per byte
+    along K, the low nibble first), fp8 or 16-bit floats. `k_major_rows` gives A's [rows, K] layout;
+    otherwise it is B's [K, rows]."""
+    if kind == "e2m1":
+        nibbles = torch.randint(0, 16, (rows, k), device=dev, dtype=torch.int32)
+        magnitude = torch.tensor(E2M1_VALUES, device=dev, dtype=torch.float64)[nibbles & 7]
+        value = torch.where(nibbles >= 8, -magnitude, magnitude)
+        packed = (nibbles[:, 0::2] | (nibbles[:, 1::2] << 4)).to(torch.uint8)  # [rows, K/2]
+        if k_major_rows:
+            return packed.contiguous(), value
+        # B is [K/2, N] bytes: K is the packed dimension.
+        return packed.T.contiguous(), value.T
+    x = torch.randn(rows, k, device=dev).to(TORCH_TYPE[kind])
+    if k_major_rows:
+        return x.contiguous(), x.double()
+    return x.T.contiguous(), x.double().T
+
+
+def scaled_dot(type_a, type_b, scale_a, scale_b, blocks, dev, jit):
+    bm, bn, bk = blocks
+    a, a_value = mx_operand(type_a, bm, bk, dev, True)          # a_value [BM, K]
+    b, b_value = mx_operand(type_b, bn, bk, dev, False)         # b_value [K, BN]
+    # e8m0 scales 2^(s - 127), s in 120..134 (no 0xff NaN), per 32 elements of K.
+    a_scale = torch.randint(120, 135, (bm, bk // 32), device=dev, dtype=torch.uint8)
+    b_scale = torch.randint(120, 135, (bn, bk // 32), device=dev, dtype=torch.uint8)
+    if scale_a:
+        a_value = a_value * torch.exp2(a_scale.double() - 127).repeat_interleave(32, dim=1)
+    if scale_b:
+        b_value = b_value * torch.exp2(b_scale.double() - 127).repeat_interleave(32, dim=1).T
+    c = torch.empty(bm, bn, device=dev, dtype=torch.float32)
+    ref = (a_value @ b_value).float()
+    # The upcast operands are exact in bf16/f16 and their products in f32: only the f32 sums round.
+    return dict(args=[a, a_scale, b, b_scale, c], out=[c], ref=[ref], grid=(1,),
+                constexprs=dict(BM=bm, BN=bn, BK=bk, TYPE_A=type_a, TYPE_B=type_b, SCALE_A=scale_a, SCALE_B=scale_b),
+                tol=(1e-2, 1e-4), flops=2 * bm * bn * bk, jit=jit)
+
+
 def fp8_cases(dev="cuda"):
     cases = []
     for fmt in ["e4m3", "e5m2"]:
@@ -131,4 +174,10 @@ def fp8_cases(dev="cuda"):
     cases.append(("matmul_fp8_e5m2", "matmul_fp8", "4096^3", lambda: matmul("e5m2", 4096, big, True, dev)))
     cases.append(("matmul_fp8_e4m3_bn", "matmul_fp8", "4096^3",
                   lambda: matmul("e4m3", 4096, (128, 128, 64), False, dev)))
+    for case in F8.SCALED + F8.SCALED_SM90_ONLY:
+        k = case["const"]
+        blocks = (k["BM"], k["BN"], k["BK"])
+        make = (lambda k=k, blocks=blocks: scaled_dot(k["TYPE_A"], k["TYPE_B"], k["SCALE_A"], k["SCALE_B"], blocks, dev,
+                                                      F8.dot_scaled_tile))
+        cases.append((case["name"], "dot_scaled_tile", "x".join(map(str, blocks)), make))
     return cases

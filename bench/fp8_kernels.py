@@ -1,8 +1,8 @@
 """fp8 kernels, written for Tritium's corpus and GPU harness: an fp8 copy
 (8-bit loads and stores), fp8 <-> f16/bf16/f32 casts with each rounding mode
-upstream Triton 3.6 lowers on NVIDIA, and fp8 matmuls (tutorial 03's kernel
+upstream Triton 3.6 lowers on NVIDIA, fp8 matmuls (tutorial 03's kernel
 with fp8 inputs, B stored K-major as the tutorial's `b.T` gives it, and B
-stored N-major). e4m3 (`fp8e4nv`) needs sm_89+: upstream's frontend rejects it
+stored N-major), and scaled dots (`tl.dot_scaled`, mxfp8 and mxfp4). e4m3 (`fp8e4nv`) needs sm_89+: upstream's frontend rejects it
 for sm_80, so the sm_80 cases (SM80) use e5m2 only.
 
 gen.py (shared/corpus) compiles them with upstream Triton like the other corpus
@@ -172,9 +172,13 @@ SCALED = [
     _scaled("dot_scaled_e5m2", "e5m2", "e5m2", "*fp8e5", "*fp8e5"),
     _scaled("dot_scaled_e2m1", "e2m1", "e2m1", "*u8", "*u8"),
     _scaled("dot_scaled_e2m1_bf16", "e2m1", "bf16", "*u8", "*bf16", scale_b=False),
-    _scaled("dot_scaled_fp16_e2m1", "fp16", "e2m1", "*fp16", "*u8", scale_a=False, warps=8),
 ]
+# e4m3 needs sm_89+; an fp16 operand makes the compute type f16, whose e2m1 upcast upstream writes
+# with sm_89's cvt (its sm_80 PTX fails ptxas). Only B scaled: the dot is transposed first.
 SCALED_SM90_ONLY = [
     _scaled("dot_scaled_e4m3", "e4m3", "e4m3", "*fp8e4nv", "*fp8e4nv"),
     _scaled("dot_scaled_e4m3_e2m1", "e4m3", "e2m1", "*fp8e4nv", "*u8", blocks=(64, 128, 64)),
+    _scaled("dot_scaled_fp16_e2m1", "fp16", "e2m1", "*fp16", "*u8", scale_a=False, warps=8),
 ]
+CASES += SCALED
+SM90_ONLY += SCALED_SM90_ONLY

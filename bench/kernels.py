@@ -353,9 +353,9 @@ CASES += [
 ]
 
 
-# fp8 (bench/fp8_kernels.py): copies, casts, bitcasts and matmuls; e4m3 needs sm_89+, so those
+# fp8 (bench/fp8_kernels.py): copies, casts, bitcasts, matmuls and scaled dots; e4m3 needs sm_89+, so those
 # kernels are SM90_ONLY (gen.py compiles them for cuda:90 only).
-from fp8_kernels import (fp8_copy, fp8_cast, fp8_cast_rtz, fp8_bitcast, matmul_fp8,  # noqa: E402,F401
+from fp8_kernels import (fp8_copy, fp8_cast, fp8_cast_rtz, fp8_bitcast, matmul_fp8, dot_scaled_tile,  # noqa: E402,F401
                          CASES as _FP8_CASES, SM90_ONLY as _FP8_SM90_ONLY)
 
 CASES += _FP8_CASES

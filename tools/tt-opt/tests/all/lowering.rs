@@ -120,7 +120,7 @@ fn check_entry(entry: &CorpusEntry) -> Vec<String> {
             problems.push(format!("shared {} bytes, upstream {upstream_shared}", bundle.info.shared_bytes));
         }
     }
-    let has_dot = entry.kernel.starts_with("matmul") || entry.kernel.starts_with("attn");
+    let has_dot = ["matmul", "attn", "dot_scaled"].iter().any(|p| entry.kernel.starts_with(p));
     let hopper = entry.target == "cuda90";
     if has_dot {
         let instruction = if hopper { "wgmma.mma_async" } else { "mma.sync.aligned.m16n8k" };
