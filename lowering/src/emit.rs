@@ -123,6 +123,7 @@ impl<'c> Lowering<'c> {
         let element = ranked_tensor(ty).map(|t| t.element()).unwrap_or(ty);
         match types::pointer_parts(element) {
             Some((_, address_space)) => self.b.ptr(address_space as u32),
+            None if ops::fp8::is_fp8(element) => self.b.int_type(8), // fp8 lives in registers as its byte
             None => element,
         }
     }

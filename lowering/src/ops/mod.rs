@@ -5,6 +5,7 @@ pub mod convert;
 pub mod debug;
 pub mod dot;
 pub mod elementwise;
+pub mod fp8;
 pub mod gather;
 pub mod histogram;
 pub mod memory;
@@ -56,8 +57,11 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         | "ttg.memdesc_subslice" | "ttg.memdesc_trans" | "ttg.local_barrier" | "ttg.async_copy_global_to_local"
         | "ttg.async_commit_group" | "ttg.async_wait" => shared::lower(l, op, &name),
         "ttng.warp_group_dot" | "ttng.warp_group_dot_wait" | "ttng.fence_async_shared" => wgmma::lower(l, op, &name),
+        "tt.fp_to_fp" => fp8::lower_fp_to_fp(l, op),
+        "ttg.fp4_to_fp" => fp8::lower_fp4_to_fp(l, op),
+        "arith.constant" if fp8::is_fp8_constant(&op) => fp8::lower_constant(l, op),
         _ if name.starts_with("arith.") || name.starts_with("math.") => elementwise::lower(l, op, &name),
-        "tt.precise_sqrt" | "tt.precise_divf" | "tt.clampf" | "tt.mulhiui" | "tt.bitcast" | "tt.fp_to_fp"
+        "tt.precise_sqrt" | "tt.precise_divf" | "tt.clampf" | "tt.mulhiui" | "tt.bitcast"
         | "tt.extern_elementwise" | "tt.int_to_ptr" | "tt.ptr_to_int" => elementwise::lower(l, op, &name),
         _ => Err(LowerError::at(&op, "the lowering does not support this op yet")),
     }

@@ -120,7 +120,7 @@ fn check_entry(entry: &CorpusEntry) -> Vec<String> {
             problems.push(format!("shared {} bytes, upstream {upstream_shared}", bundle.info.shared_bytes));
         }
     }
-    let has_dot = entry.kernel.starts_with("matmul") || entry.kernel.starts_with("attn");
+    let has_dot = ["matmul", "attn", "dot_scaled"].iter().any(|p| entry.kernel.starts_with(p));
     let hopper = entry.target == "cuda90";
     if has_dot {
         let instruction = if hopper { "wgmma.mma_async" } else { "mma.sync.aligned.m16n8k" };
@@ -130,9 +130,9 @@ fn check_entry(entry: &CorpusEntry) -> Vec<String> {
     }
     match assemble(&bundle, &label, has_dot && hopper) {
         // Hopper's tensor-core instructions in the machine code: HGMMA (f16,
-        // bf16), IGMMA (i8).
-        Ok(sass) if has_dot && hopper && !(sass.contains("HGMMA") || sass.contains("IGMMA")) => {
-            problems.push("no HGMMA/IGMMA in the SASS".into())
+        // bf16), IGMMA (i8), QGMMA (fp8).
+        Ok(sass) if has_dot && hopper && !["HGMMA", "IGMMA", "QGMMA"].iter().any(|i| sass.contains(i)) => {
+            problems.push("no HGMMA/IGMMA/QGMMA in the SASS".into())
         }
         Ok(_) => {}
         Err(e) => problems.push(e),
