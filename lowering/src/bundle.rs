@@ -26,11 +26,15 @@ pub struct CompileOptions {
     /// Verify the module after every pass (as mlir-opt does), not only after
     /// each stage: slower, for finding which pass broke the IR.
     pub verify_each_pass: bool,
+    /// Upstream Triton's kernel ABI: two trailing scratch pointers (global and
+    /// profile scratch) after the kernel's arguments, which Triton's launcher
+    /// always passes. Off for the standalone bundles (README: kernel ABI).
+    pub scratch_parameters: bool,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { target: Target { capability: 90 }, num_warps: 4, num_stages: 3, num_ctas: 1, libdevice: None, keep_llvm_ir: false, verify_each_pass: false }
+        CompileOptions { target: Target { capability: 90 }, num_warps: 4, num_stages: 3, num_ctas: 1, libdevice: None, keep_llvm_ir: false, verify_each_pass: false, scratch_parameters: false }
     }
 }
 
@@ -76,7 +80,7 @@ impl Bundle {
 /// verified once at the end rather than after every pass: verification after
 /// each of the ~35 TTGIR passes was a fifth of their time, and a stage's
 /// output is still checked before the next stage reads it.
-fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str, verify_each_pass: bool) -> Result<(), String> {
+pub(crate) fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str, verify_each_pass: bool) -> Result<(), String> {
     let manager = PassManager::new(context);
     manager.enable_verifier(verify_each_pass);
     parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|e| format!("pipeline {pipeline}: {e}"))?;
@@ -125,7 +129,7 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         lap("shared memory allocation and barriers");
     }
     // A bug in the lowering must be an error, not a crash of the caller.
-    let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| emit::lower_kernel(context, module, target)))
+    let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| emit::lower_kernel(context, module, target, options.scratch_parameters)))
         .map_err(|panic| {
             let detail = panic
                 .downcast_ref::<&str>()
