@@ -7,3 +7,5 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 cargo build -p tt-opt -p tritium
 cargo test --workspace
+# The Python package, the Triton plug-in and the C API (CPU side).
+scripts/test_python.sh
