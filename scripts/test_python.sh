@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests of the Python package (python/), the Triton plug-in and the C API
-# (capi/), on the CPU: builds the abi3 wheel with maturin and installs it in
+# (capi/, and the Rust embedding example), on the CPU: builds the abi3 wheel with maturin and installs it in
 # .tools/venv, builds libtritium.so and the C example, then runs
 # python/tests/test_tritium.py (identical PTX through `tritium compile`, the
 # C API, tritium.compile and the plug-in; errors; fallback; the .pth hook).
@@ -22,9 +22,10 @@ fi
 "$py" -m maturin build -q -m python/Cargo.toml --interpreter "$py" --out target/wheels
 "$py" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall target/wheels/tritium-*-cp39-abi3-*.whl
 cargo build -q -p tritium -p tritium-capi
+cargo build -q -p tritium-capi --example embed
 mkdir -p target/capi
 cc -std=c99 -Wall -Werror -Icapi/include capi/examples/compile.c -Ltarget/debug -ltritium \
   -Wl,-rpath,"$PWD/target/debug" -o target/capi/compile
 source scripts/cuda-tools.sh
 # Triton's cubin stage runs Triton's bundled ptxas (TRITON_PTXAS_PATH overrides it).
-"$py" python/tests/test_tritium.py target/debug/tritium target/capi/compile
+"$py" python/tests/test_tritium.py target/debug/tritium target/capi/compile target/debug/examples/embed
