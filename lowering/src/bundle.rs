@@ -30,11 +30,25 @@ pub struct CompileOptions {
     /// are reported: `pass` or `pattern` (a panic in a pass or one of its
     /// rewrite patterns, after the TTGIR stage), `lowering` (in the lowering).
     pub test_internal_error: Option<String>,
+    /// Upstream Triton's kernel ABI: two trailing scratch pointers (global and
+    /// profile scratch) after the kernel's arguments, which Triton's launcher
+    /// always passes. Off for the standalone bundles (README: kernel ABI).
+    pub scratch_parameters: bool,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { target: Target { capability: 90 }, num_warps: 4, num_stages: 3, num_ctas: 1, libdevice: None, keep_llvm_ir: false, verify_each_pass: false, test_internal_error: None }
+        CompileOptions {
+            target: Target { capability: 90 },
+            num_warps: 4,
+            num_stages: 3,
+            num_ctas: 1,
+            libdevice: None,
+            keep_llvm_ir: false,
+            verify_each_pass: false,
+            test_internal_error: None,
+            scratch_parameters: false,
+        }
     }
 }
 
@@ -80,7 +94,7 @@ impl Bundle {
 /// verified once at the end rather than after every pass: verification after
 /// each of the ~35 TTGIR passes was a fifth of their time, and a stage's
 /// output is still checked before the next stage reads it.
-fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str, verify_each_pass: bool) -> Result<(), String> {
+pub(crate) fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str, verify_each_pass: bool) -> Result<(), String> {
     let manager = PassManager::new(context);
     manager.enable_verifier(verify_each_pass);
     parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|e| format!("pipeline {pipeline}: {e}"))?;
@@ -159,7 +173,7 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         if options.test_internal_error.as_deref() == Some("lowering") {
             panic!("the lowering panicked on purpose (--test-internal-error=lowering)");
         }
-        emit::lower_kernel(context, module, target)
+        emit::lower_kernel(context, module, target, options.scratch_parameters)
     }))
         .map_err(|panic| {
             tritium_dialects::internal_error::record();

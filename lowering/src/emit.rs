@@ -243,7 +243,16 @@ pub struct KernelInfo {
 
 /// Lowers the public `tt.func` of `module` into an `llvm.func` added to the
 /// module (the tt.func is erased). Returns what a launch needs to know.
-pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, target: Target) -> Result<KernelInfo> {
+///
+/// With `scratch_parameters`, the kernel takes upstream Triton's trailing
+/// global-scratch and profile-scratch pointers (`!llvm.ptr<1>`) after its own
+/// arguments, as Triton's launcher passes them; Tritium uses neither.
+pub fn lower_kernel<'c>(
+    context: &'c Context,
+    module: &melior::ir::Module<'c>,
+    target: Target,
+    scratch_parameters: bool,
+) -> Result<KernelInfo> {
     let body = module.body();
     let module_op = module.as_operation();
     let num_warps = crate::module_int_attribute(&module_op, "ttg.num-warps").unwrap_or(4) as u32;
@@ -326,6 +335,12 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
             None => ty,
         };
         parameter_types.push(lowered);
+    }
+    if scratch_parameters {
+        for name in ["global_scratch", "profile_scratch"] {
+            parameters.push((name.to_string(), "!llvm.ptr<1>".to_string()));
+            parameter_types.push(b.ptr(1));
+        }
     }
     let void = melior::dialect::llvm::r#type::void(context);
     let llvm_function_type = melior::dialect::llvm::r#type::function(void, &parameter_types, false);

@@ -8,6 +8,7 @@
 //! backend makes PTX ([`ptx`]).
 pub mod builder;
 pub mod bundle;
+pub mod embed;
 pub mod emit;
 pub mod layout;
 pub mod llvm_check;
@@ -17,6 +18,7 @@ pub mod target;
 pub mod transfer;
 
 pub use bundle::{compile, Bundle, CompileOptions};
+pub use embed::{compile_source, Compiled, VERSION};
 pub use target::Target;
 
 use tritium_dialects::access::integer_attribute;
