@@ -8,7 +8,7 @@ use crate::{
 };
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
-    Block, BlockLike, Location, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
+    Block, BlockLike, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
 };
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
@@ -17,8 +17,68 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
         "scf.if" => lower_if(l, op),
         "scf.while" => lower_while(l, op),
         "scf.yield" | "scf.condition" => terminator(l, op, name),
+        "cf.br" | "cf.cond_br" => branch(l, op, name),
         _ => unreachable!(),
     }
+}
+
+/// `cf.br`/`cf.cond_br` between the kernel's blocks (early returns): the
+/// same branch between their llvm blocks, passing the operands' registers.
+/// A successor's operands are as many as its arguments, in successor order
+/// after the condition.
+fn branch<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
+    let in_kernel_body = op.block().and_then(|b| b.parent_operation()).is_some_and(|p| crate::ops::name_of(&p) == "tt.func");
+    if !in_kernel_body {
+        return Err(LowerError::at(&op, "branches are only supported between blocks of the kernel's body"));
+    }
+    let mut next_operand = usize::from(name == "cf.cond_br");
+    let mut successors = Vec::new();
+    let mut passed = Vec::new();
+    for successor in op.successors() {
+        let (block, _) = *l
+            .cfg
+            .lowered_block(successor.to_raw())
+            .ok_or_else(|| LowerError::at(&op, "branches to a block the lowering has not created"))?;
+        let count = successor.argument_count();
+        let (registers, _) = flatten(l, &op, next_operand..next_operand + count)?;
+        next_operand += count;
+        successors.push(block);
+        passed.push(registers);
+    }
+    if next_operand != op.operand_count() {
+        return Err(LowerError::at(&op, "operands do not match the successors' arguments"));
+    }
+    let location: Location = l.b.location;
+    let successor_refs: Vec<BlockRef> = successors.iter().map(|b| unsafe { BlockRef::from_raw(*b) }).collect();
+    let successor_refs: Vec<&Block> = successor_refs.iter().map(|b| &**b).collect();
+    let mut operands: Vec<V> = Vec::new();
+    let builder = if name == "cf.br" {
+        operands.extend(&passed[0]);
+        OperationBuilder::new("llvm.br", location)
+    } else {
+        operands.push(l.operand(&op, 0)?[0]);
+        operands.extend(&passed[0]);
+        operands.extend(&passed[1]);
+        let segments = l.attr_i32_array(&[1, passed[0].len() as i32, passed[1].len() as i32]);
+        OperationBuilder::new("llvm.cond_br", location)
+            .add_attributes(&[(Identifier::new(l.context(), "operandSegmentSizes"), segments)])
+    };
+    let operands: Vec<_> = operands.iter().map(|v| crate::builder::value(*v)).collect();
+    let operation = builder
+        .add_operands(&operands)
+        .add_successors(&successor_refs)
+        .build()
+        .map_err(|e| LowerError::at(&op, e.to_string()))?;
+    match l.b.cursor {
+        Cursor::End(block) => {
+            unsafe { BlockRef::from_raw(block) }.append_operation(operation);
+        }
+        Cursor::Before(anchor) => {
+            let anchor = unsafe { OperationRef::from_raw(anchor) };
+            anchor.block().unwrap().insert_operation_before(anchor, operation);
+        }
+    }
+    Ok(())
 }
 
 /// Registers of a range of operands, flattened, with their counts.
