@@ -72,6 +72,10 @@ pub struct Lowering<'c> {
     register_coords: HashMap<RegisterKey, (V, usize)>,
     /// The kernel's blocks (unstructured control flow from early returns).
     pub cfg: crate::cfg::KernelBlocks,
+    /// The llvm (or scf.execute_region) block each block of a region with
+    /// branches (tt.map_elementwise's) is being lowered into, with its
+    /// arguments' register counts.
+    pub region_blocks: HashMap<usize, (mlir_sys::MlirBlock, Vec<usize>)>,
     /// Where per-thread values that later ops may share (layout coordinates,
     /// shared-memory offsets, predicates) go: right before the top-level op
     /// being lowered. They then dominate the rest of the function, and sit
@@ -414,6 +418,7 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
         function_op: function.to_raw(),
         axis_info,
         cfg: crate::cfg::KernelBlocks::of(kernel.region_at(0).unwrap()),
+        region_blocks: HashMap::new(),
     };
     for i in 0..entry.argument_count() {
         let old = entry.argument(i).unwrap().to_raw();

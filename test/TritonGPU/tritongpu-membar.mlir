@@ -82,11 +82,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // ^bb3 touches no shared memory.
 // CHECK-LABEL: tt.func public @across_blocks
 // CHECK: ttg.convert_layout
-// CHECK-NEXT: cf.cond_br
+// CHECK-NOT: ttg.local_barrier
+// CHECK: cf.cond_br
 // CHECK: ^bb1:
 // CHECK-NEXT: ttg.local_barrier
 // CHECK-NEXT: ttg.convert_layout
-// CHECK: ^bb2(
+// CHECK: ^bb2({{.*}}):
 // CHECK-NEXT: ttg.local_barrier
 // CHECK-NEXT: ttg.convert_layout
 // CHECK: ^bb3:

@@ -53,7 +53,8 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         "tt.print" | "tt.assert" => debug::lower(l, op, &name),
         "tt.dot" => dot::lower(l, op),
         "ttg.convert_layout" => convert::lower(l, op),
-        "scf.for" | "scf.if" | "scf.while" | "scf.yield" | "scf.condition" | "cf.br" | "cf.cond_br" => {
+        "scf.for" | "scf.if" | "scf.while" | "scf.yield" | "scf.condition" | "cf.br" | "cf.cond_br"
+        | "tt.map_elementwise" | "tt.map_elementwise.return" => {
             control_flow::lower(l, op, &name)
         }
         "ttg.local_alloc" | "ttg.local_load" | "ttg.local_store" | "ttg.local_dealloc" | "ttg.memdesc_index"
