@@ -135,9 +135,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // tt.map_elementwise: the region (with branches) runs per element, inside
 // the function; a select picks whole tensors on one scalar condition.
+// (LLVM folds the two-register function into compares and selects.)
 // MAP-LABEL: define ptx_kernel void @map(
-// MAP-NOT: call
-// MAP: ret void
+// MAP: ld.global.v2.b32
+// MAP: [[BIG:%.*]] = icmp sgt i32 %1, 0
+// MAP-NEXT: select i1 [[BIG]]
+// MAP-NEXT: select i1 [[BIG]]
+// MAP-NEXT: st.global.v2.b32
 
 //--- map.mlir
 #blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
