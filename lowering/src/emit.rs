@@ -54,14 +54,28 @@ fn key(v: V) -> usize {
     v.ptr as usize
 }
 
+/// A layout (its debug text) over a shape.
+type LayoutKey = (String, Vec<i64>);
+/// A layout over a shape, a register and a dimension.
+type RegisterKey = (String, Vec<i64>, usize, usize);
+
 pub struct Lowering<'c> {
     pub b: Builder<'c>,
     pub target: Target,
     pub num_warps: u32,
     values: HashMap<usize, Vec<V>>,
     layouts: HashMap<(String, Vec<i64>), Rc<TensorLayout>>,
-    thread_coords: HashMap<(String, Vec<i64>), Rc<Vec<V>>>,
-    register_coords: HashMap<(String, Vec<i64>, usize, usize), V>,
+    /// Per-thread coordinates, with the index of the kernel block they were
+    /// computed in: a cached value is reused only where that block
+    /// dominates the current one.
+    thread_coords: HashMap<LayoutKey, (Rc<Vec<V>>, usize)>,
+    register_coords: HashMap<RegisterKey, (V, usize)>,
+    /// The kernel's blocks (unstructured control flow from early returns).
+    pub cfg: crate::cfg::KernelBlocks,
+    /// The llvm (or scf.execute_region) block each block of a region with
+    /// branches (tt.map_elementwise's) is being lowered into, with its
+    /// arguments' register counts.
+    pub region_blocks: HashMap<usize, (mlir_sys::MlirBlock, Vec<usize>)>,
     /// Where per-thread values that later ops may share (layout coordinates,
     /// shared-memory offsets, predicates) go: right before the top-level op
     /// being lowered. They then dominate the rest of the function, and sit
@@ -152,15 +166,19 @@ impl<'c> Lowering<'c> {
     pub fn coordinate(&mut self, layout: &TensorLayout, register: usize, dim: usize) -> V {
         let layout_key = (format!("{:?}", layout.layout), layout.shape.clone());
         let full_key = (layout_key.0.clone(), layout_key.1.clone(), register, dim);
-        if let Some(v) = self.register_coords.get(&full_key) {
-            return *v;
+        let here = self.cfg.current;
+        if let Some((v, block)) = self.register_coords.get(&full_key) {
+            if self.cfg.dominates(*block, here) {
+                return *v;
+            }
         }
-        let thread = match self.thread_coords.get(&layout_key) {
-            Some(coords) => coords.clone(),
+        let cached = self.thread_coords.get(&layout_key).filter(|(_, block)| self.cfg.dominates(*block, here));
+        let thread = match cached {
+            Some((coords, _)) => coords.clone(),
             None => {
                 let ids = self.ids();
                 let coords = Rc::new(self.in_prologue(|b| runtime_coords(b, layout, ids)));
-                self.thread_coords.insert(layout_key, coords.clone());
+                self.thread_coords.insert(layout_key, (coords.clone(), here));
                 coords
             }
         };
@@ -174,7 +192,7 @@ impl<'c> Lowering<'c> {
                 b.xor(base, c)
             }
         });
-        self.register_coords.insert(full_key, v);
+        self.register_coords.insert(full_key, (v, here));
         v
     }
 
@@ -414,13 +432,43 @@ pub fn lower_kernel<'c>(
         declared_functions: Default::default(),
         function_op: function.to_raw(),
         axis_info,
+        cfg: crate::cfg::KernelBlocks::of(kernel.region_at(0).unwrap()),
+        region_blocks: HashMap::new(),
     };
     for i in 0..entry.argument_count() {
         let old = entry.argument(i).unwrap().to_raw();
         let new = prologue_block.argument(i).unwrap().to_raw();
         lowering.set(old, vec![new]);
     }
-    lowering.lower_top_level(&entry)?;
+    // One llvm block per reachable block of the kernel: the entry's ops go
+    // into the body block, the other blocks get their arguments' registers
+    // as arguments.
+    let mut lowered_blocks = vec![(body_block.to_raw(), Vec::new())];
+    for block in lowering.cfg.order.clone().into_iter().skip(1) {
+        let block = unsafe { melior::ir::BlockRef::from_raw(block) };
+        let mut counts = Vec::new();
+        let mut types = Vec::new();
+        for i in 0..block.argument_count() {
+            let ty = block.argument(i).unwrap().r#type();
+            let count = if ty.is_ranked_tensor() { lowering.tensor_layout(&kernel, ty)?.num_registers() } else { 1 };
+            counts.push(count);
+            types.extend(std::iter::repeat_n((lowering.lower_type(ty), location), count));
+        }
+        let new = function_body.append_block(Block::new(&types));
+        let mut next = 0;
+        for (i, count) in counts.iter().enumerate() {
+            let registers = (next..next + count).map(|j| new.argument(j).unwrap().to_raw()).collect();
+            lowering.set(block.argument(i).unwrap().to_raw(), registers);
+            next += count;
+        }
+        lowered_blocks.push((new.to_raw(), counts));
+    }
+    lowering.cfg.lowered = lowered_blocks.clone();
+    for (index, block) in lowering.cfg.order.clone().into_iter().enumerate() {
+        lowering.cfg.current = index;
+        lowering.b.cursor = Cursor::End(lowered_blocks[index].0);
+        lowering.lower_top_level(&unsafe { melior::ir::BlockRef::from_raw(block) })?;
+    }
     let shared_bytes = crate::module_int_attribute(&module_op, "ttg.shared").unwrap_or(0) as usize;
     // The tt.func is replaced by the llvm.func.
     unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };

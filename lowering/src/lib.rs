@@ -8,6 +8,7 @@
 //! backend makes PTX ([`ptx`]).
 pub mod builder;
 pub mod bundle;
+pub mod cfg;
 pub mod embed;
 pub mod emit;
 pub mod layout;

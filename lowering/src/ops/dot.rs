@@ -106,6 +106,9 @@ impl MmaSync {
     fn of(op: &OperationRef, operand_type: &str, accumulator_type: &str, input_precision: i64) -> Result<MmaSync> {
         let (operand, elements_per_word, accumulator) = match (operand_type, accumulator_type) {
             ("f16", "f32") => ("f16", 2, "f32"),
+            ("f16", "f16") => ("f16", 2, "f16"),
+            // Two m8n8k4 per 16x8 tile and K step of 4 (see `f64_steps`).
+            ("f64", "f64") => ("f64", 1, "f64"),
             ("bf16", "f32") => ("bf16", 2, "f32"),
             ("i8", "i32") => ("s8", 4, "s32"),
             ("f32", "f32") if input_precision == TF32 => ("tf32", 1, "f32"),
@@ -117,7 +120,7 @@ impl MmaSync {
                     op,
                     format!(
                         "mma.sync of {operand} operands into {accumulator} is not supported yet \
-                         (f16/bf16 into f32, i8 into i32 and tf32 are)"
+                         (f16/bf16 into f32, f16 into f16, f64, i8 into i32 and tf32 are)"
                     ),
                 ));
             }
@@ -126,6 +129,9 @@ impl MmaSync {
     }
 
     fn k(&self) -> u32 {
+        if self.operand == "f64" {
+            return 4;
+        }
         8 * self.elements_per_word
     }
 
@@ -134,10 +140,16 @@ impl MmaSync {
     }
 
     /// The PTX: D, A (4 words), B (2 words), C tied to D. Integer products
-    /// saturate on overflow (`.satfinite`), as upstream's int8 dots do.
+    /// saturate on overflow (`.satfinite`), as upstream's int8 dots do. An
+    /// f16 accumulator is two f16x2 words (rows g and g + 8).
     fn asm(&self) -> String {
         let (k, a, c) = (self.k(), self.operand, self.accumulator);
         let saturate = if self.accumulator == "s32" { ".satfinite" } else { "" };
+        if self.accumulator_words() == 2 {
+            return format!(
+                "mma.sync.aligned.m16n8k{k}.row.col.{c}.{a}.{a}.{c} {{$0, $1}}, {{$2, $3, $4, $5}}, {{$6, $7}}, {{$8, $9}};"
+            );
+        }
         format!(
             "mma.sync.aligned.m16n8k{k}.row.col{saturate}.{c}.{a}.{a}.{c} \
              {{$0, $1, $2, $3}}, {{$4, $5, $6, $7}}, {{$8, $9}}, {{$10, $11, $12, $13}};"
@@ -145,7 +157,16 @@ impl MmaSync {
     }
 
     fn constraints(&self) -> &'static str {
-        if self.accumulator == "f32" { "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3" } else { "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3" }
+        match self.accumulator {
+            "f32" => "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3",
+            "f16" => "=r,=r,r,r,r,r,r,r,0,1",
+            _ => "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3",
+        }
+    }
+
+    /// 32-bit registers holding a thread's four accumulator elements.
+    fn accumulator_words(&self) -> usize {
+        if self.accumulator == "f16" { 2 } else { 4 }
     }
 
     /// (row, k) of element `i` of A's word `word` in the instruction `part`
@@ -243,7 +264,9 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
         coords
     };
     let accumulator_type = type_of(c[0]);
-    let results_type = melior::dialect::llvm::r#type::r#struct(l.context(), &[accumulator_type; 4], false);
+    let words = mma.accumulator_words();
+    let word_type = if words == 4 { accumulator_type } else { l.b.i32() };
+    let results_type = melior::dialect::llvm::r#type::r#struct(l.context(), &vec![word_type; words], false);
     let mut result = c.clone();
     let (asm, constraints, bits) = (mma.asm(), mma.constraints(), mma.operand_bits());
     for (r, coords) in c_layout.register_coords.iter().enumerate() {
@@ -261,6 +284,32 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
             a_base[n] = k0;
             let mut b_base = coords.clone();
             b_base[m] = k0;
+            if mma.operand == "f64" {
+                // m8n8k4: the tile's rows 0-7, then rows 8-15, each with one
+                // A and one B element per thread and two accumulators.
+                let b_element = b[lookup(&b_index, &b_base)?];
+                let mut next = Vec::with_capacity(4);
+                for half in 0..2 {
+                    let a_element = a[lookup(&a_index, &at(&a_base, 8 * half, 0, m, n))?];
+                    let operands = [a_element, b_element, accumulator[2 * half as usize], accumulator[2 * half as usize + 1]];
+                    let pair = melior::dialect::llvm::r#type::r#struct(l.context(), &[accumulator_type; 2], false);
+                    let out = l
+                        .b
+                        .inline_asm(
+                            "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {$0, $1}, {$2}, {$3}, {$4, $5};",
+                            "=d,=d,d,d,0,1",
+                            &operands,
+                            Some(pair),
+                        )
+                        .unwrap();
+                    for i in 0..2 {
+                        let position = melior::ir::attribute::DenseI64ArrayAttribute::new(l.context(), &[i]);
+                        next.push(l.b.op1("llvm.extractvalue", &[out], accumulator_type, &[("position", position.into())]));
+                    }
+                }
+                accumulator = next;
+                continue;
+            }
             let mut operands = Vec::new();
             for word in 0..4 {
                 let elements = (0..step)
@@ -280,14 +329,19 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
                     .collect::<Result<Vec<V>>>()?;
                 operands.extend(crate::ops::memory::pack(l, &elements, bits, 32));
             }
-            operands.extend(accumulator.iter().copied());
+            if words == 4 {
+                operands.extend(accumulator.iter().copied());
+            } else {
+                operands.extend(crate::ops::memory::pack(l, &accumulator, 16, 32));
+            }
             let out = l.b.inline_asm(&asm, constraints, &operands, Some(results_type)).unwrap();
-            accumulator = (0..4)
+            let out: Vec<V> = (0..words as i64)
                 .map(|i| {
                     let position = melior::ir::attribute::DenseI64ArrayAttribute::new(l.context(), &[i]);
-                    l.b.op1("llvm.extractvalue", &[out], accumulator_type, &[("position", position.into())])
+                    l.b.op1("llvm.extractvalue", &[out], word_type, &[("position", position.into())])
                 })
                 .collect();
+            accumulator = if words == 4 { out } else { crate::ops::memory::unpack(l, &out, 32, 16, accumulator_type) };
         }
         for (t, v) in tile.iter().zip(accumulator) {
             result[*t] = v;

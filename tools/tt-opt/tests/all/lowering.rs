@@ -29,6 +29,11 @@ pub fn ptxas() -> PathBuf {
     cuda_tool("PTXAS", "cuda_nvcc/bin/ptxas")
 }
 
+/// libdevice.10.bc: $LIBDEVICE, else the one scripts/setup.sh installs under .tools/.
+fn libdevice() -> PathBuf {
+    cuda_tool("LIBDEVICE", "cuda_nvcc/nvvm/libdevice/libdevice.10.bc")
+}
+
 /// nvdisasm: $NVDISASM, else the one scripts/setup.sh installs under .tools/.
 fn nvdisasm() -> PathBuf {
     cuda_tool("NVDISASM", "cu13/bin/nvdisasm")
@@ -66,6 +71,8 @@ fn compile_entry(entry: &CorpusEntry) -> Result<Bundle, String> {
         num_stages: meta_field(entry, "num_stages").parse().unwrap(),
         // Tests check every pass's output, not only each stage's.
         verify_each_pass: true,
+        // For the kernels calling libdevice (tutorial 07's asin).
+        libdevice: Some(libdevice()),
         ..CompileOptions::default()
     };
     compile(&context, &mut module, &options)
