@@ -168,35 +168,21 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         tritium_dialects::pass::emit_error(module.as_operation().location(), &message);
         return Err(message);
     }
-    // A bug in the lowering must be an error, not a crash of the caller.
-    let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        if options.test_internal_error.as_deref() == Some("lowering") {
-            panic!("the lowering panicked on purpose (--test-internal-error=lowering)");
-        }
-        emit::lower_kernel(context, module, target, options.scratch_parameters)
-    }))
-        .map_err(|panic| {
-            tritium_dialects::internal_error::record();
-            let detail = tritium_dialects::internal_error::describe(panic.as_ref());
-            let message = format!("internal error in the lowering (TTGIR -> LLVM dialect): {detail}");
-            tritium_dialects::pass::emit_error(module.as_operation().location(), &message);
-            message
-        })?;
-    let info = lowered.map_err(|e| {
-        e.emit();
-        format!("lowering failed at {}: {}", e.location, e.message)
-    })?;
+    let info = emit::find_kernel(module, options.scratch_parameters)
+        .map_err(|e| {
+            e.emit();
+            format!("lowering failed at {}: {}", e.location, e.message)
+        })?
+        .info;
+    // The lowering is a registered pass (a panic in it is an internal-error
+    // diagnostic naming it, as in every pass).
+    let test_panic = options.test_internal_error.as_deref() == Some("lowering");
+    let lowering = format!(
+        "builtin.module(convert-triton-gpu-to-llvm{{compute-capability={} scratch-parameters={} test-internal-error={test_panic}}})",
+        target.capability, options.scratch_parameters
+    );
+    run_pipeline(context, module, &lowering, options.verify_each_pass)?;
     lap("TTGIR -> LLVM dialect");
-    run_pipeline(
-        context,
-        module,
-        // No canonicalize/cse here: LLVM's O3 does that work, and on the corpus
-        // the PTX is the same without them.
-        "builtin.module(convert-scf-to-cf,convert-arith-to-llvm,convert-math-to-llvm,convert-cf-to-llvm,\
-         convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts)",
-        options.verify_each_pass,
-    )?;
-    lap("scf/arith/math/cf -> LLVM dialect conversions");
     let assembly = ptx::module_to_ptx(module, &target, options.libdevice.as_deref(), options.keep_llvm_ir)?;
     timings.extend(assembly.timings);
     Ok(Bundle { info, target, llvm_ir: assembly.llvm_ir, ptx: assembly.ptx, timings })

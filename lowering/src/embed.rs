@@ -25,7 +25,7 @@ pub struct Compiled {
 
 thread_local! {
     static CONTEXT: Context = {
-        tritium_passes::register_all();
+        crate::register_all_passes();
         tritium_dialects::create_context()
     };
 }

@@ -259,18 +259,18 @@ pub struct KernelInfo {
     pub parameters: Vec<(String, String)>,
 }
 
-/// Lowers the public `tt.func` of `module` into an `llvm.func` added to the
-/// module (the tt.func is erased). Returns what a launch needs to know.
-///
-/// With `scratch_parameters`, the kernel takes upstream Triton's trailing
-/// global-scratch and profile-scratch pointers (`!llvm.ptr<1>`) after its own
-/// arguments, as Triton's launcher passes them; Tritium uses neither.
-pub fn lower_kernel<'c>(
-    context: &'c Context,
-    module: &melior::ir::Module<'c>,
-    target: Target,
-    scratch_parameters: bool,
-) -> Result<KernelInfo> {
+/// The kernel of a TTGIR module: its public `tt.func`, checked for what
+/// the lowering supports, and what a launch needs to know of it.
+pub struct Kernel<'c, 'a> {
+    pub op: OperationRef<'c, 'a>,
+    pub function_type: FunctionType<'c>,
+    pub info: KernelInfo,
+}
+
+/// Finds and checks the kernel of `module`. With `scratch_parameters`, its
+/// parameters end with upstream Triton's global-scratch and profile-scratch
+/// pointers.
+pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameters: bool) -> Result<Kernel<'c, 'a>> {
     let body = module.body();
     let module_op = module.as_operation();
     let num_warps = crate::module_int_attribute(&module_op, "ttg.num-warps").unwrap_or(4) as u32;
@@ -296,6 +296,60 @@ pub fn lower_kernel<'c>(
     if kernel.attribute("sym_visibility").is_ok_and(|v| v.to_string() != "\"public\"") {
         return Err(LowerError::at(&kernel, "the kernel must be a public tt.func"));
     }
+    let function_type = kernel
+        .attribute("function_type")
+        .ok()
+        .and_then(|a| melior::ir::attribute::TypeAttribute::try_from(a).ok())
+        .and_then(|t| FunctionType::try_from(t.value()).ok())
+        .ok_or_else(|| LowerError::at(&kernel, "has no function type"))?;
+    if function_type.result_count() != 0 {
+        return Err(LowerError::at(&kernel, "a kernel returns nothing"));
+    }
+    let entry = kernel.region_at(0).ok().and_then(|r| r.first_block()).ok_or_else(|| LowerError::at(&kernel, "has no body"))?;
+    let mut parameters = Vec::new();
+    for i in 0..function_type.input_count() {
+        let ty = function_type.input(i).unwrap();
+        if ty.is_ranked_tensor() {
+            return Err(LowerError::at(&kernel, "kernel parameters must be scalars or pointers"));
+        }
+        let name = entry
+            .argument(i)
+            .ok()
+            .map(|a| a.location().to_string())
+            .and_then(|l| l.split('"').nth(1).map(str::to_string))
+            .unwrap_or_else(|| format!("arg{i}"));
+        parameters.push((name, ty.to_string()));
+    }
+    if scratch_parameters {
+        for name in ["global_scratch", "profile_scratch"] {
+            parameters.push((name.to_string(), "!llvm.ptr<1>".to_string()));
+        }
+    }
+    let name = kernel
+        .attribute("sym_name")
+        .ok()
+        .and_then(tritium_dialects::access::string_attribute_value)
+        .unwrap_or_else(|| "kernel".into());
+    let shared_bytes = crate::module_int_attribute(&module_op, "ttg.shared").unwrap_or(0) as usize;
+    Ok(Kernel { op: kernel, function_type, info: KernelInfo { name, num_warps, shared_bytes, parameters } })
+}
+
+/// Lowers the public `tt.func` of `module` into an `llvm.func` added to the
+/// module (the tt.func is erased). Returns what a launch needs to know.
+///
+/// With `scratch_parameters`, the kernel takes upstream Triton's trailing
+/// global-scratch and profile-scratch pointers (`!llvm.ptr<1>`) after its own
+/// arguments, as Triton's launcher passes them; Tritium uses neither.
+pub fn lower_kernel<'c>(
+    context: &'c Context,
+    module: &melior::ir::Module<'c>,
+    target: Target,
+    scratch_parameters: bool,
+) -> Result<KernelInfo> {
+    let Kernel { op: kernel, function_type, info } = find_kernel(module, scratch_parameters)?;
+    let body = module.body();
+    let module_op = module.as_operation();
+    let num_warps = info.num_warps;
 
     // Vector widths of loads and stores come from the axis info of the TTGIR.
     let axis_info = tritium_passes::analysis::axis_info::ModuleAxisInfo::analyze(module_op)
@@ -324,41 +378,18 @@ pub fn lower_kernel<'c>(
     body.insert_operation_before(kernel, global);
 
     // The llvm.func and its two blocks: the prologue, then the body.
-    let function_type = kernel
-        .attribute("function_type")
-        .ok()
-        .and_then(|a| melior::ir::attribute::TypeAttribute::try_from(a).ok())
-        .and_then(|t| FunctionType::try_from(t.value()).ok())
-        .ok_or_else(|| LowerError::at(&kernel, "has no function type"))?;
-    if function_type.result_count() != 0 {
-        return Err(LowerError::at(&kernel, "a kernel returns nothing"));
-    }
     let entry = kernel.region_at(0).ok().and_then(|r| r.first_block()).ok_or_else(|| LowerError::at(&kernel, "has no body"))?;
-    let mut parameter_types = Vec::new();
-    let mut parameters = Vec::new();
-    for i in 0..function_type.input_count() {
-        let ty = function_type.input(i).unwrap();
-        if ty.is_ranked_tensor() {
-            return Err(LowerError::at(&kernel, "kernel parameters must be scalars or pointers"));
-        }
-        let name = entry
-            .argument(i)
-            .ok()
-            .map(|a| a.location().to_string())
-            .and_then(|l| l.split('"').nth(1).map(str::to_string))
-            .unwrap_or_else(|| format!("arg{i}"));
-        parameters.push((name, ty.to_string()));
-        let lowered = match types::pointer_parts(ty) {
-            Some((_, space)) => b.ptr(space as u32),
-            None => ty,
-        };
-        parameter_types.push(lowered);
-    }
+    let mut parameter_types: Vec<Type> = (0..function_type.input_count())
+        .map(|i| {
+            let ty = function_type.input(i).unwrap();
+            match types::pointer_parts(ty) {
+                Some((_, space)) => b.ptr(space as u32),
+                None => ty,
+            }
+        })
+        .collect();
     if scratch_parameters {
-        for name in ["global_scratch", "profile_scratch"] {
-            parameters.push((name.to_string(), "!llvm.ptr<1>".to_string()));
-            parameter_types.push(b.ptr(1));
-        }
+        parameter_types.extend([b.ptr(1), b.ptr(1)]);
     }
     let void = melior::dialect::llvm::r#type::void(context);
     let llvm_function_type = melior::dialect::llvm::r#type::function(void, &parameter_types, false);
@@ -373,11 +404,7 @@ pub fn lower_kernel<'c>(
         .build()
         .expect("branch");
     let branch = prologue_ref.append_operation(branch);
-    let kernel_name = kernel
-        .attribute("sym_name")
-        .ok()
-        .and_then(tritium_dialects::access::string_attribute_value)
-        .unwrap_or_else(|| "kernel".into());
+    let kernel_name = info.name.clone();
     let threads = num_warps * 32;
     let unit = Attribute::unit(context);
     let function = OperationBuilder::new("llvm.func", location)
@@ -469,8 +496,7 @@ pub fn lower_kernel<'c>(
         lowering.b.cursor = Cursor::End(lowered_blocks[index].0);
         lowering.lower_top_level(&unsafe { melior::ir::BlockRef::from_raw(block) })?;
     }
-    let shared_bytes = crate::module_int_attribute(&module_op, "ttg.shared").unwrap_or(0) as usize;
     // The tt.func is replaced by the llvm.func.
     unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };
-    Ok(KernelInfo { name: kernel_name, num_warps, shared_bytes, parameters })
+    Ok(info)
 }

@@ -114,7 +114,7 @@ fn main() -> ExitCode {
     };
     tritium_dialects::internal_error::install_panic_hook();
     let start = std::time::Instant::now();
-    tritium_passes::register_all();
+    tritium_lowering::register_all_passes();
     let context = tritium_dialects::create_context();
     let context_time = start.elapsed();
     let source = match std::fs::read_to_string(&arguments.input) {
