@@ -26,7 +26,8 @@ class Fp8Poisoned(torch.Tensor):
     """An fp8 output, poisoned with the NaN code 0x7f (torch may not fill fp8 tensors)."""
 
     def fill_(self, value):
-        self.view(torch.uint8).fill_(0x7F)
+        # The base method: a view of this subclass would come back here.
+        torch.Tensor.fill_(self.view(torch.uint8), 0x7F)
         return self
 
 
