@@ -249,7 +249,7 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
     }
     let k_size = a_layout.shape[n] as u32;
     let k_tile = 8 * k_width;
-    if k_size % k_tile != 0 {
+    if !k_size.is_multiple_of(k_tile) {
         let message = format!("K must be a multiple of {k_tile} for mma.sync.m16n8k{} with kWidth {k_width}", mma.k());
         return Err(LowerError::at(&op, message));
     }
