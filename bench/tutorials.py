@@ -6,7 +6,11 @@ tutorial 03's autotuning (all its configs compiled and benchmarked) with
 Tritium and with upstream. GPU machine with torch and triton 3.6 and the
 tritium wheel installed.
 
-    python3 bench/tutorials.py TUTORIALS_DIR [01 02 ...]
+    [STRIP_ASSUME=1] python3 bench/tutorials.py TUTORIALS_DIR [01 02 ...]
+
+STRIP_ASSUME=1 times the autotuning on tutorial 03's kernel without its
+tl.assume hints (llvm.intr.assume, which Tritium does not lower yet), for
+both compilers.
 """
 import json
 import os
@@ -45,6 +49,10 @@ def child(path, which):
                 # tl.assume (llvm.intr.assume) is not lowered by Tritium yet: time
                 # both compilers on the kernel without these hints.
                 definitions = "\n".join(line for line in definitions.splitlines() if "tl.assume(" not in line)
+                # @triton.jit reads the kernel's source back from its file: write one.
+                path = os.path.join(tempfile.mkdtemp(), "tutorial03_without_assume.py")
+                with open(path, "w") as f:
+                    f.write(definitions)
             scope = {"__name__": "tutorial03", "__file__": path}
             exec(compile(definitions, path, "exec"), scope)
             a = torch.randn((4096, 4096), device="cuda", dtype=torch.float16)
