@@ -6,7 +6,11 @@ tutorial 03's autotuning (all its configs compiled and benchmarked) with
 Tritium and with upstream. GPU machine with torch and triton 3.6 and the
 tritium wheel installed.
 
-    python3 bench/tutorials.py TUTORIALS_DIR [01 02 ...]
+    [STRIP_ASSUME=1] python3 bench/tutorials.py TUTORIALS_DIR [01 02 ...]
+
+STRIP_ASSUME=1 times the autotuning on tutorial 03's kernel without its
+tl.assume hints (llvm.intr.assume, which Tritium does not lower yet), for
+both compilers.
 """
 import json
 import os
@@ -41,6 +45,14 @@ def child(path, which):
         if which == "autotune":
             source = open(path).read()
             definitions = source[:source.index("# Unit Test")]
+            if os.environ.get("STRIP_ASSUME") == "1":
+                # tl.assume (llvm.intr.assume) is not lowered by Tritium yet: time
+                # both compilers on the kernel without these hints.
+                definitions = "\n".join(line for line in definitions.splitlines() if "tl.assume(" not in line)
+                # @triton.jit reads the kernel's source back from its file: write one.
+                path = os.path.join(tempfile.mkdtemp(), "tutorial03_without_assume.py")
+                with open(path, "w") as f:
+                    f.write(definitions)
             scope = {"__name__": "tutorial03", "__file__": path}
             exec(compile(definitions, path, "exec"), scope)
             a = torch.randn((4096, 4096), device="cuda", dtype=torch.float16)
@@ -63,7 +75,10 @@ def child(path, which):
                         try:
                             scope["test_op"](*args)
                             print(f"attention {args}: ok")
-                        except Exception as e:
+                        except BaseException as e:  # pytest.skip raises a BaseException
+                            if type(e).__name__ == "Skipped":
+                                print(f"attention {args}: skipped by the tutorial ({e})")
+                                continue
                             ok = False
                             print(f"attention {args}: FAILED {type(e).__name__}: {str(e).splitlines()[0][:300]}")
             else:
@@ -98,16 +113,16 @@ def child(path, which):
 def main():
     directory = sys.argv[1]
     chosen = sys.argv[2:] or ["01", "02", "03", "04", "05", "06", "07", "08", "09"]
-    files = {name[:2]: os.path.join(directory, name) for name in os.listdir(directory) if name[:2].isdigit()}
+    files = {name[:2]: os.path.abspath(os.path.join(directory, name)) for name in os.listdir(directory) if name[:2].isdigit()}
     runs = [(n, files[n], "1") for n in chosen if n != "autotune"]
-    if "03" in files:
+    if "03" in files and os.environ.get("AUTOTUNE", "1") == "1":
         runs += [("autotune", files["03"], "1"), ("autotune", files["03"], "0")]
     for which, path, tritium in runs:
         env = {**os.environ, "TRITIUM": tritium, "TRITON_CACHE_DIR": tempfile.mkdtemp(), "PYTHONUNBUFFERED": "1"}
         start = time.time()
         try:
             run = subprocess.run([sys.executable, HERE, "--child", path, which], env=env, capture_output=True,
-                                 text=True, timeout=240, cwd=tempfile.mkdtemp())
+                                 text=True, timeout=int(os.environ.get("TUTORIAL_TIMEOUT", "150")), cwd=tempfile.mkdtemp())
             output = run.stdout + run.stderr
         except subprocess.TimeoutExpired as e:
             output = (e.stdout or b"").decode(errors="replace") + "\nTIMEOUT"

@@ -39,18 +39,56 @@ fn format_diagnostic(diagnostic: &Diagnostic) -> String {
         DiagnosticSeverity::Remark => "remark",
     };
     let location = diagnostic.location().to_string();
-    let inner = location
-        .strip_prefix("loc(")
-        .and_then(|l| l.strip_suffix(')'))
-        .unwrap_or(&location);
-    let position = match inner
-        .strip_prefix('"')
-        .and_then(|rest| rest.split_once('"'))
-    {
-        Some((file, position)) if position.starts_with(':') => format!("{file}{position}"),
-        _ => location.clone(),
-    };
+    let position = file_position(&location).unwrap_or(location);
     format!("{position}: {severity}: {diagnostic}")
+}
+
+/// The first `"file":line:col` of a printed location: a file location as it
+/// is, or the one inside a name (`loc("x"("k.py":3:9))`, Triton names values
+/// so) or a call site (`loc(callsite("callee.py":1:2 at ...))`, the callee
+/// first, as MLIR prints them).
+fn file_position(location: &str) -> Option<String> {
+    let mut rest = location;
+    while let Some(start) = rest.find('"') {
+        let after = &rest[start + 1..];
+        let end = after.find('"')?;
+        let (file, tail) = (&after[..end], &after[end + 1..]);
+        if let Some(numbers) = tail.strip_prefix(':') {
+            let digits: String = numbers
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == ':')
+                .collect();
+            let digits = digits.trim_end_matches(':');
+            if digits.split(':').count() == 2 && !digits.split(':').any(str::is_empty) {
+                return Some(format!("{file}:{digits}"));
+            }
+        }
+        rest = tail;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_position;
+
+    #[test]
+    fn positions_of_printed_locations() {
+        assert_eq!(
+            file_position(r#"loc("k.py":3:9)"#).as_deref(),
+            Some("k.py:3:9")
+        );
+        assert_eq!(
+            file_position(r#"loc("x"("k.py":43:23))"#).as_deref(),
+            Some("k.py:43:23")
+        );
+        assert_eq!(
+            file_position(r#"loc(callsite("std.py":10:4 at "z"("k.py":7:2)))"#).as_deref(),
+            Some("std.py:10:4")
+        );
+        assert_eq!(file_position("loc(unknown)"), None);
+        assert_eq!(file_position(r#"loc("name")"#), None);
+    }
 }
 
 /// Compiles TTIR or TTGIR text (`source_name` names it in diagnostics).

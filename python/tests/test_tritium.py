@@ -181,6 +181,11 @@ def test_triton_plugin_ptx_is_tritiums_and_cubin_from_ptxas():
                     f.write(kernel.asm["ttir"])
                 same_ptx_everywhere(path, kernel.metadata.num_warps, kernel.metadata.num_stages,
                                     expected=kernel.asm["ptx"])
+            # The launcher's shared memory and warps are Tritium's.
+            direct = tritium.compile(kernel.asm["ttir"], num_warps=kernel.metadata.num_warps,
+                                     num_stages=kernel.metadata.num_stages, triton_abi=True)["metadata"]
+            assert (kernel.metadata.shared, kernel.metadata.num_warps) == (direct["shared"], direct["num_warps"])
+            assert name != "matmul" or kernel.metadata.shared > 0
     finally:
         tritium.triton.disable()
     upstream = plugin_compile("add")

@@ -36,6 +36,8 @@ def _unsupported_options(options):
         problems.append("maxnreg (a register limit per thread)")
     if not getattr(options, "enable_fp_fusion", True):
         problems.append("enable_fp_fusion=False (Tritium's LLVM code generation always fuses multiply-adds)")
+    if not getattr(options, "enable_reflect_ftz", True):
+        problems.append("enable_reflect_ftz=False (Tritium's exp2 always flushes denormals: ex2.approx.ftz)")
     if getattr(options, "instrumentation_mode", ""):
         problems.append(f"instrumentation_mode={options.instrumentation_mode!r}")
     return problems
