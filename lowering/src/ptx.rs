@@ -64,11 +64,11 @@ unsafe extern "C" {
 /// and GEPs) in one basic block, the NVPTX pipeline's `slsr` pass is skipped.
 /// LLVM 22's SLSR compares each candidate with the others of its base and
 /// stride, so its time grows with the square of their number: 15 s of the
-/// 15.3 s a 512x512 masked fill (2,048 elements per thread) took. The corpus
-/// kernels have at most ~160 per block (their PTX is unchanged); a 512x512
-/// tile has ~2,600. Without SLSR, ptxas still strength-reduces the address
-/// arithmetic it needs.
-const SLSR_CANDIDATE_LIMIT: usize = 1024;
+/// 15.3 s a 512x512 masked fill (2,048 elements per thread) took, and still
+/// ~1 s at 1,024 candidates (a 256x512 tile). The corpus kernels have at most
+/// ~160 per block (their PTX is unchanged); a 512x512 tile has ~2,000.
+/// Without SLSR, ptxas still strength-reduces the address arithmetic.
+const SLSR_CANDIDATE_LIMIT: usize = 400;
 
 /// The largest number of SLSR candidates in one basic block of `module`.
 unsafe fn largest_block_candidates(module: LLVMModuleRef) -> usize {
