@@ -162,7 +162,7 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     // A module that came with its allocation was not checked by the pass.
     let shared = crate::module_int_attribute(&module.as_operation(), "ttg.shared").unwrap_or(0);
     let limit = tritium_passes::max_shared_bytes(target.capability);
-    if usize::try_from(shared).map_or(true, |s| s > limit) {
+    if usize::try_from(shared).is_err() || shared as usize > limit {
         let message =
             format!("the kernel needs {shared} bytes of shared memory (ttg.shared), more than the {limit} bytes a CTA can have on sm_{}", target.capability);
         tritium_dialects::pass::emit_error(module.as_operation().location(), &message);

@@ -50,6 +50,8 @@
 // RUN: not tt-opt %t/scalar.mlir --allocate-shared-memory-nv='compute-capability=abc' 2>&1 | FileCheck %s --check-prefix=OPTOPTION
 // RUN: not tt-opt %t/scalar.mlir --tritium-ttgir-pipeline='num-warps=3' 2>&1 | FileCheck %s --check-prefix=OPTWARPS
 // RUN: not tt-opt %t/scalar.mlir --tritium-ttgir-pipeline='target=cuda:75' 2>&1 | FileCheck %s --check-prefix=OPTTARGET
+// RUN: printf '\377\376\000binary' > %t/binary.mlir && not tritium compile %t/binary.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=BINARY
+// RUN: tritium compile %t/huge-copy.mlir -o %t/huge && grep -c 'ld.global.v4.b32' %t/huge/huge_copy.ptx | FileCheck %s --check-prefix=HUGE
 // RUN: not ls %t/out %t/ice
 
 // NOCMD: usage: tritium compile
@@ -104,7 +106,24 @@
 // OPTOPTION: 'abc' value invalid
 // OPTWARPS: scalar.mlir:1:1: error: num-warps must be a power of two from 1 to 32, got 3
 // OPTTARGET: scalar.mlir:1:1: error: compute capability 75 is older than sm_80
+// BINARY: error: cannot read {{.*}}binary.mlir: stream did not contain valid UTF-8
+// A 1,048,576-element copy with 4 warps (8,192 elements per thread) compiles in bounded time.
+// HUGE: 2048
 
+//--- huge-copy.mlir
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @huge_copy(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %q: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 1048576 : i32, start = 0 : i32} : tensor<1048576xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<1048576x!tt.ptr<f32>, #blocked>
+    %a = tt.addptr %ps, %r : tensor<1048576x!tt.ptr<f32>, #blocked>, tensor<1048576xi32, #blocked>
+    %v = tt.load %a : tensor<1048576x!tt.ptr<f32>, #blocked>
+    %qs = tt.splat %q : !tt.ptr<f32> -> tensor<1048576x!tt.ptr<f32>, #blocked>
+    %b = tt.addptr %qs, %r : tensor<1048576x!tt.ptr<f32>, #blocked>, tensor<1048576xi32, #blocked>
+    tt.store %b, %v : tensor<1048576x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
 //--- scalar.mlir
 module {
   tt.func public @k(%p: !tt.ptr<f32>, %x: f32) {
