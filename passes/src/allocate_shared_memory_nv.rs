@@ -225,9 +225,14 @@ fn last_use(alloc: OperationRef, position: &HashMap<usize, usize>, end: &[usize]
                 ancestor = parent.parent_operation();
             }
             let user_name = name_of(&user);
+            // Results that are views of the buffer (only memdescs can be:
+            // the accumulator a warp_group_dot_wait returns is not).
             if VIEWS.contains(&user_name.as_str()) || user_name.starts_with("scf.") {
                 for i in 0..user.result_count() {
-                    pending.push(user.result_at(i).unwrap().into());
+                    let result = user.result_at(i).unwrap();
+                    if MemDesc::of(result.r#type()).is_some() {
+                        pending.push(result.into());
+                    }
                 }
             }
         }
