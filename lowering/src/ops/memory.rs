@@ -234,7 +234,12 @@ fn load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let masks = if op.operand_count() >= 2 { Some(registers_of(l, &op, 1)?) } else { None };
     let others = if op.operand_count() >= 3 { Some(registers_of(l, &op, 2)?) } else { None };
     let volatile = op.attribute("isVolatile").map(|a| a.to_string() == "true").unwrap_or(false);
-    let instruction = format!("ld.global{}{}.b{word_bits}", if volatile { ".volatile" } else { "" }, vector_suffix(count));
+    let hints = CacheHints::of(l, &op, Access::Load);
+    let instruction = format!(
+        "ld{}.global{}.b{word_bits}",
+        if volatile { ".volatile" } else { "" },
+        hints.qualifiers(vector_suffix(count)),
+    );
     let word_type = l.b.int_type(word_bits);
     let result_words_type = if count == 1 {
         word_type
@@ -248,15 +253,21 @@ fn load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     for start in (0..pointers.len()).step_by(width) {
         let destinations = register_list(0, count);
         let (asm, constraints, operands) = match &masks {
-            None => (
-                format!("{instruction} {destinations}, [ ${count} + 0 ];"),
-                format!("{outputs},l"),
-                vec![pointers[start]],
-            ),
+            None => {
+                let (policy, policy_constraint, policy_operands) = hints.operand(count + 1);
+                (
+                    format!("{instruction} {destinations}, [ ${count} + 0 ]{policy};"),
+                    format!("{outputs},l{policy_constraint}"),
+                    [vec![pointers[start]], policy_operands].concat(),
+                )
+            }
             Some(masks) => {
                 let mut text = String::new();
                 let mut operands = vec![pointers[start], masks[start]];
                 let mut constraints = format!("{outputs},l,b");
+                // The policy operand comes after the `other` words.
+                let policy_index = count + 2 + if others.is_some() { count } else { 0 };
+                let (policy, policy_constraint, policy_operands) = hints.operand(policy_index);
                 match &others {
                     Some(others) => {
                         let other_bytes: Vec<V> =
@@ -274,7 +285,9 @@ fn load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
                         }
                     }
                 }
-                text += &format!("@${} {instruction} {destinations}, [ ${count} + 0 ];", count + 1);
+                text += &format!("@${} {instruction} {destinations}, [ ${count} + 0 ]{policy};", count + 1);
+                constraints += &policy_constraint;
+                operands.extend(policy_operands);
                 (text, constraints, operands)
             }
         };
@@ -318,7 +331,8 @@ fn store<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let width = vector_width(l, &op, layout.as_deref(), bits);
     let (word_bits, count) = words(width, bits);
     let word_class = class(word_bits);
-    let instruction = format!("st.global{}.b{word_bits}", vector_suffix(count));
+    let hints = CacheHints::of(l, &op, Access::Store);
+    let instruction = format!("st.global{}.b{word_bits}", hints.qualifiers(vector_suffix(count)));
     for start in (0..pointers.len()).step_by(width) {
         if layout.as_ref().is_some_and(|layout| layout.is_duplicate_register(start)) {
             continue;
@@ -338,9 +352,17 @@ fn store<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             Some(p) => {
                 operands.push(p);
                 constraints += ",b";
-                format!("@${} {instruction} [ $0 + 0 ], {sources};", count + 1)
+                let (policy, policy_constraint, policy_operands) = hints.operand(count + 2);
+                constraints += &policy_constraint;
+                operands.extend(policy_operands);
+                format!("@${} {instruction} [ $0 + 0 ], {sources}{policy};", count + 1)
             }
-            None => format!("{instruction} [ $0 + 0 ], {sources};"),
+            None => {
+                let (policy, policy_constraint, policy_operands) = hints.operand(count + 1);
+                constraints += &policy_constraint;
+                operands.extend(policy_operands);
+                format!("{instruction} [ $0 + 0 ], {sources}{policy};")
+            }
         };
         l.b.inline_asm(&asm, &constraints, &operands, None);
     }
@@ -361,4 +383,62 @@ pub fn owner_predicate(l: &mut Lowering, free_lanes: u32, free_warps: u32) -> Op
         let bits = b.and(tid, m);
         b.icmp(0, bits, zero)
     }))
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    Load,
+    Store,
+}
+
+/// A global access's cache modifier and eviction policy, as upstream turns
+/// `cacheModifier = ...` and `evictionPolicy = ...` into PTX: `.ca`/`.cg` on
+/// loads, `.wb`/`.cg`/`.cs`/`.wt` on stores (others are ignored, as
+/// upstream ignores them), `.L1::evict_first`/`.L1::evict_last`, and on
+/// sm_80+ an L2 cache hint made by `createpolicy.fractional`.
+struct CacheHints {
+    cache: &'static str,
+    evict: &'static str,
+    policy: Option<V>,
+}
+
+impl CacheHints {
+    fn of<'c>(l: &mut Lowering<'c>, op: &OperationRef<'c, '_>, access: Access) -> CacheHints {
+        // tt.CacheModifier and tt.EvictionPolicy are I32EnumAttrs (ODS order).
+        let cache = match (crate::int_attribute(op, "cache").unwrap_or(1), access) {
+            (2, Access::Load) => ".ca",
+            (3, _) => ".cg",
+            (4, Access::Store) => ".wb",
+            (5, Access::Store) => ".cs",
+            (6, Access::Store) => ".wt",
+            _ => "",
+        };
+        let (evict, l2) = match crate::int_attribute(op, "evict").unwrap_or(1) {
+            2 => (".L1::evict_first", "L2::evict_first"),
+            3 => (".L1::evict_last", "L2::evict_last"),
+            _ => ("", ""),
+        };
+        let policy = (!l2.is_empty() && l.target.capability >= 80).then(|| {
+            let i64 = l.b.i64();
+            let text = format!("createpolicy.fractional.{l2}.b64 $0, 1.0;");
+            l.b.inline_asm(&text, "=l", &[], Some(i64)).unwrap()
+        });
+        CacheHints { cache, evict, policy }
+    }
+
+    /// The qualifiers between the state space and the type, in upstream's
+    /// order: cache operator, L1 eviction priority, L2 cache hint, vector.
+    fn qualifiers(&self, vector: String) -> String {
+        let hint = if self.policy.is_some() { ".L2::cache_hint" } else { "" };
+        format!("{}{}{hint}{vector}", self.cache, self.evict)
+    }
+
+    /// The cache-policy operand as the asm operand `$index`: its text after
+    /// the address or sources, its constraint and its value.
+    fn operand(&self, index: usize) -> (String, String, Vec<V>) {
+        match self.policy {
+            Some(policy) => (format!(", ${index}"), ",l".to_string(), vec![policy]),
+            None => (String::new(), String::new(), Vec::new()),
+        }
+    }
 }
