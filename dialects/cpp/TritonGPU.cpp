@@ -101,6 +101,13 @@ public:
     return success();
   }
 
+  // Parses `<{...}` into `dict`, leaving what follows the dictionary.
+  ParseResult parseOpen() {
+    if (parser.parseLess() || parser.parseAttribute(dict))
+      return failure();
+    return success();
+  }
+
   ParseResult error(const Twine &message) { return parser.emitError(loc, message); }
 
   // Every key must be one of `known`.
@@ -646,6 +653,99 @@ LogicalResult AMDWmmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emi
   if (version == 3 && !is({{16, 16, 4}, {16, 16, 32}, {16, 16, 64}, {16, 16, 128}}))
     return emitError() << "invalid WMMA v3 instruction shape";
   return verifyBases(emitError, "CGALayout", cgaBases, warpsPerCTA.size());
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.shared_linear
+//===----------------------------------------------------------------------===//
+
+Attribute SharedLinearEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutDictParser dict(parser);
+  SmallVector<int32_t> offsetBases, blockBases;
+  std::optional<unsigned> rank;
+  unsigned alignment = 0;
+  if (dict.parseOpen())
+    return {};
+  if (dict.get("alignment")) {
+    (void)dict.error("alignment must be specified outside of the linear layout braces");
+    return {};
+  }
+  if (dict.checkKeys({"offset", "block"}) || dict.getBases("offset", rank, offsetBases) ||
+      dict.getBases("block", rank, blockBases))
+    return {};
+  if (!dict.get("offset")) {
+    (void)dict.error("missing 'offset' in layout");
+    return {};
+  }
+  if (!rank) {
+    (void)dict.error("Empty Layout not supported");
+    return {};
+  }
+  if (parser.parseComma() || parser.parseKeyword("alignment") || parser.parseEqual() ||
+      parser.parseInteger(alignment) || parser.parseGreater())
+    return {};
+  return parser.getChecked<SharedLinearEncodingAttr>(parser.getContext(), *rank, offsetBases,
+                                                     blockBases, alignment);
+}
+
+void SharedLinearEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{offset = ";
+  printBases(printer, getOffsetBases(), getRank());
+  if (!getBlockBases().empty()) {
+    printer << ", block = ";
+    printBases(printer, getBlockBases(), getRank());
+  }
+  printer << "}, alignment = " << getAlignment() << ">";
+}
+
+// As upstream: over GF(2), the bases must reach every element of the tensor
+// (whose size per dimension is the smallest power of two above the bases'
+// values), and do so once each when the zero (broadcast) bases are left out.
+LogicalResult SharedLinearEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                               unsigned rank, ArrayRef<int32_t> offsetBases,
+                                               ArrayRef<int32_t> blockBases, unsigned) {
+  if (rank == 0)
+    return emitError() << "SharedLinearEncodingAttr requires at least one output dimension.";
+  SmallVector<unsigned> bitsPerDim(rank, 0);
+  SmallVector<int32_t> all(offsetBases);
+  all.append(blockBases.begin(), blockBases.end());
+  for (size_t i = 0; i < all.size(); ++i)
+    bitsPerDim[i % rank] = std::max(bitsPerDim[i % rank], unsigned(llvm::Log2_32(all[i]) + 1));
+  unsigned totalBits = 0;
+  for (unsigned bits : bitsPerDim)
+    totalBits += bits;
+  if (totalBits > 64)
+    return emitError() << "shared_linear layouts of more than 2^64 elements are not supported";
+  // Each basis as one vector of totalBits bits (dimension 0's bits lowest).
+  SmallVector<uint64_t> vectors;
+  for (size_t i = 0; i < all.size(); i += rank) {
+    uint64_t v = 0;
+    unsigned shift = 0;
+    for (unsigned d = 0; d < rank; ++d) {
+      v |= uint64_t(uint32_t(all[i + d])) << shift;
+      shift += bitsPerDim[d];
+    }
+    vectors.push_back(v);
+  }
+  unsigned nonZero = llvm::count_if(vectors, [](uint64_t v) { return v != 0; });
+  // Gaussian elimination over GF(2).
+  unsigned rankOfBases = 0;
+  for (unsigned bit = 0; bit < totalBits; ++bit) {
+    auto pivot = llvm::find_if(vectors, [&](uint64_t v) { return v >> bit & 1; });
+    if (pivot == vectors.end())
+      continue;
+    uint64_t p = *pivot;
+    vectors.erase(pivot);
+    for (uint64_t &v : vectors)
+      if (v >> bit & 1)
+        v ^= p;
+    ++rankOfBases;
+  }
+  if (rankOfBases != totalBits)
+    return emitError() << "The layout must be surjective";
+  if (nonZero != totalBits)
+    return emitError() << "After removing the zero bases the layout must be bijective";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

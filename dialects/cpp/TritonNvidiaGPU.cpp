@@ -297,9 +297,11 @@ LogicalResult TCGen5MMAOp::verify() {
                             getB().getType().getElementType(), dType.getElementType())))
     return failure();
   Attribute aEnc = getA().getType().getEncoding();
-  if (!isa<ttg::NVMMASharedEncodingAttr, TensorMemoryEncodingAttr>(aEnc))
+  if (!isa<ttg::NVMMASharedEncodingAttr, ttg::SharedLinearEncodingAttr, TensorMemoryEncodingAttr>(
+          aEnc))
     return emitOpError("LHS operand must have a NVMMAShared or TensorMemory encoding");
-  if (!isa<ttg::NVMMASharedEncodingAttr>(getB().getType().getEncoding()))
+  if (!isa<ttg::NVMMASharedEncodingAttr, ttg::SharedLinearEncodingAttr>(
+          getB().getType().getEncoding()))
     return emitOpError("RHS operand must have a NVMMAShared encoding");
   auto dEnc = dyn_cast<TensorMemoryEncodingAttr>(dType.getEncoding());
   if (!dEnc)

@@ -188,6 +188,24 @@ def TTG_NVMMASharedEncodingAttr : TTG_Attr<"NVMMASharedEncoding", "nvmma_shared"
   let hasCustomAssemblyFormat = 1;
 }
 
+def TTG_SharedLinearEncodingAttr : TTG_Attr<"SharedLinearEncoding", "shared_linear",
+    [TTG_LayoutEncoding, TTG_SharedEncoding]> {
+  let summary = "a shared-memory layout given as a linear layout: offset (and block) bases";
+  let description = [{
+    `#ttg.shared_linear<{offset = [[0, 1], ...], block = [...]}, alignment = 16>`:
+    basis i of `offset` is the tensor coordinate of element offset 2^i. Tritium
+    parses, verifies (surjective, bijective without zero bases) and prints it
+    as upstream; passes and the lowering do not use it yet.
+  }];
+  let parameters = (ins
+    "unsigned":$rank,
+    ArrayRefParameter<"int32_t">:$offsetBases,
+    ArrayRefParameter<"int32_t">:$blockBases,
+    "unsigned":$alignment);
+  let genVerifyDecl = 1;
+  let hasCustomAssemblyFormat = 1;
+}
+
 def TTG_SharedMemorySpaceAttr : AttrDef<TTG_Dialect, "SharedMemorySpace"> {
   let mnemonic = "shared_memory";
   let summary = "the memory space of shared memory (in !ttg.memdesc)";

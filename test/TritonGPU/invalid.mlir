@@ -697,3 +697,13 @@ tt.func @predicate_stage_types(%a: i32, %b: i64) {
   %0 = "ttg.predicate_stage"(%a, %b, %a) <{maxStage = 2 : i32, stage = 0 : i32}> : (i32, i64, i32) -> i1
   tt.return
 }
+
+// -----
+
+// expected-error @+1 {{After removing the zero bases the layout must be bijective}}
+#shared = #ttg.shared_linear<{offset = [[0, 1], [0, 1]]}, alignment = 16>
+
+// -----
+
+// expected-error @+1 {{alignment must be specified outside of the linear layout braces}}
+#shared = #ttg.shared_linear<{offset = [[0, 1]], alignment = 16}>

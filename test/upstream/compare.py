@@ -48,6 +48,7 @@ ROUND_TRIP_FILES = [
     "test/TritonNvidiaGPU/ops.mlir",
     "test/TritonNvidiaGPU/tensor-memory.mlir",
     "test/TritonGPU/amd-attributes.mlir",
+    "test/TritonGPU/shared-linear.mlir",
     "test/TritonGPU/tti-ops.mlir",
     "test/TritonNvidiaGPU/nvws-ops.mlir",
     "test/TritonNvidiaGPU/nvg-ops.mlir",
