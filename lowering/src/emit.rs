@@ -11,7 +11,7 @@ use crate::{
 };
 use melior::{
     ir::{
-        attribute::{DenseI32ArrayAttribute, StringAttribute},
+        attribute::{ArrayAttribute, DenseI32ArrayAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike},
         r#type::{FunctionType, ShapedTypeLike},
         Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type,
@@ -238,6 +238,30 @@ pub struct KernelInfo {
     pub shared_bytes: usize,
     /// (name, type) of each parameter, in order.
     pub parameters: Vec<(String, String)>,
+    /// For each `!tt.tensordesc` parameter, in order, what the launcher puts
+    /// into its CUtensorMap (a JSON object, as upstream's `tensordesc_meta`).
+    pub tensordesc_meta: Vec<String>,
+}
+
+/// The kernel ABI of one parameter: its LLVM type and parameter attributes.
+/// Pointers are global addresses, scalars by value, tensor descriptors a
+/// CUtensorMap by value (`ops::tma::parameter_abi`).
+fn kernel_parameter<'c>(context: &'c Context, b: &Builder<'c>, ty: Type<'c>) -> std::result::Result<(Type<'c>, Attribute<'c>), String> {
+    let empty = Attribute::parse(context, "{}").expect("empty dictionary");
+    if let Some((lowered, attributes)) = ops::tma::parameter_abi(ty) {
+        let lowered = Type::parse(context, lowered).ok_or("bad parameter type")?;
+        let attributes = Attribute::parse(context, attributes).ok_or("bad parameter attributes")?;
+        return Ok((lowered, attributes));
+    }
+    Ok(match types::pointer_parts(ty) {
+        Some((_, space)) => (b.ptr(space as u32), empty),
+        None => (ty, empty),
+    })
+}
+
+/// `tensordesc_meta` of the kernel: one entry per tensor-descriptor parameter.
+fn descriptor_metadata(function_type: &FunctionType) -> std::result::Result<Vec<String>, String> {
+    (0..function_type.input_count()).filter_map(|i| ops::tma::descriptor_metadata(function_type.input(i).unwrap())).collect()
 }
 
 /// Lowers the public `tt.func` of `module` into an `llvm.func` added to the
@@ -308,6 +332,7 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
     let entry = kernel.region_at(0).ok().and_then(|r| r.first_block()).ok_or_else(|| LowerError::at(&kernel, "has no body"))?;
     let mut parameter_types = Vec::new();
     let mut parameters = Vec::new();
+    let mut parameter_attributes = Vec::new();
     for i in 0..function_type.input_count() {
         let ty = function_type.input(i).unwrap();
         if ty.is_ranked_tensor() {
@@ -320,12 +345,11 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
             .and_then(|l| l.split('"').nth(1).map(str::to_string))
             .unwrap_or_else(|| format!("arg{i}"));
         parameters.push((name, ty.to_string()));
-        let lowered = match types::pointer_parts(ty) {
-            Some((_, space)) => b.ptr(space as u32),
-            None => ty,
-        };
+        let (lowered, attributes) = kernel_parameter(context, &b, ty).map_err(|e| LowerError::at(&kernel, e))?;
         parameter_types.push(lowered);
+        parameter_attributes.push(attributes);
     }
+    let tensordesc_meta = descriptor_metadata(&function_type).map_err(|e| LowerError::at(&kernel, e))?;
     let void = melior::dialect::llvm::r#type::void(context);
     let llvm_function_type = melior::dialect::llvm::r#type::function(void, &parameter_types, false);
     let region = Region::new();
@@ -352,6 +376,7 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
             (Identifier::new(context, "function_type"), b.type_attr(llvm_function_type)),
             (Identifier::new(context, "nvvm.kernel"), unit),
             (Identifier::new(context, "nvvm.reqntid"), DenseI32ArrayAttribute::new(context, &[threads as i32]).into()),
+            (Identifier::new(context, "arg_attrs"), ArrayAttribute::new(context, &parameter_attributes).into()),
         ])
         .add_regions([region])
         .build()
@@ -408,5 +433,5 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
     let shared_bytes = crate::module_int_attribute(&module_op, "ttg.shared").unwrap_or(0) as usize;
     // The tt.func is replaced by the llvm.func.
     unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };
-    Ok(KernelInfo { name: kernel_name, num_warps, shared_bytes, parameters })
+    Ok(KernelInfo { name: kernel_name, num_warps, shared_bytes, parameters, tensordesc_meta })
 }
