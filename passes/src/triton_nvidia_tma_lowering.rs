@@ -1,0 +1,195 @@
+//! `triton-nvidia-tma-lowering`: tensor-descriptor loads and stores become
+//! TMA copies through shared memory (upstream `TMALowering.cpp`).
+//!
+//! - `tt.descriptor_load` -> a mutable buffer in the descriptor's shared
+//!   encoding and a one-slot mbarrier; `ttng.init_barrier` (1 arrival),
+//!   `ttng.barrier_expect` (the tile's bytes), `ttng.async_tma_copy_global_
+//!   to_local`, `ttng.wait_barrier` (phase 0), `ttng.inval_barrier`, then a
+//!   `ttg.local_load` in the load's layout.
+//! - `tt.descriptor_store` -> `ttg.local_alloc` of the value (immutable),
+//!   `ttng.fence_async_shared` (the generic-proxy writes must be visible to
+//!   the TMA unit), `ttng.async_tma_copy_local_to_global`,
+//!   `ttng.async_tma_store_wait {pendings = 0}`.
+//!
+//! Run with MLIR's greedy driver, as upstream's patterns are: the constants
+//! they create are folded into the region's entry. Gathers, scatters,
+//! reductions through descriptors and device-side descriptors
+//! (`tt.make_tensor_descriptor`) are not lowered yet: they are located
+//! errors naming the op, not left for the lowering to trip over.
+use crate::{
+    greedy::apply_with_folds,
+    ir::{create, fail, name_of, tensor_parts},
+};
+use melior::ir::{
+    attribute::{BoolAttribute, IntegerAttribute},
+    operation::OperationLike,
+    r#type::IntegerType,
+    Attribute, OperationRef, Type, Value, ValueLike,
+};
+use tritium_dialects::{
+    access::OpAccess,
+    layout::attribute_of,
+    pass::{PassDefinition, PassOptions, PassResult},
+    rewrite::{Pattern, Rewriter},
+    types::{self, MemDesc},
+};
+use tritium_layout::{CtaLayout, Layout, SwizzledShared};
+
+pub static PASS: PassDefinition = PassDefinition {
+    argument: "triton-nvidia-tma-lowering",
+    description: "Lower tensor-descriptor loads and stores to TMA copies through shared memory",
+    anchor: "builtin.module",
+    options: &[],
+    run,
+};
+
+static PATTERNS: &[Pattern] = &[
+    Pattern { root: "tt.descriptor_load", benefit: 1, rewrite: lower_load },
+    Pattern { root: "tt.descriptor_store", benefit: 1, rewrite: lower_store },
+];
+
+/// Descriptor ops this pass does not lower yet.
+const NOT_YET: &[&str] = &["tt.descriptor_gather", "tt.descriptor_scatter", "tt.descriptor_reduce", "tt.make_tensor_descriptor"];
+
+fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
+    let mut unsupported = None;
+    for op in crate::ir::collect_ops(module, crate::ir::Order::Pre) {
+        let name = name_of(&op);
+        if NOT_YET.contains(&name.as_str()) && unsupported.is_none() {
+            unsupported = Some(op);
+        }
+    }
+    if let Some(op) = unsupported {
+        return Err(fail(&op, format!("{} is not lowered to TMA by Tritium yet", name_of(&op))));
+    }
+    let patterns: Vec<&'static Pattern> = PATTERNS.iter().collect();
+    apply_with_folds(module, &patterns)
+}
+
+fn int_constant<'c, 'a>(
+    rewriter: &Rewriter,
+    context: &'c melior::Context,
+    op: &OperationRef<'c, 'a>,
+    value: i64,
+    bits: u32,
+) -> Value<'c, 'a> {
+    let ty: Type = IntegerType::new(context, bits).into();
+    let constant = create(
+        "arith.constant",
+        op.location(),
+        &[],
+        &[ty],
+        &[("value", IntegerAttribute::new(ty, value).into())],
+    );
+    rewriter.insert(constant).result(0).unwrap().into()
+}
+
+/// The descriptor's shared encoding (set by
+/// triton-nvidia-optimize-descriptor-encoding).
+fn descriptor_encoding<'c>(op: &OperationRef<'c, '_>, descriptor: Value<'c, '_>) -> Option<Attribute<'c>> {
+    let block = types::tensor_descriptor_block(descriptor.r#type())?;
+    let (_, _, encoding) = tensor_parts(block)?;
+    let _ = op;
+    encoding
+}
+
+fn memdesc_type<'c>(context: &'c melior::Context, op: &OperationRef<'c, '_>, shape: &[i64], element: Type<'c>, encoding: Attribute<'c>, mutable: bool) -> Option<Type<'c>> {
+    let memory_space = types::shared_memory_space(context);
+    MemDesc { shape: shape.to_vec(), element_type: element, encoding, memory_space, mutable, alloc_shape: shape.to_vec() }
+        .to_type(op.location())
+}
+
+fn element_bits(element: Type) -> i64 {
+    let text = element.to_string();
+    match text.as_str() {
+        "f16" | "bf16" => 16,
+        "f32" => 32,
+        "f64" => 64,
+        _ if text.starts_with("f8") => 8,
+        _ => text.trim_start_matches('i').parse().unwrap_or(32),
+    }
+}
+
+fn lower_load(op: OperationRef, rewriter: &Rewriter) -> bool {
+    let Ok(descriptor) = op.operand_at(0) else { return false };
+    let result = op.result_at(0).unwrap();
+    let Some((shape, element, _)) = tensor_parts(result.r#type()) else { return false };
+    let Some(encoding) = descriptor_encoding(&op, descriptor) else { return false };
+    // `to_ref` borrows the ContextRef: it stays alive in this frame.
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
+    let Some(buffer_type) = memdesc_type(context, &op, &shape, element, encoding, true) else { return false };
+    let barrier_layout = Layout::SwizzledShared(SwizzledShared::new(1, 1, 1, &[0]).with_cta(CtaLayout::single_cta(1)));
+    let Some(barrier_encoding) = attribute_of(&barrier_layout, op.location()) else { return false };
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let Some(barrier_type) = memdesc_type(context, &op, &[1], i64_type, barrier_encoding, true) else { return false };
+    let location = op.location();
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let i32_attr = |v: i64| -> Attribute { IntegerAttribute::new(i32_type, v).into() };
+
+    rewriter.set_insertion_point_before(&op);
+    let buffer: Value = rewriter.insert(create("ttg.local_alloc", location, &[], &[buffer_type], &[])).result(0).unwrap().into();
+    let barrier: Value =
+        rewriter.insert(create("ttg.local_alloc", location, &[], &[barrier_type], &[])).result(0).unwrap().into();
+    rewriter.insert(create("ttng.init_barrier", location, &[barrier], &[], &[("count", i32_attr(1))]));
+    let bytes = shape.iter().product::<i64>() * element_bits(element) / 8;
+    let pred = int_constant(rewriter, context, &op, 1, 1);
+    rewriter.insert(create("ttng.barrier_expect", location, &[barrier, pred], &[], &[("size", i32_attr(bytes))]));
+    let mut operands: Vec<Value> = vec![descriptor];
+    operands.extend((1..op.operand_count()).filter_map(|i| op.operand_at(i).ok()));
+    operands.extend([barrier, buffer, pred]);
+    let mut attributes: Vec<(&str, Attribute)> = Vec::new();
+    for name in ["cache", "evict"] {
+        if let Ok(value) = op.attribute(name) {
+            attributes.push((name, value));
+        }
+    }
+    if let Ok(value) = op.attribute("isVolatile") {
+        attributes.push(("isVolatile", value));
+    }
+    rewriter.insert(create("ttng.async_tma_copy_global_to_local", location, &operands, &[], &attributes));
+    let phase = int_constant(rewriter, context, &op, 0, 32);
+    let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(context, &[1, 1, 0, 0]);
+    rewriter.insert(create("ttng.wait_barrier", location, &[barrier, phase], &[], &[("operandSegmentSizes", segments.into())]));
+    rewriter.insert(create("ttng.inval_barrier", location, &[barrier], &[], &[]));
+    let load = rewriter.insert(create("ttg.local_load", location, &[buffer], &[result.r#type()], &[]));
+    rewriter.replace_op_with_values(&op, &[load.result(0).unwrap().into()]);
+    true
+}
+
+fn lower_store(op: OperationRef, rewriter: &Rewriter) -> bool {
+    let Ok(descriptor) = op.operand_at(0) else { return false };
+    // (desc, src, indices...)
+    let n = op.operand_count();
+    let Ok(source) = op.operand_at(1) else { return false };
+    let Some((shape, element, _)) = tensor_parts(source.r#type()) else { return false };
+    let Some(encoding) = descriptor_encoding(&op, descriptor) else { return false };
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
+    let Some(buffer_type) = memdesc_type(context, &op, &shape, element, encoding, false) else { return false };
+    let location = op.location();
+    rewriter.set_insertion_point_before(&op);
+    let buffer: Value =
+        rewriter.insert(create("ttg.local_alloc", location, &[source], &[buffer_type], &[])).result(0).unwrap().into();
+    rewriter.insert(create(
+        "ttng.fence_async_shared",
+        location,
+        &[],
+        &[],
+        &[("bCluster", BoolAttribute::new(context, false).into())],
+    ));
+    let mut operands: Vec<Value> = vec![descriptor];
+    operands.extend((2..n).filter_map(|i| op.operand_at(i).ok()));
+    operands.push(buffer);
+    rewriter.insert(create("ttng.async_tma_copy_local_to_global", location, &operands, &[], &[]));
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    rewriter.insert(create(
+        "ttng.async_tma_store_wait",
+        location,
+        &[],
+        &[],
+        &[("pendings", IntegerAttribute::new(i32_type, 0).into())],
+    ));
+    rewriter.erase_op(&op);
+    true
+}
