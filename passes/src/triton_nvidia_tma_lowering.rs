@@ -48,6 +48,10 @@ static PATTERNS: &[Pattern] = &[
     Pattern { root: "tt.descriptor_store", benefit: 1, rewrite: lower_store },
 ];
 
+/// Ops that view a buffer (upstream's `MemDescViewTrait`).
+const VIEWS: &[&str] =
+    &["ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape", "ttg.memdesc_reinterpret"];
+
 /// Descriptor ops this pass does not lower yet.
 const NOT_YET: &[&str] = &["tt.descriptor_gather", "tt.descriptor_scatter", "tt.descriptor_reduce", "tt.make_tensor_descriptor"];
 
@@ -152,9 +156,62 @@ fn lower_load(op: OperationRef, rewriter: &Rewriter) -> bool {
     let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(context, &[1, 1, 0, 0]);
     rewriter.insert(create("ttng.wait_barrier", location, &[barrier, phase], &[], &[("operandSegmentSizes", segments.into())]));
     rewriter.insert(create("ttng.inval_barrier", location, &[barrier], &[], &[]));
-    let load = rewriter.insert(create("ttg.local_load", location, &[buffer], &[result.r#type()], &[]));
-    rewriter.replace_op_with_values(&op, &[load.result(0).unwrap().into()]);
+    replace_with_buffer(rewriter, &op, buffer, encoding);
     true
+}
+
+/// The `ttng.warp_group_dot_wait`s passing `value` through take its type.
+fn retype_waits_of(value: Value) {
+    for use_ in crate::ssa::uses(value) {
+        if name_of(&use_.owner) == "ttng.warp_group_dot_wait" {
+            let passed: Value = use_.owner.result_at(use_.index).unwrap().into();
+            crate::ir::set_type(passed, value.r#type());
+        }
+    }
+}
+
+/// Upstream `replaceUsesWithLocalLoad`: a `ttg.local_alloc` of the loaded
+/// value in the buffer's encoding is the buffer itself (its users take the
+/// buffer, views of it and warp_group_dot_wait results its mutability);
+/// other users get a `ttg.local_load`.
+fn replace_with_buffer<'c, 'a>(rewriter: &Rewriter, op: &OperationRef<'c, 'a>, buffer: Value<'c, 'a>, encoding: Attribute<'c>) {
+    let result: Value = op.result_at(0).unwrap().into();
+    let mut allocs = Vec::new();
+    for user in crate::ssa::users(result) {
+        let same = name_of(&user) == "ttg.local_alloc"
+            && user.result_at(0).ok().and_then(|r| MemDesc::of(r.r#type())).is_some_and(|m| m.encoding == encoding);
+        if same && !allocs.contains(&user) {
+            allocs.push(user);
+        }
+    }
+    for alloc in &allocs {
+        for use_ in crate::ssa::uses(alloc.result_at(0).unwrap().into()) {
+            let user = use_.owner;
+            rewriter.modify_in_place(&user, || {
+                crate::ssa::set_operand(&user, use_.index, buffer);
+                if name_of(&user) == "ttng.warp_group_dot_wait" {
+                    // Its results pass its operands through, types included.
+                    let passed: Value = user.result_at(use_.index).unwrap().into();
+                    crate::ir::set_type(passed, buffer.r#type());
+                } else if VIEWS.contains(&name_of(&user).as_str()) {
+                    let view = user.result_at(0).unwrap();
+                    if let Some(memdesc) = MemDesc::of(view.r#type()) {
+                        if let Some(ty) = (MemDesc { mutable: true, ..memdesc }).to_type(user.location()) {
+                            crate::ir::set_type(view.into(), ty);
+                            retype_waits_of(view.into());
+                        }
+                    }
+                }
+            });
+        }
+        rewriter.erase_op(alloc);
+    }
+    if crate::ssa::has_uses(result) {
+        let load = rewriter.insert(create("ttg.local_load", op.location(), &[buffer], &[result.r#type()], &[]));
+        rewriter.replace_op_with_values(op, &[load.result(0).unwrap().into()]);
+    } else {
+        rewriter.erase_op(op);
+    }
 }
 
 fn lower_store(op: OperationRef, rewriter: &Rewriter) -> bool {
