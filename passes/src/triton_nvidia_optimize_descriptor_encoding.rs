@@ -12,6 +12,7 @@
 //! - a store (`descriptor_store`/`reduce`/`scatter`): the shape stored;
 //! - a call, return or `ttng.reinterpret_tensor_descriptor`, or a parameter
 //!   of a function that is not a kernel: the default encoding, whatever else.
+//!
 //! Two different wanted encodings also fall back to the default. The default
 //! is the `nvmma_shared` layout of the (smallest used) shape in row-major
 //! order: the widest swizzle the contiguous dim fills.
@@ -22,8 +23,7 @@ use crate::{
     ssa::{argument_number, argument_owner, defining_op, result_number, users, value_key, Key},
 };
 use melior::ir::{
-    attribute::TypeAttribute,
-    operation::OperationLike, r#type::FunctionType, Attribute, BlockLike, OperationRef,
+    attribute::TypeAttribute, operation::OperationLike, r#type::FunctionType, Attribute, BlockLike, OperationRef,
     RegionLike, Type, Value, ValueLike,
 };
 use std::collections::HashMap;
@@ -154,7 +154,9 @@ fn tie<'c, 'a>(value: Value<'c, 'a>, groups: &mut Groups) -> Result<(), String> 
             }
             "scf.if" => {
                 for r in 0..op.region_count() {
-                    if let Some(terminator) = op.region_at(r).ok().and_then(|region| region.first_block()).and_then(|b| b.terminator()) {
+                    if let Some(terminator) =
+                        op.region_at(r).ok().and_then(|region| region.first_block()).and_then(|b| b.terminator())
+                    {
                         groups.union(key, value_key(terminator.operand_at(index).unwrap()));
                     }
                 }
@@ -181,7 +183,8 @@ fn tie<'c, 'a>(value: Value<'c, 'a>, groups: &mut Groups) -> Result<(), String> 
 
 /// What one use asks for.
 fn wanted_by_use<'c>(user: &OperationRef<'c, '_>, descriptor: Value<'c, '_>) -> Wanted<'c> {
-    let rank = types::tensor_descriptor_block(descriptor.r#type()).and_then(types::static_shape).map(|s| s.len()).unwrap_or(0);
+    let rank =
+        types::tensor_descriptor_block(descriptor.r#type()).and_then(types::static_shape).map(|s| s.len()).unwrap_or(0);
     let expand = |shape: Vec<i64>| -> Vec<i64> {
         let mut full = vec![1; rank.saturating_sub(shape.len())];
         full.extend(shape);
@@ -198,7 +201,11 @@ fn wanted_by_use<'c>(user: &OperationRef<'c, '_>, descriptor: Value<'c, '_>) -> 
             // store/reduce: (desc, src, indices...); scatter: (desc, x_offsets, y_offset, src).
             let source_index = if name_of(user) == "tt.descriptor_scatter" { 3 } else { 1 };
             let source = user.operand_at(source_index).unwrap();
-            Wanted { encoding: None, shape: tensor_parts(source.r#type()).map(|(s, _, _)| expand(s)), forced_default: false }
+            Wanted {
+                encoding: None,
+                shape: tensor_parts(source.r#type()).map(|(s, _, _)| expand(s)),
+                forced_default: false,
+            }
         }
         "tt.call" | "tt.return" | "ttng.reinterpret_tensor_descriptor" => {
             Wanted { forced_default: true, ..Wanted::default() }
@@ -303,7 +310,8 @@ fn assign(function: OperationRef) -> PassResult {
     if let Some(entry) = entry {
         let context_ref = function.context();
         let context = unsafe { context_ref.to_ref() };
-        let inputs: Vec<Type> = (0..entry.argument_count()).map(|i| block_argument_at(entry, i).unwrap().r#type()).collect();
+        let inputs: Vec<Type> =
+            (0..entry.argument_count()).map(|i| block_argument_at(entry, i).unwrap().r#type()).collect();
         let results: Vec<Type> = function
             .attribute("function_type")
             .ok()

@@ -11,10 +11,15 @@
 //!   the TMA unit), `ttng.async_tma_copy_local_to_global`,
 //!   `ttng.async_tma_store_wait {pendings = 0}`.
 //!
+//! - `tt.make_tensor_descriptor` (a device-side descriptor) -> a 128-byte
+//!   `ttg.global_scratch_alloc`, `ttng.tensormap_create` filling it (box,
+//!   dims and byte strides innermost first, element type, swizzle, fill
+//!   mode: upstream `createTMADesc`), `ttng.tensormap_fenceproxy_acquire`,
+//!   and `ttng.reinterpret_tensor_descriptor` of the pointer.
+//!
 //! Run with MLIR's greedy driver, as upstream's patterns are: the constants
-//! they create are folded into the region's entry. Gathers, scatters,
-//! reductions through descriptors and device-side descriptors
-//! (`tt.make_tensor_descriptor`) are not lowered yet: they are located
+//! they create are folded into the region's entry. Gathers, scatters and
+//! reductions through descriptors are not lowered yet: they are located
 //! errors naming the op, not left for the lowering to trip over.
 use crate::{
     greedy::apply_with_folds,
@@ -46,14 +51,20 @@ pub static PASS: PassDefinition = PassDefinition {
 static PATTERNS: &[Pattern] = &[
     Pattern { root: "tt.descriptor_load", benefit: 1, rewrite: lower_load },
     Pattern { root: "tt.descriptor_store", benefit: 1, rewrite: lower_store },
+    Pattern { root: "tt.make_tensor_descriptor", benefit: 1, rewrite: lower_make_descriptor },
 ];
 
 /// Ops that view a buffer (upstream's `MemDescViewTrait`).
-const VIEWS: &[&str] =
-    &["ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape", "ttg.memdesc_reinterpret"];
+const VIEWS: &[&str] = &[
+    "ttg.memdesc_index",
+    "ttg.memdesc_subslice",
+    "ttg.memdesc_trans",
+    "ttg.memdesc_reshape",
+    "ttg.memdesc_reinterpret",
+];
 
 /// Descriptor ops this pass does not lower yet.
-const NOT_YET: &[&str] = &["tt.descriptor_gather", "tt.descriptor_scatter", "tt.descriptor_reduce", "tt.make_tensor_descriptor"];
+const NOT_YET: &[&str] = &["tt.descriptor_gather", "tt.descriptor_scatter", "tt.descriptor_reduce"];
 
 fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     let mut unsupported = None;
@@ -78,13 +89,8 @@ fn int_constant<'c, 'a>(
     bits: u32,
 ) -> Value<'c, 'a> {
     let ty: Type = IntegerType::new(context, bits).into();
-    let constant = create(
-        "arith.constant",
-        op.location(),
-        &[],
-        &[ty],
-        &[("value", IntegerAttribute::new(ty, value).into())],
-    );
+    let constant =
+        create("arith.constant", op.location(), &[], &[ty], &[("value", IntegerAttribute::new(ty, value).into())]);
     rewriter.insert(constant).result(0).unwrap().into()
 }
 
@@ -97,10 +103,24 @@ fn descriptor_encoding<'c>(op: &OperationRef<'c, '_>, descriptor: Value<'c, '_>)
     encoding
 }
 
-fn memdesc_type<'c>(context: &'c melior::Context, op: &OperationRef<'c, '_>, shape: &[i64], element: Type<'c>, encoding: Attribute<'c>, mutable: bool) -> Option<Type<'c>> {
+fn memdesc_type<'c>(
+    context: &'c melior::Context,
+    op: &OperationRef<'c, '_>,
+    shape: &[i64],
+    element: Type<'c>,
+    encoding: Attribute<'c>,
+    mutable: bool,
+) -> Option<Type<'c>> {
     let memory_space = types::shared_memory_space(context);
-    MemDesc { shape: shape.to_vec(), element_type: element, encoding, memory_space, mutable, alloc_shape: shape.to_vec() }
-        .to_type(op.location())
+    MemDesc {
+        shape: shape.to_vec(),
+        element_type: element,
+        encoding,
+        memory_space,
+        mutable,
+        alloc_shape: shape.to_vec(),
+    }
+    .to_type(op.location())
 }
 
 fn element_bits(element: Type) -> i64 {
@@ -132,7 +152,8 @@ fn lower_load(op: OperationRef, rewriter: &Rewriter) -> bool {
     let i32_attr = |v: i64| -> Attribute { IntegerAttribute::new(i32_type, v).into() };
 
     rewriter.set_insertion_point_before(&op);
-    let buffer: Value = rewriter.insert(create("ttg.local_alloc", location, &[], &[buffer_type], &[])).result(0).unwrap().into();
+    let buffer: Value =
+        rewriter.insert(create("ttg.local_alloc", location, &[], &[buffer_type], &[])).result(0).unwrap().into();
     let barrier: Value =
         rewriter.insert(create("ttg.local_alloc", location, &[], &[barrier_type], &[])).result(0).unwrap().into();
     rewriter.insert(create("ttng.init_barrier", location, &[barrier], &[], &[("count", i32_attr(1))]));
@@ -154,7 +175,13 @@ fn lower_load(op: OperationRef, rewriter: &Rewriter) -> bool {
     rewriter.insert(create("ttng.async_tma_copy_global_to_local", location, &operands, &[], &attributes));
     let phase = int_constant(rewriter, context, &op, 0, 32);
     let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(context, &[1, 1, 0, 0]);
-    rewriter.insert(create("ttng.wait_barrier", location, &[barrier, phase], &[], &[("operandSegmentSizes", segments.into())]));
+    rewriter.insert(create(
+        "ttng.wait_barrier",
+        location,
+        &[barrier, phase],
+        &[],
+        &[("operandSegmentSizes", segments.into())],
+    ));
     rewriter.insert(create("ttng.inval_barrier", location, &[barrier], &[], &[]));
     replace_with_buffer(rewriter, &op, buffer, encoding);
     true
@@ -174,7 +201,12 @@ fn retype_waits_of(value: Value) {
 /// value in the buffer's encoding is the buffer itself (its users take the
 /// buffer, views of it and warp_group_dot_wait results its mutability);
 /// other users get a `ttg.local_load`.
-fn replace_with_buffer<'c, 'a>(rewriter: &Rewriter, op: &OperationRef<'c, 'a>, buffer: Value<'c, 'a>, encoding: Attribute<'c>) {
+fn replace_with_buffer<'c, 'a>(
+    rewriter: &Rewriter,
+    op: &OperationRef<'c, 'a>,
+    buffer: Value<'c, 'a>,
+    encoding: Attribute<'c>,
+) {
     let result: Value = op.result_at(0).unwrap().into();
     let mut allocs = Vec::new();
     for user in crate::ssa::users(result) {
@@ -248,5 +280,130 @@ fn lower_store(op: OperationRef, rewriter: &Rewriter) -> bool {
         &[("pendings", IntegerAttribute::new(i32_type, 0).into())],
     ));
     rewriter.erase_op(&op);
+    true
+}
+
+/// The TMA box of a block of `shape` in `encoding` (upstream
+/// `getTMABlockShape`, unpacked) and its swizzle mode; `None` for encodings
+/// a TMA descriptor cannot describe.
+fn tma_box(shape: &[i64], encoding: &Layout) -> Option<(Vec<i64>, i64)> {
+    let mut boxed: Vec<i64> = shape.iter().map(|s| (*s).min(256)).collect();
+    match encoding {
+        Layout::NvmmaShared(nvmma) if !nvmma.fp4_padded => {
+            let swizzle = i64::from(nvmma.swizzling_byte_width);
+            if swizzle != 0 {
+                let contiguous = if nvmma.transposed { 0 } else { boxed.len() - 1 };
+                let row = 8 * swizzle / i64::from(nvmma.element_bit_width);
+                if boxed[contiguous] < row {
+                    return None;
+                }
+                boxed[contiguous] = row;
+            }
+            let mode = match swizzle {
+                0 => 0,
+                32 => 1,
+                64 => 2,
+                128 => 3,
+                _ => return None,
+            };
+            Some((boxed, mode))
+        }
+        Layout::SwizzledShared(s) if s.vec == 1 && s.per_phase == 1 && s.max_phase == 1 => Some((boxed, 0)),
+        _ => None,
+    }
+}
+
+/// The TMA element-type code (device numbering) of an element type.
+fn tma_element_type(element: Type) -> Option<i64> {
+    let text = element.to_string();
+    Some(match text.as_str() {
+        "bf16" => 10,
+        "f16" => 6,
+        "f32" => 7,
+        "f64" => 9,
+        _ => match element_bits(element) {
+            8 => 0,
+            16 => 1,
+            32 => 2,
+            64 => 4,
+            _ => return None,
+        },
+    })
+}
+
+fn lower_make_descriptor(op: OperationRef, rewriter: &Rewriter) -> bool {
+    let result = op.result_at(0).unwrap();
+    let Some(block) = types::tensor_descriptor_block(result.r#type()) else { return false };
+    let Some((block_shape, element, Some(encoding))) = tensor_parts(block) else { return false };
+    let Ok(layout) = tritium_dialects::layout::layout_of(encoding) else { return false };
+    let Some((boxed, swizzle)) = tma_box(&block_shape, &layout) else { return false };
+    let Some(element_type) = tma_element_type(element) else { return false };
+    let rank = block_shape.len();
+    // (base, shape..., strides...)
+    if op.operand_count() != 1 + 2 * rank {
+        return false;
+    }
+    let base = op.operand_at(0).unwrap();
+    let shape: Vec<Value> = (0..rank).map(|i| op.operand_at(1 + i).unwrap()).collect();
+    let strides: Vec<Value> = (0..rank).map(|i| op.operand_at(1 + rank + i).unwrap()).collect();
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
+    let location = op.location();
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let i32_attr = |v: i64| -> Attribute { IntegerAttribute::new(i32_type, v).into() };
+    let Some(i8_pointer) = Type::parse(context, "!tt.ptr<i8>") else { return false };
+    rewriter.set_insertion_point_before(&op);
+    let scratch: Value = rewriter
+        .insert(create(
+            "ttg.global_scratch_alloc",
+            location,
+            &[],
+            &[i8_pointer],
+            &[("nbytes", i32_attr(128)), ("alignment", i32_attr(128))],
+        ))
+        .result(0)
+        .unwrap()
+        .into();
+    // Innermost dim first, as the tensormap takes them.
+    let mut box_dims = vec![int_constant(rewriter, context, &op, boxed[rank - 1], 32)];
+    for d in (0..rank - 1).rev() {
+        box_dims.push(int_constant(rewriter, context, &op, boxed[d], 32));
+    }
+    let element_bytes = int_constant(rewriter, context, &op, element_bits(element) / 8, 64);
+    let global_dims: Vec<Value> = shape.iter().rev().copied().collect();
+    let element_strides: Vec<Value> = (0..rank).map(|_| int_constant(rewriter, context, &op, 1, 32)).collect();
+    let mut global_strides = Vec::new();
+    for d in (0..rank - 1).rev() {
+        let bytes = create("arith.muli", location, &[strides[d], element_bytes], &[i64_type], &[]);
+        global_strides.push(rewriter.insert(bytes).result(0).unwrap().into());
+    }
+    let fill = i64::from(op.attribute("padding").is_ok_and(|p| p.to_string().contains("nan")));
+    let mut operands = vec![scratch, base];
+    operands.extend(&box_dims);
+    operands.extend(&global_dims);
+    operands.extend(&global_strides);
+    operands.extend(&element_strides);
+    let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(
+        context,
+        &[1, 1, rank as i32, rank as i32, rank as i32 - 1, rank as i32],
+    );
+    rewriter.insert(create(
+        "ttng.tensormap_create",
+        location,
+        &operands,
+        &[],
+        &[
+            ("elem_type", i32_attr(element_type)),
+            ("interleave_layout", i32_attr(0)),
+            ("swizzle_mode", i32_attr(swizzle)),
+            ("fill_mode", i32_attr(fill)),
+            ("operandSegmentSizes", segments.into()),
+        ],
+    ));
+    rewriter.insert(create("ttng.tensormap_fenceproxy_acquire", location, &[scratch], &[], &[]));
+    let descriptor =
+        rewriter.insert(create("ttng.reinterpret_tensor_descriptor", location, &[scratch], &[result.r#type()], &[]));
+    rewriter.replace_op_with_values(&op, &[descriptor.result(0).unwrap().into()]);
     true
 }

@@ -10,6 +10,7 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t/out/tma_copy.ptx
 // RUN: FileCheck %s --check-prefix=JSON < %t/out/tma_copy.json
 // RUN: not tritium compile %t/cache-modifier.mlir -o %t/bad 2>&1 | FileCheck %s --check-prefix=CACHE
+// RUN: not tritium compile %t/device-side.mlir -o %t/bad 2>&1 | FileCheck %s --check-prefix=DEVICE
 
 // PTX: .param .align 64 .b8 tma_copy_param_0[128],
 // PTX-NEXT: .param .u32 tma_copy_param_1,
@@ -27,6 +28,8 @@
 // PTX: cp.async.bulk.wait_group.read 0;
 
 // JSON: "tensordesc_meta": [{"swizzle": 3, "elem_size": 2, "elem_type": 6, "block_size": [64, 64], "fp4_padded": false}, {"swizzle": 3, "elem_size": 4, "elem_type": 7, "block_size": [64, 32], "fp4_padded": false}]
+
+// DEVICE: device-side.mlir:4:10: error: 'ttg.global_scratch_alloc': device-side tensor descriptors (tt.make_tensor_descriptor) are not supported by the lowering yet
 
 // CACHE: cache-modifier.mlir:9:5: error: 'ttng.async_tma_copy_global_to_local': TMA copies with a cache modifier are not supported yet
 
@@ -68,6 +71,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %buf = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
     %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #shared1, #smem, mutable>
     ttng.async_tma_copy_global_to_local %in[%c, %c] %buf, %bar, %true cacheModifier = ca : !tt.tensordesc<tensor<64x64xf16, #shared>>, !ttg.memdesc<1xi64, #shared1, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    tt.return
+  }
+}
+//--- device-side.mlir
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @kernel(%p: !tt.ptr<f16>) {
+    %0 = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8>
+    ttng.tensormap_fenceproxy_acquire %0 : !tt.ptr<i8>
     tt.return
   }
 }

@@ -61,12 +61,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Device-side descriptors are not lowered yet: a located error naming the op.
+// A device-side descriptor: a 128-byte global scratch buffer filled by
+// tensormap_create (box 64x128 for a 128x128 f16 block with a 128-byte
+// swizzle, dims and byte strides innermost first), fenced, reinterpreted.
+// CHECK-LABEL: tt.func public @device_side
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : i32
+// CHECK-DAG: %[[C128:.*]] = arith.constant 128 : i32
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i64
+// CHECK: %[[SCRATCH:.*]] = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8>
+// CHECK: %[[STRIDE:.*]] = arith.muli %arg3, %[[C2]] : i64
+// CHECK: ttng.tensormap_create %[[SCRATCH]], %arg0, [%[[C64]], %[[C128]]], [%arg2, %arg1], [%[[STRIDE]]], [%[[C1]], %[[C1]]] {elem_type = 6 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32}
+// CHECK: ttng.tensormap_fenceproxy_acquire %[[SCRATCH]] : !tt.ptr<i8>
+// CHECK: %[[DESC:.*]] = ttng.reinterpret_tensor_descriptor %[[SCRATCH]] : !tt.ptr<i8> to !tt.tensordesc<tensor<128x128xf16, #shared>>
+// CHECK: ttng.async_tma_copy_global_to_local %[[DESC]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @device_side(%p: !tt.ptr<f16>, %m: i32, %s: i64) {
-    // expected-error @+1 {{tt.make_tensor_descriptor is not lowered to TMA by Tritium yet}}
-    %d = tt.make_tensor_descriptor %p, [%m, %m], [%s, %s] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16, #shared>>
+  tt.func public @device_side(%p: !tt.ptr<f16>, %m: i32, %k: i32, %s: i64) {
+    %c1_i64 = arith.constant 1 : i64
+    %d = tt.make_tensor_descriptor %p, [%m, %k], [%s, %c1_i64] : !tt.ptr<f16>, !tt.tensordesc<tensor<128x128xf16, #shared>>
+    %x = tt.descriptor_load %d[%m, %m] : !tt.tensordesc<tensor<128x128xf16, #shared>> -> tensor<128x128xf16, #blocked>
+    tt.descriptor_store %d[%k, %k], %x : !tt.tensordesc<tensor<128x128xf16, #shared>>, tensor<128x128xf16, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// TMA gathers are not lowered yet: a located error naming the op.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @gather(%d: !tt.tensordesc<tensor<1x64xf16, #shared>>, %x: tensor<32xi32, #blocked1>, %y: i32) {
+    // expected-error @+1 {{tt.descriptor_gather is not lowered to TMA by Tritium yet}}
+    %v = tt.descriptor_gather %d[%x, %y] : (!tt.tensordesc<tensor<1x64xf16, #shared>>, tensor<32xi32, #blocked1>, i32) -> tensor<32x64xf16, #blocked>
     tt.return
   }
 }

@@ -57,7 +57,8 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         | "ttg.memdesc_subslice" | "ttg.memdesc_trans" | "ttg.local_barrier" | "ttg.async_copy_global_to_local"
         | "ttg.async_commit_group" | "ttg.async_wait" => shared::lower(l, op, &name),
         "ttng.warp_group_dot" | "ttng.warp_group_dot_wait" | "ttng.fence_async_shared" => wgmma::lower(l, op, &name),
-        n if n.starts_with("ttng.") && (n.contains("barrier") || n.contains("tma")) => tma::lower(l, op, &name),
+        n if (n.starts_with("ttng.") && (n.contains("barrier") || n.contains("tma") || n.contains("tensormap")))
+            || n == "ttg.global_scratch_alloc" => tma::lower(l, op, &name),
         _ if name.starts_with("arith.") || name.starts_with("math.") => elementwise::lower(l, op, &name),
         "tt.precise_sqrt" | "tt.precise_divf" | "tt.clampf" | "tt.mulhiui" | "tt.bitcast" | "tt.fp_to_fp"
         | "tt.extern_elementwise" | "tt.int_to_ptr" | "tt.ptr_to_int" => elementwise::lower(l, op, &name),

@@ -87,6 +87,18 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
             l.b.inline_asm(&format!("cp.async.bulk.wait_group.read {pendings};"), "", &[], None);
             Ok(())
         }
+        // Device-side descriptors (tt.make_tensor_descriptor, lowered by
+        // triton-nvidia-tma-lowering) live in per-program global scratch,
+        // which needs upstream's global-scratch kernel parameter and a
+        // launcher that allocates it: not there yet.
+        "ttg.global_scratch_alloc"
+        | "ttng.tensormap_create"
+        | "ttng.tensormap_fenceproxy_acquire"
+        | "ttng.reinterpret_tensor_descriptor" => Err(LowerError::at(
+            &op,
+            "device-side tensor descriptors (tt.make_tensor_descriptor) are not supported by the lowering yet: \
+             they need global scratch memory, which Tritium's kernel ABI does not pass yet",
+        )),
         _ => Err(LowerError::at(&op, "is not supported by the TMA lowering yet")),
     }
 }
