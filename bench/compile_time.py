@@ -14,7 +14,9 @@ the in-process total and the TTIR -> TTGIR pass time (to compare with
 upstream's ttir + ttgir stages). Median of --repeat runs each.
 
 Usage: bench/build.sh (or cargo build --release -p tritium), then
-    python3 bench/compile_time.py [--repeat 5] [--target cuda90]
+    python3 bench/compile_time.py [--repeat 5] [--target cuda90] [--large-tiles]
+--large-tiles times the kernels of bench/large_tiles/ (element-wise kernels over
+512x512 fp32 tiles with 4 warps: 2,048 elements per thread) instead of the corpus.
 """
 import argparse, json, os, statistics, subprocess, sys, tempfile, time
 
@@ -34,6 +36,14 @@ def corpus_ttir(target):
             fields = line.rstrip("\n").split("\t")
             if len(fields) == 4 and fields[0] == target and fields[2] == "ttir" and fields[1] not in skip:
                 yield fields[1], os.path.join(ROOT, "test/fixtures/corpus/ir", fields[3] + ".mlir")
+
+
+def large_tile_ttir():
+    """bench/large_tiles/*.ttir (made by bench/large_tiles/gen.py) with their launch options."""
+    directory = os.path.join(ROOT, "bench/large_tiles")
+    for name in sorted(n[:-5] for n in os.listdir(directory) if n.endswith(".ttir")):
+        with open(os.path.join(directory, name + ".json")) as f:
+            yield name, os.path.join(directory, name + ".ttir"), json.load(f)
 
 
 def upstream_ms(path, capability, meta):
@@ -86,6 +96,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--target", default="cuda90")
     parser.add_argument("--tritium", default=None, help="the tritium binary (default target/release/tritium)")
+    parser.add_argument("--large-tiles", action="store_true",
+                        help="the large-tile kernels of bench/large_tiles/ instead of the corpus (sm_90)")
     args = parser.parse_args()
     TRITIUM = args.tritium or TRITIUM
     capability = int(args.target.removeprefix("cuda"))
@@ -93,13 +105,16 @@ def main():
           f"| Tritium TTIR->TTGIR ms | upstream ttir+ttgir ms | upstream ptxas ms |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     rows = []
-    kernels = list(corpus_ttir(args.target))
+    if args.large_tiles:
+        kernels = list(large_tile_ttir())
+    else:
+        kernels = []
+        for kernel, path in corpus_ttir(args.target):
+            with open(os.path.join(ROOT, f"test/fixtures/corpus/meta/{args.target}/{kernel}.json")) as f:
+                kernels.append((kernel, path, json.load(f)))
     # Upstream's first compile in a process pays Triton's one-time start-up: leave it out.
-    with open(os.path.join(ROOT, f"test/fixtures/corpus/meta/{args.target}/{kernels[0][0]}.json")) as f:
-        upstream_ms(kernels[0][1], capability, json.load(f))
-    for kernel, path in kernels:
-        with open(os.path.join(ROOT, f"test/fixtures/corpus/meta/{args.target}/{kernel}.json")) as f:
-            meta = json.load(f)
+    upstream_ms(kernels[0][1], capability, kernels[0][2])
+    for kernel, path, meta in kernels:
         med = statistics.median
         cold = [tritium_ms(path, capability, meta) for _ in range(args.repeat)]
         warm = [tritium_ms(path, capability, meta, warm_up=2) for _ in range(args.repeat)]

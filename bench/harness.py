@@ -19,6 +19,7 @@ from cuda.bindings import driver as cu
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kernels as K  # noqa: E402
+from fp8_cases import fp8_cases  # noqa: E402
 
 def _load_tma_kernels():
     """The TMA kernels, test/fixtures/tma/kernels.py (another module named kernels)."""
@@ -342,6 +343,7 @@ def case_list():
                     bytes=2 * 2 * batch * m * n, jit=K.transpose_3d)
     cases.append(("transpose_3d", "transpose_3d", "16x2048x2048", lambda: transpose_3d(16, 2048, 2048)))
     cases.append(("transpose_3d", "transpose_3d", "3x1008x2000 (masked)", lambda: transpose_3d(3, 1008, 2000)))
+    cases += fp8_cases(dev)  # bench/fp8_cases.py
 
     # TMA (sm_90): host-side tensor descriptors (test/fixtures/tma/kernels.py). Each descriptor
     # argument is the CUtensorMap, then its shape (i32) and strides (i64), as upstream's TTIR
@@ -448,7 +450,7 @@ def main():
                     atol, rtol = c["tol"]
                     diff = (o.double() - r.double()).abs()
                     err = max(err, diff.max().item())
-                    ok = ok and not torch.isnan(o).any().item() and torch.allclose(o.double(), r.double(), atol=atol, rtol=rtol)
+                    ok = ok and not torch.isnan(o.double()).any().item() and torch.allclose(o.double(), r.double(), atol=atol, rtol=rtol)
                 row[who + "_ok"] = ok
                 row[who + "_err"] = err
             if shape != "n=98432":

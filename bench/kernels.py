@@ -351,3 +351,12 @@ CASES += [
     dict(name="matmul_tf32", fn=matmul_tf32, sig=_sig(MM, MM_TF32_T), const={"BM": 128, "BN": 128, "BK": 32, **UNIT},
          div=MM_DIV, opts=dict(num_warps=8, num_stages=3)),
 ]
+
+
+# fp8 (bench/fp8_kernels.py): copies, casts, bitcasts, matmuls and scaled dots; e4m3 needs sm_89+, so those
+# kernels are SM90_ONLY (gen.py compiles them for cuda:90 only).
+from fp8_kernels import (fp8_copy, fp8_cast, fp8_cast_rtz, fp8_bitcast, matmul_fp8, dot_scaled_tile,  # noqa: E402,F401
+                         CASES as _FP8_CASES, SM90_ONLY as _FP8_SM90_ONLY)
+
+CASES += _FP8_CASES
+SM90_ONLY = list(_FP8_SM90_ONLY)

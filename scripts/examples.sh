@@ -2,7 +2,7 @@
 # The main job: compiles every example kernel to PTX with `tritium compile`
 # and assembles each PTX with ptxas. The examples are the corpus kernels
 # (test/fixtures/corpus: vector add, softmax, RMSNorm, LayerNorm, matmul, flash
-# attention), as upstream Triton 3.6 wrote them for sm_90 and sm_80:
+# attention, the non-TMA tutorial kernels, early returns), as upstream Triton 3.6 wrote them for sm_90 and sm_80:
 #   from-ttir:  upstream's TTIR through Tritium's whole pipeline (TTIR -> TTGIR
 #               -> LLVM -> PTX), with the kernel's num_warps;
 #   from-ttgir: upstream's final TTGIR (after software pipelining, which

@@ -41,6 +41,7 @@ MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(TTNG, ttng, tritium::ttng::TTNGDialect)
 
 static void registerDialects(DialectRegistry &registry) {
   registry.insert<tritium::tt::TTDialect, tritium::ttg::TTGDialect, tritium::ttng::TTNGDialect,
+                  tritium::nvg::NVGDialect, tritium::nvws::NVWSDialect, tritium::tti::TTIDialect,
                   arith::ArithDialect, math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect,
                   func::FuncDialect, LLVM::LLVMDialect, NVVM::NVVMDialect, gpu::GPUDialect,
                   ub::UBDialect, index::IndexDialect>();

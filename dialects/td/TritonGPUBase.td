@@ -130,6 +130,40 @@ def TTG_LinearEncodingAttr : TTG_Attr<"LinearEncoding", "linear",
   let hasCustomAssemblyFormat = 1;
 }
 
+// AMD's MFMA and WMMA accumulator layouts: upstream registers them in the ttg
+// dialect on every target, so Tritium parses, verifies and prints them (as
+// upstream does) but has no layout algebra or lowering for them.
+def TTG_AMDMfmaEncodingAttr : TTG_Attr<"AMDMfmaEncoding", "amd_mfma",
+    [TTG_LayoutEncoding, TTG_DistributedEncoding, TTG_MmaEncoding]> {
+  let summary = "accumulator layout of AMD's MFMA instructions (syntax only)";
+  let parameters = (ins
+    "unsigned":$version,
+    ArrayRefParameter<"unsigned">:$warpsPerCTA,
+    ArrayRefParameter<"unsigned">:$instrShape,
+    "bool":$isTransposed,
+    TTG_CgaBasesParameter:$cgaBases,
+    ArrayRefParameter<"unsigned">:$tilesPerWarp,
+    "unsigned":$elementBitWidth);
+  let extraClassDeclaration = [{ unsigned getRank() const { return getWarpsPerCTA().size(); } }];
+  let genVerifyDecl = 1;
+  let hasCustomAssemblyFormat = 1;
+}
+
+def TTG_AMDWmmaEncodingAttr : TTG_Attr<"AMDWmmaEncoding", "amd_wmma",
+    [TTG_LayoutEncoding, TTG_DistributedEncoding, TTG_MmaEncoding]> {
+  let summary = "accumulator layout of AMD's WMMA instructions (syntax only)";
+  let parameters = (ins
+    "unsigned":$version,
+    "bool":$isTransposed,
+    ArrayRefParameter<"unsigned">:$warpsPerCTA,
+    ArrayRefParameter<"unsigned">:$tilesPerWarp,
+    TTG_CgaBasesParameter:$cgaBases,
+    ArrayRefParameter<"unsigned">:$instrShape);
+  let extraClassDeclaration = [{ unsigned getRank() const { return getWarpsPerCTA().size(); } }];
+  let genVerifyDecl = 1;
+  let hasCustomAssemblyFormat = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Shared-memory layouts
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,7 @@
 // The `ttng` dialect: NVIDIA-specific ops that Hopper (sm_90) kernels use:
-// wgmma, mbarriers, TMA copies and tensormap updates (Triton 3.6 syntax).
-// Blackwell's tcgen05 / tensor-memory ops are not defined yet.
+// wgmma, mbarriers, TMA copies and tensormap updates (Triton 3.6 syntax), and
+// Blackwell's tensor memory (TMEM) attributes and tcgen05 ops, as syntax and
+// verifiers only: nothing lowers them yet.
 #ifndef TRITIUM_TTNG_OPS
 #define TRITIUM_TTNG_OPS
 
@@ -13,7 +14,47 @@ def TTNG_Dialect : Dialect {
   let summary = "NVIDIA-specific Triton GPU ops";
   let dependentDialects = ["::tritium::tt::TTDialect", "::tritium::ttg::TTGDialect",
                            "::mlir::gpu::GPUDialect"];
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
+  let useDefaultAttributePrinterParser = 1;
   let usePropertiesForAttributes = 1;
+}
+
+def TTNG_TensorMemory : Resource<"::tritium::ttng::TensorMemory">;
+
+//===----------------------------------------------------------------------===//
+// Tensor memory (Blackwell) attributes
+//===----------------------------------------------------------------------===//
+
+def TTNG_TensorMemorySpaceAttr : AttrDef<TTNG_Dialect, "TensorMemorySpace"> {
+  let mnemonic = "tensor_memory";
+  let summary = "the memory space of tensor memory (in !ttg.memdesc)";
+}
+
+def TTNG_TensorMemoryEncodingAttr : AttrDef<TTNG_Dialect, "TensorMemoryEncoding"> {
+  let mnemonic = "tensor_memory_encoding";
+  let summary = "blockM x blockN blocks over TMEM's 128 lanes; colStride elements between "
+                "neighbours of a row (1 = packed)";
+  let parameters = (ins
+    "unsigned":$blockM,
+    "unsigned":$blockN,
+    "unsigned":$colStride,
+    DefaultValuedParameter<"unsigned", "1">:$CTASplitM,
+    DefaultValuedParameter<"unsigned", "1">:$CTASplitN,
+    DefaultValuedParameter<"bool", "false">:$twoCTAs);
+  let genVerifyDecl = 1;
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def TTNG_TensorMemoryScalesEncodingAttr : AttrDef<TTNG_Dialect, "TensorMemoryScalesEncoding"> {
+  let mnemonic = "tensor_memory_scales_encoding";
+  let summary = "the chunked layout tcgen05 reads block scales from (32x4x4-byte chunks "
+                "repeated over the four warps' lanes)";
+  let parameters = (ins
+    DefaultValuedParameter<"unsigned", "1">:$CTASplitM,
+    DefaultValuedParameter<"unsigned", "1">:$CTASplitN);
+  let assemblyFormat = "`<` struct(params) `>`";
 }
 
 class TTNG_Op<string mnemonic, list<Trait> traits = []>
@@ -241,6 +282,129 @@ def TTNG_TensormapFenceproxyAcquireOp : TTNG_Op<"tensormap_fenceproxy_acquire", 
   let summary = "acquire fence on a TMA descriptor written by tensormap_create";
   let arguments = (ins TT_PtrType:$desc_ptr);
   let assemblyFormat = "$desc_ptr attr-dict `:` qualified(type($desc_ptr))";
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor memory and tcgen05 (Blackwell): syntax and verifiers
+//===----------------------------------------------------------------------===//
+
+// `[%dep]` after an operand: the async token the op waits for; `[]` when the op
+// makes a token without waiting on one; nothing when it uses no tokens.
+
+def TTNG_TCGen5MMAOp : TTNG_Op<"tc_gen5_mma", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>, AttrSizedOperandSegments]> {
+  let summary = "d += a * b on the 5th-generation tensor cores (tcgen05.mma); d in tensor memory";
+  let arguments = (ins
+    TTG_MemDescType:$a,
+    TTG_MemDescType:$b,
+    TTG_MemDescType:$d,
+    Optional<TTG_AsyncToken>:$acc_dep,
+    I1:$useD,
+    I1:$pred,
+    Variadic<TTG_MemDescType>:$barriers,
+    Variadic<I1>:$barrier_preds,
+    UnitAttr:$is_async,
+    UnitAttr:$two_ctas);
+  let results = (outs Optional<TTG_AsyncToken>:$token);
+  let assemblyFormat = [{
+    $a `,` $b `,` $d `` custom<Token>($acc_dep, type($token)) `,` $useD`,`
+    $pred `` custom<BarriersAndPreds>($barriers, $barrier_preds)
+    attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,`
+    qualified(type($d)) (`,` qualified(type($barriers))^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_TCGen5MMAScaledOp : TTNG_Op<"tc_gen5_mma_scaled", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>, AttrSizedOperandSegments]> {
+  let summary = "d += scale(a, a_scale) * scale(b, b_scale) on the 5th-generation tensor cores";
+  let arguments = (ins
+    TTG_MemDescType:$a,
+    TTG_MemDescType:$b,
+    TTG_MemDescType:$d,
+    Optional<TTG_AsyncToken>:$acc_dep,
+    TTG_MemDescType:$a_scale,
+    TTG_MemDescType:$b_scale,
+    TT_ScaleDotElemTypeAttr:$a_type,
+    TT_ScaleDotElemTypeAttr:$b_type,
+    I1:$useD,
+    I1:$pred,
+    Variadic<TTG_MemDescType>:$barriers,
+    Variadic<I1>:$barrier_preds,
+    UnitAttr:$is_async);
+  let results = (outs Optional<TTG_AsyncToken>:$token);
+  let assemblyFormat = [{
+    $a `,` $b `,` $d `` custom<Token>($acc_dep, type($token)) `,` $a_scale `,`
+    $b_scale `,` $useD `,` $pred `lhs` `=` $a_type `rhs` `=` $b_type
+    `` custom<BarriersAndPreds>($barriers, $barrier_preds)
+    attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,`
+    qualified(type($d)) `,` qualified(type($a_scale)) `,`
+    qualified(type($b_scale)) (`,` qualified(type($barriers))^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_TCGen5CommitOp : TTNG_Op<"tc_gen5_commit"> {
+  let summary = "arrive on an mbarrier once every earlier asynchronous tcgen5 op completes";
+  let arguments = (ins
+    Arg<TTG_MemDescType, "", [MemWrite<TT_SharedMemory>]>:$barrier,
+    Optional<I1>:$pred,
+    UnitAttr:$two_ctas);
+  let assemblyFormat = "$barrier (`,` $pred^)? attr-dict `:` qualified(type($barrier))";
+}
+
+def TTNG_TMEMLoadOp : TTNG_Op<"tmem_load"> {
+  let summary = "load a tensor-memory buffer into a distributed tensor";
+  let arguments = (ins
+    Arg<TTG_MemDescType, "", [MemRead<TTNG_TensorMemory>]>:$src,
+    Optional<TTG_AsyncToken>:$dep);
+  let results = (outs TT_Tensor:$result, Optional<TTG_AsyncToken>:$token);
+  let assemblyFormat = [{
+    $src `` custom<Token>($dep, type($token))
+    attr-dict `:` qualified(type($src)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_TMEMStoreOp : TTNG_Op<"tmem_store"> {
+  let summary = "store a distributed tensor into a tensor-memory buffer";
+  let arguments = (ins
+    Arg<TTG_MemDescType, "", [MemWrite<TTNG_TensorMemory>]>:$dst,
+    Optional<TTG_AsyncToken>:$dep,
+    TT_Tensor:$src,
+    I1:$pred);
+  let results = (outs Optional<TTG_AsyncToken>:$token);
+  let assemblyFormat = [{
+    $src `,` $dst `` custom<Token>($dep, type($token)) `,` $pred
+    attr-dict `:` type($src) `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_TMEMAllocOp : TTNG_Op<"tmem_alloc", [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "allocate a tensor-memory buffer, optionally initialised from a tensor";
+  let arguments = (ins Optional<TT_Tensor>:$src);
+  let results = (outs TTG_MemDescType:$result, Optional<TTG_AsyncToken>:$token);
+  let assemblyFormat = "($src^)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TTNG_TMEMSubSliceOp : TTNG_Op<"tmem_subslice", [Pure]> {
+  let summary = "a view of columns [N, N + width) of a 2-D tensor-memory buffer";
+  let arguments = (ins TTG_MemDescType:$src, I32Attr:$N);
+  let results = (outs TTG_MemDescType:$result);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def TTNG_TMEMCopyOp : TTNG_Op<"tmem_copy"> {
+  let summary = "asynchronous copy from shared memory into tensor memory (tcgen05.cp)";
+  let arguments = (ins
+    Arg<TTG_MemDescType, "", [MemRead<TT_SharedMemory>]>:$src,
+    Arg<TTG_MemDescType, "", [MemWrite<TTNG_TensorMemory>]>:$dst,
+    Optional<TTG_MemDescType>:$barrier);
+  let assemblyFormat = "$src `,` $dst (`,` $barrier^)? attr-dict `:` qualified(type(operands))";
+  let hasVerifier = 1;
 }
 
 #endif // TRITIUM_TTNG_OPS

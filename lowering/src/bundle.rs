@@ -30,11 +30,25 @@ pub struct CompileOptions {
     /// are reported: `pass` or `pattern` (a panic in a pass or one of its
     /// rewrite patterns, after the TTGIR stage), `lowering` (in the lowering).
     pub test_internal_error: Option<String>,
+    /// Upstream Triton's kernel ABI: two trailing scratch pointers (global and
+    /// profile scratch) after the kernel's arguments, which Triton's launcher
+    /// always passes. Off for the standalone bundles (README: kernel ABI).
+    pub scratch_parameters: bool,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { target: Target { capability: 90 }, num_warps: 4, num_stages: 3, num_ctas: 1, libdevice: None, keep_llvm_ir: false, verify_each_pass: false, test_internal_error: None }
+        CompileOptions {
+            target: Target { capability: 90 },
+            num_warps: 4,
+            num_stages: 3,
+            num_ctas: 1,
+            libdevice: None,
+            keep_llvm_ir: false,
+            verify_each_pass: false,
+            test_internal_error: None,
+            scratch_parameters: false,
+        }
     }
 }
 
@@ -82,7 +96,7 @@ impl Bundle {
 /// verified once at the end rather than after every pass: verification after
 /// each of the ~35 TTGIR passes was a fifth of their time, and a stage's
 /// output is still checked before the next stage reads it.
-fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str, verify_each_pass: bool) -> Result<(), String> {
+pub(crate) fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str, verify_each_pass: bool) -> Result<(), String> {
     let manager = PassManager::new(context);
     manager.enable_verifier(verify_each_pass);
     parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|e| format!("pipeline {pipeline}: {e}"))?;
@@ -150,41 +164,27 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     // A module that came with its allocation was not checked by the pass.
     let shared = crate::module_int_attribute(&module.as_operation(), "ttg.shared").unwrap_or(0);
     let limit = tritium_passes::max_shared_bytes(target.capability);
-    if usize::try_from(shared).map_or(true, |s| s > limit) {
+    if usize::try_from(shared).is_err() || shared as usize > limit {
         let message =
             format!("the kernel needs {shared} bytes of shared memory (ttg.shared), more than the {limit} bytes a CTA can have on sm_{}", target.capability);
         tritium_dialects::pass::emit_error(module.as_operation().location(), &message);
         return Err(message);
     }
-    // A bug in the lowering must be an error, not a crash of the caller.
-    let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        if options.test_internal_error.as_deref() == Some("lowering") {
-            panic!("the lowering panicked on purpose (--test-internal-error=lowering)");
-        }
-        emit::lower_kernel(context, module, target)
-    }))
-        .map_err(|panic| {
-            tritium_dialects::internal_error::record();
-            let detail = tritium_dialects::internal_error::describe(panic.as_ref());
-            let message = format!("internal error in the lowering (TTGIR -> LLVM dialect): {detail}");
-            tritium_dialects::pass::emit_error(module.as_operation().location(), &message);
-            message
-        })?;
-    let info = lowered.map_err(|e| {
-        e.emit();
-        format!("lowering failed at {}: {}", e.location, e.message)
-    })?;
+    let info = emit::find_kernel(module, options.scratch_parameters)
+        .map_err(|e| {
+            e.emit();
+            format!("lowering failed at {}: {}", e.location, e.message)
+        })?
+        .info;
+    // The lowering is a registered pass (a panic in it is an internal-error
+    // diagnostic naming it, as in every pass).
+    let test_panic = options.test_internal_error.as_deref() == Some("lowering");
+    let lowering = format!(
+        "builtin.module(convert-triton-gpu-to-llvm{{compute-capability={} scratch-parameters={} test-internal-error={test_panic}}})",
+        target.capability, options.scratch_parameters
+    );
+    run_pipeline(context, module, &lowering, options.verify_each_pass)?;
     lap("TTGIR -> LLVM dialect");
-    run_pipeline(
-        context,
-        module,
-        // No canonicalize/cse here: LLVM's O3 does that work, and on the corpus
-        // the PTX is the same without them.
-        "builtin.module(convert-scf-to-cf,convert-arith-to-llvm,convert-math-to-llvm,convert-cf-to-llvm,\
-         convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts)",
-        options.verify_each_pass,
-    )?;
-    lap("scf/arith/math/cf -> LLVM dialect conversions");
     let assembly = ptx::module_to_ptx(module, &target, options.libdevice.as_deref(), options.keep_llvm_ir)?;
     timings.extend(assembly.timings);
     Ok(Bundle { info, target, llvm_ir: assembly.llvm_ir, ptx: assembly.ptx, timings })

@@ -54,14 +54,28 @@ fn key(v: V) -> usize {
     v.ptr as usize
 }
 
+/// A layout (its debug text) over a shape.
+type LayoutKey = (String, Vec<i64>);
+/// A layout over a shape, a register and a dimension.
+type RegisterKey = (String, Vec<i64>, usize, usize);
+
 pub struct Lowering<'c> {
     pub b: Builder<'c>,
     pub target: Target,
     pub num_warps: u32,
     values: HashMap<usize, Vec<V>>,
     layouts: HashMap<(String, Vec<i64>), Rc<TensorLayout>>,
-    thread_coords: HashMap<(String, Vec<i64>), Rc<Vec<V>>>,
-    register_coords: HashMap<(String, Vec<i64>, usize, usize), V>,
+    /// Per-thread coordinates, with the index of the kernel block they were
+    /// computed in: a cached value is reused only where that block
+    /// dominates the current one.
+    thread_coords: HashMap<LayoutKey, (Rc<Vec<V>>, usize)>,
+    register_coords: HashMap<RegisterKey, (V, usize)>,
+    /// The kernel's blocks (unstructured control flow from early returns).
+    pub cfg: crate::cfg::KernelBlocks,
+    /// The llvm (or scf.execute_region) block each block of a region with
+    /// branches (tt.map_elementwise's) is being lowered into, with its
+    /// arguments' register counts.
+    pub region_blocks: HashMap<usize, (mlir_sys::MlirBlock, Vec<usize>)>,
     /// Where per-thread values that later ops may share (layout coordinates,
     /// shared-memory offsets, predicates) go: right before the top-level op
     /// being lowered. They then dominate the rest of the function, and sit
@@ -123,6 +137,7 @@ impl<'c> Lowering<'c> {
         let element = ranked_tensor(ty).map(|t| t.element()).unwrap_or(ty);
         match types::pointer_parts(element) {
             Some((_, address_space)) => self.b.ptr(address_space as u32),
+            None if ops::fp8::is_fp8(element) => self.b.int_type(8), // fp8 lives in registers as its byte
             None => element,
         }
     }
@@ -151,15 +166,19 @@ impl<'c> Lowering<'c> {
     pub fn coordinate(&mut self, layout: &TensorLayout, register: usize, dim: usize) -> V {
         let layout_key = (format!("{:?}", layout.layout), layout.shape.clone());
         let full_key = (layout_key.0.clone(), layout_key.1.clone(), register, dim);
-        if let Some(v) = self.register_coords.get(&full_key) {
-            return *v;
+        let here = self.cfg.current;
+        if let Some((v, block)) = self.register_coords.get(&full_key) {
+            if self.cfg.dominates(*block, here) {
+                return *v;
+            }
         }
-        let thread = match self.thread_coords.get(&layout_key) {
-            Some(coords) => coords.clone(),
+        let cached = self.thread_coords.get(&layout_key).filter(|(_, block)| self.cfg.dominates(*block, here));
+        let thread = match cached {
+            Some((coords, _)) => coords.clone(),
             None => {
                 let ids = self.ids();
                 let coords = Rc::new(self.in_prologue(|b| runtime_coords(b, layout, ids)));
-                self.thread_coords.insert(layout_key, coords.clone());
+                self.thread_coords.insert(layout_key, (coords.clone(), here));
                 coords
             }
         };
@@ -173,7 +192,7 @@ impl<'c> Lowering<'c> {
                 b.xor(base, c)
             }
         });
-        self.register_coords.insert(full_key, v);
+        self.register_coords.insert(full_key, (v, here));
         v
     }
 
@@ -264,9 +283,18 @@ fn descriptor_metadata(function_type: &FunctionType) -> std::result::Result<Vec<
     (0..function_type.input_count()).filter_map(|i| ops::tma::descriptor_metadata(function_type.input(i).unwrap())).collect()
 }
 
-/// Lowers the public `tt.func` of `module` into an `llvm.func` added to the
-/// module (the tt.func is erased). Returns what a launch needs to know.
-pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, target: Target) -> Result<KernelInfo> {
+/// The kernel of a TTGIR module: its public `tt.func`, checked for what
+/// the lowering supports, and what a launch needs to know of it.
+pub struct Kernel<'c, 'a> {
+    pub op: OperationRef<'c, 'a>,
+    pub function_type: FunctionType<'c>,
+    pub info: KernelInfo,
+}
+
+/// Finds and checks the kernel of `module`. With `scratch_parameters`, its
+/// parameters end with upstream Triton's global-scratch and profile-scratch
+/// pointers.
+pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameters: bool) -> Result<Kernel<'c, 'a>> {
     let body = module.body();
     let module_op = module.as_operation();
     let num_warps = crate::module_int_attribute(&module_op, "ttg.num-warps").unwrap_or(4) as u32;
@@ -292,6 +320,62 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
     if kernel.attribute("sym_visibility").is_ok_and(|v| v.to_string() != "\"public\"") {
         return Err(LowerError::at(&kernel, "the kernel must be a public tt.func"));
     }
+    let function_type = kernel
+        .attribute("function_type")
+        .ok()
+        .and_then(|a| melior::ir::attribute::TypeAttribute::try_from(a).ok())
+        .and_then(|t| FunctionType::try_from(t.value()).ok())
+        .ok_or_else(|| LowerError::at(&kernel, "has no function type"))?;
+    if function_type.result_count() != 0 {
+        return Err(LowerError::at(&kernel, "a kernel returns nothing"));
+    }
+    let entry = kernel.region_at(0).ok().and_then(|r| r.first_block()).ok_or_else(|| LowerError::at(&kernel, "has no body"))?;
+    let mut parameters = Vec::new();
+    for i in 0..function_type.input_count() {
+        let ty = function_type.input(i).unwrap();
+        if ty.is_ranked_tensor() {
+            return Err(LowerError::at(&kernel, "kernel parameters must be scalars or pointers"));
+        }
+        let name = entry
+            .argument(i)
+            .ok()
+            .map(|a| a.location().to_string())
+            .and_then(|l| l.split('"').nth(1).map(str::to_string))
+            .unwrap_or_else(|| format!("arg{i}"));
+        parameters.push((name, ty.to_string()));
+    }
+    if scratch_parameters {
+        for name in ["global_scratch", "profile_scratch"] {
+            parameters.push((name.to_string(), "!llvm.ptr<1>".to_string()));
+        }
+    }
+    let name = kernel
+        .attribute("sym_name")
+        .ok()
+        .and_then(tritium_dialects::access::string_attribute_value)
+        .unwrap_or_else(|| "kernel".into());
+    let shared_bytes = crate::module_int_attribute(&module_op, "ttg.shared").unwrap_or(0) as usize;
+    let tensordesc_meta = descriptor_metadata(&function_type).map_err(|e| LowerError::at(&kernel, e))?;
+    let info = KernelInfo { name, num_warps, shared_bytes, parameters, tensordesc_meta };
+    Ok(Kernel { op: kernel, function_type, info })
+}
+
+/// Lowers the public `tt.func` of `module` into an `llvm.func` added to the
+/// module (the tt.func is erased). Returns what a launch needs to know.
+///
+/// With `scratch_parameters`, the kernel takes upstream Triton's trailing
+/// global-scratch and profile-scratch pointers (`!llvm.ptr<1>`) after its own
+/// arguments, as Triton's launcher passes them; Tritium uses neither.
+pub fn lower_kernel<'c>(
+    context: &'c Context,
+    module: &melior::ir::Module<'c>,
+    target: Target,
+    scratch_parameters: bool,
+) -> Result<KernelInfo> {
+    let Kernel { op: kernel, function_type, info } = find_kernel(module, scratch_parameters)?;
+    let body = module.body();
+    let module_op = module.as_operation();
+    let num_warps = info.num_warps;
 
     // Vector widths of loads and stores come from the axis info of the TTGIR.
     let axis_info = tritium_passes::analysis::axis_info::ModuleAxisInfo::analyze(module_op)
@@ -320,36 +404,20 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
     body.insert_operation_before(kernel, global);
 
     // The llvm.func and its two blocks: the prologue, then the body.
-    let function_type = kernel
-        .attribute("function_type")
-        .ok()
-        .and_then(|a| melior::ir::attribute::TypeAttribute::try_from(a).ok())
-        .and_then(|t| FunctionType::try_from(t.value()).ok())
-        .ok_or_else(|| LowerError::at(&kernel, "has no function type"))?;
-    if function_type.result_count() != 0 {
-        return Err(LowerError::at(&kernel, "a kernel returns nothing"));
-    }
     let entry = kernel.region_at(0).ok().and_then(|r| r.first_block()).ok_or_else(|| LowerError::at(&kernel, "has no body"))?;
-    let mut parameter_types = Vec::new();
-    let mut parameters = Vec::new();
-    let mut parameter_attributes = Vec::new();
+    let mut parameter_types: Vec<Type> = Vec::new();
+    let mut parameter_attributes: Vec<Attribute> = Vec::new();
     for i in 0..function_type.input_count() {
-        let ty = function_type.input(i).unwrap();
-        if ty.is_ranked_tensor() {
-            return Err(LowerError::at(&kernel, "kernel parameters must be scalars or pointers"));
-        }
-        let name = entry
-            .argument(i)
-            .ok()
-            .map(|a| a.location().to_string())
-            .and_then(|l| l.split('"').nth(1).map(str::to_string))
-            .unwrap_or_else(|| format!("arg{i}"));
-        parameters.push((name, ty.to_string()));
-        let (lowered, attributes) = kernel_parameter(context, &b, ty).map_err(|e| LowerError::at(&kernel, e))?;
+        let (lowered, attributes) =
+            kernel_parameter(context, &b, function_type.input(i).unwrap()).map_err(|e| LowerError::at(&kernel, e))?;
         parameter_types.push(lowered);
         parameter_attributes.push(attributes);
     }
-    let tensordesc_meta = descriptor_metadata(&function_type).map_err(|e| LowerError::at(&kernel, e))?;
+    if scratch_parameters {
+        parameter_types.extend([b.ptr(1), b.ptr(1)]);
+        let empty = Attribute::parse(context, "{}").expect("empty dictionary");
+        parameter_attributes.extend([empty, empty]);
+    }
     let void = melior::dialect::llvm::r#type::void(context);
     let llvm_function_type = melior::dialect::llvm::r#type::function(void, &parameter_types, false);
     let region = Region::new();
@@ -363,11 +431,7 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
         .build()
         .expect("branch");
     let branch = prologue_ref.append_operation(branch);
-    let kernel_name = kernel
-        .attribute("sym_name")
-        .ok()
-        .and_then(tritium_dialects::access::string_attribute_value)
-        .unwrap_or_else(|| "kernel".into());
+    let kernel_name = info.name.clone();
     let threads = num_warps * 32;
     let unit = Attribute::unit(context);
     let function = OperationBuilder::new("llvm.func", location)
@@ -423,15 +487,44 @@ pub fn lower_kernel<'c>(context: &'c Context, module: &melior::ir::Module<'c>, t
         declared_functions: Default::default(),
         function_op: function.to_raw(),
         axis_info,
+        cfg: crate::cfg::KernelBlocks::of(kernel.region_at(0).unwrap()),
+        region_blocks: HashMap::new(),
     };
     for i in 0..entry.argument_count() {
         let old = entry.argument(i).unwrap().to_raw();
         let new = prologue_block.argument(i).unwrap().to_raw();
         lowering.set(old, vec![new]);
     }
-    lowering.lower_top_level(&entry)?;
-    let shared_bytes = crate::module_int_attribute(&module_op, "ttg.shared").unwrap_or(0) as usize;
+    // One llvm block per reachable block of the kernel: the entry's ops go
+    // into the body block, the other blocks get their arguments' registers
+    // as arguments.
+    let mut lowered_blocks = vec![(body_block.to_raw(), Vec::new())];
+    for block in lowering.cfg.order.clone().into_iter().skip(1) {
+        let block = unsafe { melior::ir::BlockRef::from_raw(block) };
+        let mut counts = Vec::new();
+        let mut types = Vec::new();
+        for i in 0..block.argument_count() {
+            let ty = block.argument(i).unwrap().r#type();
+            let count = if ty.is_ranked_tensor() { lowering.tensor_layout(&kernel, ty)?.num_registers() } else { 1 };
+            counts.push(count);
+            types.extend(std::iter::repeat_n((lowering.lower_type(ty), location), count));
+        }
+        let new = function_body.append_block(Block::new(&types));
+        let mut next = 0;
+        for (i, count) in counts.iter().enumerate() {
+            let registers = (next..next + count).map(|j| new.argument(j).unwrap().to_raw()).collect();
+            lowering.set(block.argument(i).unwrap().to_raw(), registers);
+            next += count;
+        }
+        lowered_blocks.push((new.to_raw(), counts));
+    }
+    lowering.cfg.lowered = lowered_blocks.clone();
+    for (index, block) in lowering.cfg.order.clone().into_iter().enumerate() {
+        lowering.cfg.current = index;
+        lowering.b.cursor = Cursor::End(lowered_blocks[index].0);
+        lowering.lower_top_level(&unsafe { melior::ir::BlockRef::from_raw(block) })?;
+    }
     // The tt.func is replaced by the llvm.func.
     unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };
-    Ok(KernelInfo { name: kernel_name, num_warps, shared_bytes, parameters, tensordesc_meta })
+    Ok(info)
 }

@@ -8,6 +8,9 @@
 //! backend makes PTX ([`ptx`]).
 pub mod builder;
 pub mod bundle;
+pub mod cfg;
+pub mod convert_triton_gpu_to_llvm;
+pub mod embed;
 pub mod emit;
 pub mod layout;
 pub mod llvm_check;
@@ -17,6 +20,16 @@ pub mod target;
 pub mod transfer;
 
 pub use bundle::{compile, Bundle, CompileOptions};
+
+/// Registers every Tritium pass in MLIR's pass registry: the passes of
+/// `tritium_passes` and the lowering (`convert-triton-gpu-to-llvm`). Safe to
+/// call more than once.
+pub fn register_all_passes() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    tritium_passes::register_all();
+    ONCE.call_once(|| tritium_dialects::pass::register(&convert_triton_gpu_to_llvm::PASS));
+}
+pub use embed::{compile_source, Compiled, VERSION};
 pub use target::Target;
 
 use tritium_dialects::access::integer_attribute;

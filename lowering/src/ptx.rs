@@ -53,6 +53,47 @@ pub struct Assembly {
     pub timings: Vec<(&'static str, std::time::Duration)>,
 }
 
+unsafe extern "C" {
+    /// dialects/cpp/LLVMPassGate.cpp: `context` (an LLVMContext) skips the
+    /// passes named in `passes`; the gate is destroyed after the context.
+    fn tritiumLLVMContextSkipPasses(context: *mut std::ffi::c_void, passes: *const std::os::raw::c_char) -> *mut std::ffi::c_void;
+    fn tritiumLLVMPassGateDestroy(gate: *mut std::ffi::c_void);
+}
+
+/// Above this many strength-reduction candidates (integer adds, multiplies
+/// and GEPs) in one basic block, the NVPTX pipeline's `slsr` pass is skipped.
+/// LLVM 22's SLSR compares each candidate with the others of its base and
+/// stride, so its time grows with the square of their number: 15 s of the
+/// 15.3 s a 512x512 masked fill (2,048 elements per thread) took, and still
+/// ~1 s at 1,024 candidates (a 256x512 tile). The corpus kernels have at most
+/// ~160 per block (their PTX is unchanged); a 512x512 tile has ~2,000.
+/// Without SLSR, ptxas still strength-reduces the address arithmetic.
+const SLSR_CANDIDATE_LIMIT: usize = 400;
+
+/// The largest number of SLSR candidates in one basic block of `module`.
+unsafe fn largest_block_candidates(module: LLVMModuleRef) -> usize {
+    use llvm_sys::LLVMOpcode::{LLVMAdd, LLVMGetElementPtr, LLVMMul};
+    let mut largest = 0;
+    unsafe {
+        let mut function = LLVMGetFirstFunction(module);
+        while !function.is_null() {
+            let mut block = LLVMGetFirstBasicBlock(function);
+            while !block.is_null() {
+                let mut count = 0;
+                let mut instruction = LLVMGetFirstInstruction(block);
+                while !instruction.is_null() {
+                    count += matches!(LLVMGetInstructionOpcode(instruction), LLVMAdd | LLVMMul | LLVMGetElementPtr) as usize;
+                    instruction = LLVMGetNextInstruction(instruction);
+                }
+                largest = largest.max(count);
+                block = LLVMGetNextBasicBlock(block);
+            }
+            function = LLVMGetNextFunction(function);
+        }
+    }
+    largest
+}
+
 /// Translates `module` (LLVM and NVVM dialects only) to LLVM IR, links the
 /// libdevice functions it calls, optimises at O3 and emits PTX for `target`.
 pub fn module_to_ptx(
@@ -64,8 +105,12 @@ pub fn module_to_ptx(
     init_nvptx();
     unsafe {
         let context = LLVMContextCreate();
-        let result = translate_and_emit(module, target, libdevice, keep_llvm_ir, context);
+        let mut gate = ptr::null_mut();
+        let result = translate_and_emit(module, target, libdevice, keep_llvm_ir, context, &mut gate);
         LLVMContextDispose(context);
+        if !gate.is_null() {
+            tritiumLLVMPassGateDestroy(gate);
+        }
         result
     }
 }
@@ -76,6 +121,7 @@ unsafe fn translate_and_emit(
     libdevice: Option<&Path>,
     keep_llvm_ir: bool,
     context: LLVMContextRef,
+    gate: &mut *mut std::ffi::c_void,
 ) -> Result<Assembly, String> {
     let mut timings = Vec::new();
     let mut clock = std::time::Instant::now();
@@ -145,6 +191,9 @@ unsafe fn translate_and_emit(
         text
     });
 
+    if unsafe { largest_block_candidates(llvm_module) } > SLSR_CANDIDATE_LIMIT {
+        *gate = unsafe { tritiumLLVMContextSkipPasses(context as *mut _, c"slsr".as_ptr()) };
+    }
     let mut buffer: LLVMMemoryBufferRef = ptr::null_mut();
     let failed = unsafe {
         LLVMTargetMachineEmitToMemoryBuffer(

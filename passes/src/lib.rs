@@ -8,7 +8,7 @@ mod dot_operand_layouts;
 mod greedy;
 pub mod ir;
 mod op_traits;
-mod pattern_driver;
+pub mod pattern_driver;
 pub mod pipeline;
 pub mod registry;
 mod ssa;

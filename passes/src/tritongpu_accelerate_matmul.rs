@@ -15,17 +15,20 @@
 //! The target is the module's `ttg.target` (`cuda:<capability>`). The
 //! rewrite runs as a pattern in MLIR's greedy driver, as upstream's, so the
 //! dot's old operand conversions are erased when dead. Blackwell's tcgen05
-//! dots and `tt.dot_scaled` are not supported yet and fail the pass.
+//! dots are not supported yet; `tt.dot_scaled` is decomposed into an
+//! ordinary dot of upcast, scaled operands (scaled.rs), as upstream does
+//! before Blackwell.
 mod elements;
 mod mixed_mode;
 mod mma_choice;
 mod operands;
+mod scaled;
 mod slices;
 
 use tritium_dialects::access::OpAccess;
 use crate::coalescing::num_warps_of;
 use crate::greedy::apply_with_folds;
-use crate::ir::{collect_ops, create, fail, name_of, tensor_parts, tensor_type, Order};
+use crate::ir::{create, fail, name_of, tensor_parts, tensor_type};
 use crate::pattern_driver::report_error;
 use elements::{element_bits, Scalar};
 use melior::ir::{operation::OperationLike, Attribute, OperationRef, Value, ValueLike};
@@ -48,10 +51,8 @@ pub static PASS: PassDefinition = PassDefinition {
 
 fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     let capability = compute_capability(module)?;
-    if let Some(scaled) = collect_ops(module, Order::Pre).into_iter().find(|op| name_of(op) == "tt.dot_scaled") {
-        return Err(fail(&scaled, "tritongpu-accelerate-matmul does not support tt.dot_scaled yet"));
-    }
-    apply_with_folds(module, &[&BLOCKED_TO_MMA])?;
+    scaled::transpose_dots(module).map_err(|message| fail(&module, message))?;
+    apply_with_folds(module, &[&BLOCKED_TO_MMA, &scaled::DECOMPOSE_SCALED_BLOCKED])?;
     mixed_mode::promote_unsupported_operands(module, capability)
 }
 

@@ -8,7 +8,7 @@
 //! load -> load -> dot each gets 1. Loads too narrow for `cp.async` or that
 //! no shared layout suits are left alone.
 //!
-//! A loop marked `tt.num_stages` that holds no dot pipelines all its loads;
+//! A loop marked `tt.num_stages` also pipelines the loads no dot depends on;
 //! a loop whose ops already carry latencies keeps them.
 use tritium_dialects::access::OpAccess;
 use crate::analysis::axis_info::ModuleAxisInfo;
@@ -96,16 +96,16 @@ fn load_latencies<'c, 'a>(
 ) -> Vec<(OperationRef<'c, 'a>, i64)> {
     let pipeline_without_dot = lp.has_attribute(NUM_STAGES);
     let mut levels = IndirectionLevels::new(axis);
-    let mut seen_dot = false;
     for op in body_ops(lp) {
         if !is_dot(&op) {
             continue;
         }
-        seen_dot = true;
         levels.seen.clear();
         levels.visit(op, 0);
     }
-    if pipeline_without_dot && !seen_dot {
+    // As upstream: a loop that asks for its own stages pipelines its other
+    // loads too (those no dot depends on), whether or not it holds a dot.
+    if pipeline_without_dot {
         for op in body_ops(lp) {
             if !is_load(&op) {
                 levels.visit(op, 0);

@@ -10,7 +10,7 @@
 //! ops with scratch write and then read it (their own internal barrier is
 //! the lowering's).
 //! Loops are iterated to a fixed point; both branches of an scf.if are
-//! followed. A memdesc_index with a constant index covers its slice only;
+//! followed; so are `cf` branches between a function's blocks. A memdesc_index with a constant index covers its slice only;
 //! other views cover their whole buffer.
 use tritium_dialects::access::OpAccess;
 use crate::{
@@ -18,7 +18,7 @@ use crate::{
     ir::{fail, int_attribute, name_of},
 };
 use melior::ir::{
-    operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike,
+    operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, RegionRef, Value, ValueLike,
 };
 use tritium_dialects::{
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
@@ -75,13 +75,70 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
             let mut next = b.first_operation();
             while let Some(op) = next {
                 if name_of(&op) == "tt.func" {
-                    if let Some(body) = op.region_at(0).ok().and_then(|r| r.first_block()) {
-                        walk_block(&body, Pending::default(), true)?;
+                    if let Ok(body) = op.region_at(0) {
+                        walk_function(body)?;
                     }
                 }
                 next = op.next_in_block();
             }
             block = b.next_in_region();
+        }
+    }
+    Ok(())
+}
+
+/// A function's blocks (several when early returns left `cf` branches):
+/// the state entering a block is the union of what its predecessors leave,
+/// found by iterating to a fixed point; then each block is walked from its
+/// state, inserting barriers.
+fn walk_function(body: RegionRef) -> Result<(), PassFailed> {
+    let mut blocks = Vec::new();
+    let mut block = body.first_block();
+    while let Some(b) = block {
+        blocks.push(b);
+        block = b.next_in_region();
+    }
+    if blocks.len() <= 1 {
+        if let Some(entry) = blocks.first() {
+            walk_block(entry, Pending::default(), true)?;
+        }
+        return Ok(());
+    }
+    let index = |b: &BlockRef| blocks.iter().position(|x| x == b);
+    let mut predecessors = vec![Vec::new(); blocks.len()];
+    for (i, b) in blocks.iter().enumerate() {
+        if let Some(terminator) = b.terminator() {
+            for successor in terminator.successors() {
+                if let Some(s) = index(&successor) {
+                    predecessors[s].push(i);
+                }
+            }
+        }
+    }
+    let entering = |out: &[Option<Pending>], b: usize| -> Option<Pending> {
+        if b == 0 {
+            return Some(Pending::default());
+        }
+        let mut reached = predecessors[b].iter().filter_map(|p| out[*p].as_ref());
+        let first = reached.next()?.clone();
+        Some(reached.fold(first, |joined, p| joined.union(p)))
+    };
+    let mut out: Vec<Option<Pending>> = vec![None; blocks.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in 0..blocks.len() {
+            let Some(state) = entering(&out, b) else { continue };
+            let leaving = Some(walk_block(&blocks[b], state, false)?);
+            if leaving != out[b] {
+                out[b] = leaving;
+                changed = true;
+            }
+        }
+    }
+    for (b, block) in blocks.iter().enumerate() {
+        if let Some(state) = entering(&out, b) {
+            walk_block(block, state, true)?;
         }
     }
     Ok(())

@@ -423,14 +423,6 @@ tt.func @gather_indices_too_large(%src: tensor<128x4xf32>, %idx: tensor<64x8xi32
 
 // -----
 
-tt.func @descriptor_load_indices(%d: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) {
-  // expected-error @+1 {{needs 2 indices for a rank-2 descriptor, got 1}}
-  %0 = tt.descriptor_load %d[%i] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
-  tt.return
-}
-
-// -----
-
 tt.func @descriptor_store_block(%d: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %t: tensor<32x64xf16>) {
   // expected-error @+1 {{does not match descriptor block}}
   tt.descriptor_store %d[%i, %i], %t : !tt.tensordesc<tensor<64x64xf16>>, tensor<32x64xf16>

@@ -103,11 +103,6 @@
 
 // -----
 
-// expected-error @+1 {{mma.sync (version 2) instrShape must be [16, 8] ([1, 16, 8] batched)}}
-#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 16]}>
-
-// -----
-
 // expected-error @+1 {{wgmma (version 3) instrShape must be [16, N, K] with N a multiple of 8 up to 256}}
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 12, 16]}>
 
@@ -165,11 +160,6 @@
 
 // expected-error @+1 {{elementBitWidth must be 4, 8, 16, 32 or 64, got 12}}
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 12}>
-
-// -----
-
-// expected-error @+1 {{missing 'elementBitWidth' in layout}}
-#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false}>
 
 // -----
 

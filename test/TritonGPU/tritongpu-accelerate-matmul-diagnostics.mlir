@@ -24,19 +24,6 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942"} {
 
 // -----
 
-// Scaled dots are not supported yet.
-#acc = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
-#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
-  tt.func @scaled(%a: tensor<64x32xf8E4M3FN, #ld>, %as: tensor<64x1xi8, #ld>, %b: tensor<32x64xf8E4M3FN, #ld>, %c: tensor<64x64xf32, #acc>) -> tensor<64x64xf32, #acc> {
-    // expected-error @below {{tritongpu-accelerate-matmul does not support tt.dot_scaled yet}}
-    %d = tt.dot_scaled %a scale %as, %b, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<64x32xf8E4M3FN, #ld>, tensor<64x1xi8, #ld> * tensor<32x64xf8E4M3FN, #ld> -> tensor<64x64xf32, #acc>
-    tt.return %d : tensor<64x64xf32, #acc>
-  }
-}
-
-// -----
-
 // Blackwell's tcgen05 MMA is not supported yet.
 #acc = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:100"} {

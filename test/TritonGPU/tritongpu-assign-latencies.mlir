@@ -254,3 +254,41 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %res, %res2 : tensor<128xi8, #BL>, tensor<128xf32, #BL>
   }
 }
+
+// -----
+
+// A loop marked tt.num_stages pipelines the loads no dot uses as well, even
+// when it holds a dot (4 stages: every load gets latency 3).
+// CHECK-LABEL: tt.func @dot_and_other_load
+// CHECK: %1 = tt.load %arg5 {tt.latency = 3 : i32} : tensor<64x32x!tt.ptr<f16>, #blocked>
+// CHECK: %3 = tt.load %arg6 {tt.latency = 3 : i32} : tensor<32x64x!tt.ptr<f16>, #blocked1>
+// CHECK: %6 = tt.load %arg5 {tt.latency = 3 : i32} : tensor<64x32x!tt.ptr<f16>, #blocked>
+#AL = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#BL = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#C = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#A = #ttg.dot_op<{opIdx = 0, parent = #C, kWidth = 2}>
+#B = #ttg.dot_op<{opIdx = 1, parent = #C, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @dot_and_other_load(%a_init : tensor<64x32x!tt.ptr<f16>, #AL> {tt.divisibility = dense<[16, 16]> : tensor<2xi32>, tt.contiguity = dense<[1, 32]> : tensor<2xi32>},
+                              %b_init : tensor<32x64x!tt.ptr<f16>, #BL> {tt.divisibility = dense<[16, 16]> : tensor<2xi32>, tt.contiguity = dense<[1, 32]> : tensor<2xi32>},
+                              %out : tensor<64x32x!tt.ptr<f16>, #AL>, %n : i32) -> tensor<64x64xf32, #C> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c_init = arith.constant dense<0.00e+00> : tensor<64x64xf32, #C>
+    %a_step = arith.constant dense<32> : tensor<64x32xi32, #AL>
+    %b_step = arith.constant dense<2048> : tensor<32x64xi32, #BL>
+    %loop:3 = scf.for %iv = %c0 to %n step %c1 iter_args(%a_ptr = %a_init, %b_ptr = %b_init, %acc = %c_init) -> (tensor<64x32x!tt.ptr<f16>, #AL>, tensor<32x64x!tt.ptr<f16>, #BL>, tensor<64x64xf32, #C>) : i32 {
+      %a_ = tt.load %a_ptr : tensor<64x32x!tt.ptr<f16>, #AL>
+      %a_op = ttg.convert_layout %a_ : tensor<64x32xf16, #AL> -> tensor<64x32xf16, #A>
+      %b_ = tt.load %b_ptr : tensor<32x64x!tt.ptr<f16>, #BL>
+      %b_op = ttg.convert_layout %b_ : tensor<32x64xf16, #BL> -> tensor<32x64xf16, #B>
+      %d = tt.dot %a_op, %b_op, %acc : tensor<64x32xf16, #A> * tensor<32x64xf16, #B> -> tensor<64x64xf32, #C>
+      %other = tt.load %a_ptr : tensor<64x32x!tt.ptr<f16>, #AL>
+      tt.store %out, %other : tensor<64x32x!tt.ptr<f16>, #AL>
+      %a_next = tt.addptr %a_ptr, %a_step : tensor<64x32x!tt.ptr<f16>, #AL>, tensor<64x32xi32, #AL>
+      %b_next = tt.addptr %b_ptr, %b_step : tensor<32x64x!tt.ptr<f16>, #BL>, tensor<32x64xi32, #BL>
+      scf.yield %a_next, %b_next, %d : tensor<64x32x!tt.ptr<f16>, #AL>, tensor<32x64x!tt.ptr<f16>, #BL>, tensor<64x64xf32, #C>
+    } {tt.num_stages = 4 : i32}
+    tt.return %loop#2 : tensor<64x64xf32, #C>
+  }
+}

@@ -72,3 +72,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %s : tensor<32x32xf16, #blocked>
   }
 }
+
+// -----
+
+// Early returns leave cf branches between blocks: what a block's
+// predecessors left pending reaches it. ^bb1's conversion uses the scratch
+// the entry's conversion used, so it waits; ^bb2 is reached from the entry
+// and from ^bb1, and its conversion waits for either. The return block
+// ^bb3 touches no shared memory.
+// CHECK-LABEL: tt.func public @across_blocks
+// CHECK: ttg.convert_layout
+// CHECK-NOT: ttg.local_barrier
+// CHECK: cf.cond_br
+// CHECK: ^bb1:
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttg.convert_layout
+// CHECK: ^bb2({{.*}}):
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttg.convert_layout
+// CHECK: ^bb3:
+// CHECK-NOT: ttg.local_barrier
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @across_blocks(%x: tensor<512xf32, #blocked>, %a: i32, %p: !tt.ptr<f32>) {
+    %c0 = arith.constant 0 : i32
+    %y = ttg.convert_layout %x : tensor<512xf32, #blocked> -> tensor<512xf32, #blocked1>
+    %c = arith.cmpi sgt, %a, %c0 : i32
+    cf.cond_br %c, ^bb1, ^bb2(%y : tensor<512xf32, #blocked1>)
+  ^bb1:
+    %z = ttg.convert_layout %x : tensor<512xf32, #blocked> -> tensor<512xf32, #blocked1>
+    %d = arith.cmpi sgt, %a, %c0 : i32
+    cf.cond_br %d, ^bb2(%z : tensor<512xf32, #blocked1>), ^bb3
+  ^bb2(%v: tensor<512xf32, #blocked1>):
+    %w = ttg.convert_layout %v : tensor<512xf32, #blocked1> -> tensor<512xf32, #blocked>
+    tt.return
+  ^bb3:
+    tt.return
+  }
+}

@@ -8,7 +8,7 @@ use crate::{
 };
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
-    Block, BlockLike, Location, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
+    Block, BlockLike, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
 };
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
@@ -17,8 +17,73 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
         "scf.if" => lower_if(l, op),
         "scf.while" => lower_while(l, op),
         "scf.yield" | "scf.condition" => terminator(l, op, name),
+        "cf.br" | "cf.cond_br" => branch(l, op, name),
+        "tt.map_elementwise" => map_elementwise(l, op),
+        "tt.map_elementwise.return" => {
+            let (flat, _) = flatten(l, &op, 0..op.operand_count())?;
+            l.b.op("scf.yield", &flat, &[], &[]);
+            Ok(())
+        }
         _ => unreachable!(),
     }
+}
+
+/// `cf.br`/`cf.cond_br` between the kernel's blocks (early returns): the
+/// same branch between their llvm blocks, passing the operands' registers.
+/// A successor's operands are as many as its arguments, in successor order
+/// after the condition.
+fn branch<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
+    let mut next_operand = usize::from(name == "cf.cond_br");
+    let mut successors = Vec::new();
+    let mut passed = Vec::new();
+    for successor in op.successors() {
+        let (block, _) = *l
+            .cfg
+            .lowered_block(successor.to_raw())
+            .or_else(|| l.region_blocks.get(&(successor.to_raw().ptr as usize)))
+            .ok_or_else(|| {
+                LowerError::at(&op, "branches are only supported between blocks of the kernel and of tt.map_elementwise")
+            })?;
+        let count = successor.argument_count();
+        let (registers, _) = flatten(l, &op, next_operand..next_operand + count)?;
+        next_operand += count;
+        successors.push(block);
+        passed.push(registers);
+    }
+    if next_operand != op.operand_count() {
+        return Err(LowerError::at(&op, "operands do not match the successors' arguments"));
+    }
+    let location: Location = l.b.location;
+    let successor_refs: Vec<BlockRef> = successors.iter().map(|b| unsafe { BlockRef::from_raw(*b) }).collect();
+    let successor_refs: Vec<&Block> = successor_refs.iter().map(|b| &**b).collect();
+    let mut operands: Vec<V> = Vec::new();
+    let builder = if name == "cf.br" {
+        operands.extend(&passed[0]);
+        OperationBuilder::new("llvm.br", location)
+    } else {
+        operands.push(l.operand(&op, 0)?[0]);
+        operands.extend(&passed[0]);
+        operands.extend(&passed[1]);
+        let segments = l.attr_i32_array(&[1, passed[0].len() as i32, passed[1].len() as i32]);
+        OperationBuilder::new("llvm.cond_br", location)
+            .add_attributes(&[(Identifier::new(l.context(), "operandSegmentSizes"), segments)])
+    };
+    let operands: Vec<_> = operands.iter().map(|v| crate::builder::value(*v)).collect();
+    let operation = builder
+        .add_operands(&operands)
+        .add_successors(&successor_refs)
+        .build()
+        .map_err(|e| LowerError::at(&op, e.to_string()))?;
+    match l.b.cursor {
+        Cursor::End(block) => {
+            unsafe { BlockRef::from_raw(block) }.append_operation(operation);
+        }
+        Cursor::Before(anchor) => {
+            let anchor = unsafe { OperationRef::from_raw(anchor) };
+            anchor.block().unwrap().insert_operation_before(anchor, operation);
+        }
+    }
+    Ok(())
 }
 
 /// Registers of a range of operands, flattened, with their counts.
@@ -178,6 +243,85 @@ fn lower_while<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()>
     let results: Vec<V> = (0..new.result_count()).map(|i| new.result_at(i).unwrap().to_raw()).collect();
     for (i, registers) in unflatten(&results, &result_counts).into_iter().enumerate() {
         l.set_result(&op, i, registers);
+    }
+    Ok(())
+}
+
+/// `tt.map_elementwise`: its region (a scalar function, with branches of
+/// its own) runs once per `pack` elements of each thread, in register
+/// order, as an `scf.execute_region` whose blocks are the region's; the
+/// entry block's arguments are operand `i`'s element `j` at `i * pack + j`,
+/// and `tt.map_elementwise.return` yields result `r`'s element `j` at
+/// `r * pack + j` (the frontend's order).
+fn map_elementwise<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let pack = crate::int_attribute(&op, "pack").unwrap_or(1).max(1) as usize;
+    let (counts, _) = result_shapes(l, &op)?;
+    let count = counts.first().copied().unwrap_or(1);
+    if count % pack != 0 {
+        return Err(LowerError::at(&op, format!("{count} elements per thread are not a multiple of pack {pack}")));
+    }
+    let mut operands = Vec::new();
+    for i in 0..op.operand_count() {
+        let registers = l.operand(&op, i)?;
+        operands.push(match registers.len() {
+            n if n == count => registers,
+            1 => vec![registers[0]; count],
+            _ => return Err(LowerError::at(&op, "operands and results are distributed differently")),
+        });
+    }
+    let element_types: Vec<Type<'c>> = op.results().map(|r| l.lower_type(r.r#type())).collect();
+    let region = op.region_at(0).map_err(|_| LowerError::at(&op, "has no body"))?;
+    let blocks = crate::cfg::KernelBlocks::of(region);
+    let Some(&entry) = blocks.order.first() else { return Err(LowerError::at(&op, "has an empty body")) };
+    let entry = unsafe { BlockRef::from_raw(entry) };
+    if entry.argument_count() != operands.len() * pack {
+        return Err(LowerError::at(&op, "the body's arguments are not pack elements of each operand"));
+    }
+    let mut results: Vec<Vec<V>> = vec![Vec::with_capacity(count); element_types.len()];
+    for start in (0..count).step_by(pack) {
+        let result_types: Vec<Type<'c>> =
+            element_types.iter().flat_map(|t| std::iter::repeat_n(*t, pack)).collect();
+        let new = build_with_regions(l, "scf.execute_region", &[], &result_types, &[vec![]]);
+        let new_region = new.region_at(0).unwrap();
+        // The entry's arguments are the elements themselves.
+        for (i, registers) in operands.iter().enumerate() {
+            for j in 0..pack {
+                l.set(entry.argument(i * pack + j).unwrap().to_raw(), vec![registers[start + j]]);
+            }
+        }
+        let mut lowered = vec![new_region.first_block().unwrap().to_raw()];
+        for block in blocks.order.iter().skip(1) {
+            let block = unsafe { BlockRef::from_raw(*block) };
+            let location: Location = l.b.location;
+            let types: Vec<(Type, Location)> = (0..block.argument_count())
+                .map(|i| (l.lower_type(block.argument(i).unwrap().r#type()), location))
+                .collect();
+            let new_block = new_region.append_block(Block::new(&types));
+            for i in 0..block.argument_count() {
+                l.set(block.argument(i).unwrap().to_raw(), vec![new_block.argument(i).unwrap().to_raw()]);
+            }
+            l.region_blocks.insert(block.to_raw().ptr as usize, (new_block.to_raw(), vec![1; block.argument_count()]));
+            lowered.push(new_block.to_raw());
+        }
+        let saved = l.b.cursor;
+        let mut outcome = Ok(());
+        for (block, target) in blocks.order.iter().zip(&lowered) {
+            l.b.cursor = Cursor::End(*target);
+            outcome = l.lower_block(&unsafe { BlockRef::from_raw(*block) });
+            if outcome.is_err() {
+                break;
+            }
+        }
+        l.b.cursor = saved;
+        outcome?;
+        for (r, registers) in results.iter_mut().enumerate() {
+            for j in 0..pack {
+                registers.push(new.result_at(r * pack + j).unwrap().to_raw());
+            }
+        }
+    }
+    for (r, registers) in results.into_iter().enumerate() {
+        l.set_result(&op, r, registers);
     }
     Ok(())
 }

@@ -106,6 +106,9 @@ impl MmaSync {
     fn of(op: &OperationRef, operand_type: &str, accumulator_type: &str, input_precision: i64) -> Result<MmaSync> {
         let (operand, elements_per_word, accumulator) = match (operand_type, accumulator_type) {
             ("f16", "f32") => ("f16", 2, "f32"),
+            ("f16", "f16") => ("f16", 2, "f16"),
+            // Two m8n8k4 per 16x8 tile and K step of 4 (see `f64_steps`).
+            ("f64", "f64") => ("f64", 1, "f64"),
             ("bf16", "f32") => ("bf16", 2, "f32"),
             ("i8", "i32") => ("s8", 4, "s32"),
             ("f32", "f32") if input_precision == TF32 => ("tf32", 1, "f32"),
@@ -117,7 +120,7 @@ impl MmaSync {
                     op,
                     format!(
                         "mma.sync of {operand} operands into {accumulator} is not supported yet \
-                         (f16/bf16 into f32, i8 into i32 and tf32 are)"
+                         (f16/bf16 into f32, f16 into f16, f64, i8 into i32 and tf32 are)"
                     ),
                 ));
             }
@@ -126,6 +129,9 @@ impl MmaSync {
     }
 
     fn k(&self) -> u32 {
+        if self.operand == "f64" {
+            return 4;
+        }
         8 * self.elements_per_word
     }
 
@@ -134,10 +140,16 @@ impl MmaSync {
     }
 
     /// The PTX: D, A (4 words), B (2 words), C tied to D. Integer products
-    /// saturate on overflow (`.satfinite`), as upstream's int8 dots do.
+    /// saturate on overflow (`.satfinite`), as upstream's int8 dots do. An
+    /// f16 accumulator is two f16x2 words (rows g and g + 8).
     fn asm(&self) -> String {
         let (k, a, c) = (self.k(), self.operand, self.accumulator);
         let saturate = if self.accumulator == "s32" { ".satfinite" } else { "" };
+        if self.accumulator_words() == 2 {
+            return format!(
+                "mma.sync.aligned.m16n8k{k}.row.col.{c}.{a}.{a}.{c} {{$0, $1}}, {{$2, $3, $4, $5}}, {{$6, $7}}, {{$8, $9}};"
+            );
+        }
         format!(
             "mma.sync.aligned.m16n8k{k}.row.col{saturate}.{c}.{a}.{a}.{c} \
              {{$0, $1, $2, $3}}, {{$4, $5, $6, $7}}, {{$8, $9}}, {{$10, $11, $12, $13}};"
@@ -145,18 +157,34 @@ impl MmaSync {
     }
 
     fn constraints(&self) -> &'static str {
-        if self.accumulator == "f32" { "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3" } else { "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3" }
+        match self.accumulator {
+            "f32" => "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3",
+            "f16" => "=r,=r,r,r,r,r,r,r,0,1",
+            _ => "=r,=r,=r,=r,r,r,r,r,r,r,0,1,2,3",
+        }
     }
 
-    /// (row, k) of element `i` of A's word `word`, from the thread's origin:
-    /// words 1 and 3 are 8 rows down, words 2 and 3 half the depth further.
-    fn a_element(&self, word: u32, i: u32) -> (u32, u32) {
-        (8 * (word % 2), 4 * self.elements_per_word * (word / 2) + i)
+    /// 32-bit registers holding a thread's four accumulator elements.
+    fn accumulator_words(&self) -> usize {
+        if self.accumulator == "f16" { 2 } else { 4 }
     }
 
-    /// k of element `i` of B's word `word` (0 or 1), from the thread's origin.
-    fn b_element(&self, word: u32, i: u32) -> u32 {
-        4 * self.elements_per_word * word + i
+    /// (row, k) of element `i` of A's word `word` in the instruction `part`
+    /// of a K tile, from the thread's origin: words 1 and 3 are 8 rows down,
+    /// words 2 and 3 half the tile further. A thread holds `k_width`
+    /// consecutive k (a multiple of a word's elements) where the instruction
+    /// reads one word: a tile of `8 * k_width` is then `k_width /
+    /// elements_per_word` instructions, instruction `part` reading word
+    /// `part` of each run. This only permutes k, the same way for A and B, so
+    /// the sum is unchanged (upstream's fp8 upcasts give f16 with k_width 4).
+    fn a_element(&self, k_width: u32, part: u32, word: u32, i: u32) -> (u32, u32) {
+        (8 * (word % 2), 4 * k_width * (word / 2) + part * self.elements_per_word + i)
+    }
+
+    /// k of element `i` of B's word `word` (0 or 1) in instruction `part`,
+    /// from the thread's origin.
+    fn b_element(&self, k_width: u32, part: u32, word: u32, i: u32) -> u32 {
+        4 * k_width * word + part * self.elements_per_word + i
     }
 }
 
@@ -205,9 +233,14 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
     let input_precision = crate::int_attribute(&op, "inputPrecision").unwrap_or(IEEE);
     let mma = MmaSync::of(&op, &a_type, &type_of(c[0]).to_string(), input_precision)?;
     let step = mma.elements_per_word;
-    if c_layout.lane_bases != quad_lanes(m, n, rank, 2)
-        || a_layout.lane_bases != quad_lanes(m, n, rank, step)
-        || b_layout.lane_bases != quad_lanes(n, m, rank, step)
+    // The consecutive k a thread holds (the dot operand's kWidth): lane 1's k.
+    let k_width = a_layout.lane_bases.first().map_or(0, |b| b[n]);
+    if k_width == 0
+        || k_width % step != 0
+        || !k_width.is_power_of_two()
+        || c_layout.lane_bases != quad_lanes(m, n, rank, 2)
+        || a_layout.lane_bases != quad_lanes(m, n, rank, k_width)
+        || b_layout.lane_bases != quad_lanes(n, m, rank, k_width)
     {
         return Err(LowerError::at(&op, "the operand and accumulator layouts are not mma.sync's fragments"));
     }
@@ -215,8 +248,10 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
         return Err(LowerError::at(&op, "the operands' warps do not hold their accumulator tiles' rows and columns"));
     }
     let k_size = a_layout.shape[n] as u32;
-    if k_size % mma.k() != 0 {
-        return Err(LowerError::at(&op, format!("K must be a multiple of {} for mma.sync.m16n8k{}", mma.k(), mma.k())));
+    let k_tile = 8 * k_width;
+    if !k_size.is_multiple_of(k_tile) {
+        let message = format!("K must be a multiple of {k_tile} for mma.sync.m16n8k{} with kWidth {k_width}", mma.k());
+        return Err(LowerError::at(&op, message));
     }
     let (a_index, b_index, c_index) = (by_coordinates(&a_layout), by_coordinates(&b_layout), by_coordinates(c_layout));
     let lookup = |index: &HashMap<&[u32], usize>, coords: &[u32]| {
@@ -229,7 +264,9 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
         coords
     };
     let accumulator_type = type_of(c[0]);
-    let results_type = melior::dialect::llvm::r#type::r#struct(l.context(), &[accumulator_type; 4], false);
+    let words = mma.accumulator_words();
+    let word_type = if words == 4 { accumulator_type } else { l.b.i32() };
+    let results_type = melior::dialect::llvm::r#type::r#struct(l.context(), &vec![word_type; words], false);
     let mut result = c.clone();
     let (asm, constraints, bits) = (mma.asm(), mma.constraints(), mma.operand_bits());
     for (r, coords) in c_layout.register_coords.iter().enumerate() {
@@ -241,16 +278,43 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
             .map(|(dr, dc)| lookup(&c_index, &at(coords, *dr, *dc, m, n)))
             .collect::<Result<_>>()?;
         let mut accumulator: Vec<V> = tile.iter().map(|t| result[*t]).collect();
-        for k0 in (0..k_size).step_by(mma.k() as usize) {
+        let parts = k_width / step;
+        for (k0, part) in (0..k_size).step_by(k_tile as usize).flat_map(|k0| (0..parts).map(move |p| (k0, p))) {
             let mut a_base = coords.clone();
             a_base[n] = k0;
             let mut b_base = coords.clone();
             b_base[m] = k0;
+            if mma.operand == "f64" {
+                // m8n8k4: the tile's rows 0-7, then rows 8-15, each with one
+                // A and one B element per thread and two accumulators.
+                let b_element = b[lookup(&b_index, &b_base)?];
+                let mut next = Vec::with_capacity(4);
+                for half in 0..2 {
+                    let a_element = a[lookup(&a_index, &at(&a_base, 8 * half, 0, m, n))?];
+                    let operands = [a_element, b_element, accumulator[2 * half as usize], accumulator[2 * half as usize + 1]];
+                    let pair = melior::dialect::llvm::r#type::r#struct(l.context(), &[accumulator_type; 2], false);
+                    let out = l
+                        .b
+                        .inline_asm(
+                            "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {$0, $1}, {$2}, {$3}, {$4, $5};",
+                            "=d,=d,d,d,0,1",
+                            &operands,
+                            Some(pair),
+                        )
+                        .unwrap();
+                    for i in 0..2 {
+                        let position = melior::ir::attribute::DenseI64ArrayAttribute::new(l.context(), &[i]);
+                        next.push(l.b.op1("llvm.extractvalue", &[out], accumulator_type, &[("position", position.into())]));
+                    }
+                }
+                accumulator = next;
+                continue;
+            }
             let mut operands = Vec::new();
             for word in 0..4 {
                 let elements = (0..step)
                     .map(|i| {
-                        let (dr, dk) = mma.a_element(word, i);
+                        let (dr, dk) = mma.a_element(k_width, part, word, i);
                         lookup(&a_index, &at(&a_base, dr, dk, m, n)).map(|r| a[r])
                     })
                     .collect::<Result<Vec<V>>>()?;
@@ -258,18 +322,26 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
             }
             for word in 0..2 {
                 let elements = (0..step)
-                    .map(|i| lookup(&b_index, &at(&b_base, mma.b_element(word, i), 0, m, n)).map(|r| b[r]))
+                    .map(|i| {
+                        let k = mma.b_element(k_width, part, word, i);
+                        lookup(&b_index, &at(&b_base, k, 0, m, n)).map(|r| b[r])
+                    })
                     .collect::<Result<Vec<V>>>()?;
                 operands.extend(crate::ops::memory::pack(l, &elements, bits, 32));
             }
-            operands.extend(accumulator.iter().copied());
+            if words == 4 {
+                operands.extend(accumulator.iter().copied());
+            } else {
+                operands.extend(crate::ops::memory::pack(l, &accumulator, 16, 32));
+            }
             let out = l.b.inline_asm(&asm, constraints, &operands, Some(results_type)).unwrap();
-            accumulator = (0..4)
+            let out: Vec<V> = (0..words as i64)
                 .map(|i| {
                     let position = melior::ir::attribute::DenseI64ArrayAttribute::new(l.context(), &[i]);
-                    l.b.op1("llvm.extractvalue", &[out], accumulator_type, &[("position", position.into())])
+                    l.b.op1("llvm.extractvalue", &[out], word_type, &[("position", position.into())])
                 })
                 .collect();
+            accumulator = if words == 4 { out } else { crate::ops::memory::unpack(l, &out, 32, 16, accumulator_type) };
         }
         for (t, v) in tile.iter().zip(accumulator) {
             result[*t] = v;
@@ -315,15 +387,39 @@ mod tests {
                 let (g, t) = (lane / 4, lane % 4);
                 let (row0, k0) = lane_part(lane);
                 for i in 0..4 * elements_per_word {
-                    let (dr, dk) = mma.a_element(i / elements_per_word, i % elements_per_word);
+                    let (dr, dk) = mma.a_element(elements_per_word, 0, i / elements_per_word, i % elements_per_word);
                     assert_eq!((row0 + dr, k0 + dk), isa_a(operand, g, t, i), "{operand} A lane {lane} element {i}");
                 }
                 for i in 0..2 * elements_per_word {
-                    let dk = mma.b_element(i / elements_per_word, i % elements_per_word);
+                    let dk = mma.b_element(elements_per_word, 0, i / elements_per_word, i % elements_per_word);
                     assert_eq!(k0 + dk, isa_b(operand, t, i), "{operand} B lane {lane} element {i}");
                 }
             }
             assert_eq!(mma.k(), 8 * elements_per_word);
+        }
+    }
+
+    /// With k_width > elements per word (f16 upcast from fp8: 4), the
+    /// instructions of a K tile use every k of the tile once, and A's and
+    /// B's elements in the same instruction slot are the same k.
+    #[test]
+    fn wide_k_width_permutes_k_consistently() {
+        let mma = MmaSync { operand: "f16", accumulator: "f32", elements_per_word: 2 };
+        for k_width in [2u32, 4, 8] {
+            let mut used = vec![0u32; 8 * k_width as usize];
+            for t in 0..4 {
+                for part in 0..k_width / 2 {
+                    for half in 0..2 {
+                        for i in 0..2 {
+                            let (_, a_k) = mma.a_element(k_width, part, 2 * half, i);
+                            assert_eq!(a_k, mma.b_element(k_width, part, half, i));
+                            assert_eq!(mma.a_element(k_width, part, 2 * half + 1, i), (8, a_k));
+                            used[(t * k_width + a_k) as usize] += 1;
+                        }
+                    }
+                }
+            }
+            assert!(used.iter().all(|u| *u == 1), "k_width {k_width}: {used:?}");
         }
     }
 }

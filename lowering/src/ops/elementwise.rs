@@ -8,7 +8,7 @@ use crate::{
     emit::{LowerError, Lowering, Result},
 };
 use melior::ir::{
-    operation::OperationLike,
+    operation::OperationLike, BlockLike,
     r#type::ShapedTypeLike,
     Attribute, AttributeLike, OperationRef, Type, TypeLike, ValueLike,
 };
@@ -24,9 +24,19 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
     } else {
         1
     };
-    let operands: Vec<Vec<V>> = (0..op.operand_count()).map(|i| l.operand(&op, i)).collect::<Result<_>>()?;
+    let mut operands: Vec<Vec<V>> = (0..op.operand_count()).map(|i| l.operand(&op, i)).collect::<Result<_>>()?;
+    // `arith.select` may pick between whole tensors with one scalar condition
+    // (the pipeliner's and scf-to-cf's selects of loop-carried tensors).
+    let scalar_condition = name == "arith.select" && !op.operand_at(0).is_ok_and(|c| c.r#type().is_ranked_tensor());
+    if scalar_condition {
+        operands[0] = vec![operands[0][0]; count];
+    }
     if operands.iter().any(|o| o.len() != count) {
-        return Err(LowerError::at(&op, "operands and result are distributed differently"));
+        let counts: Vec<usize> = operands.iter().map(|o| o.len()).collect();
+        return Err(LowerError::at(
+            &op,
+            format!("operands and result are distributed differently (registers: operands {counts:?}, result {count})"),
+        ));
     }
     let attributes: Vec<(String, Attribute<'c>)> =
         op.attributes().map(|(k, v)| (tritium_dialects::access::identifier_text(k), v)).collect();
@@ -143,7 +153,21 @@ fn scalar<'c>(
                 _ => Err(LowerError::at(op, "fp8 conversions are not supported yet")),
             };
         }
-        "tt.extern_elementwise" => return Err(LowerError::at(op, "extern_elementwise (libdevice) is not supported yet")),
+        "tt.extern_elementwise" => {
+            // A call of the library function per element. libdevice's
+            // (`__nv_*`) are linked from the bitcode file by ptx.rs, as
+            // upstream links the `libpath` it names.
+            let symbol = attributes
+                .iter()
+                .find(|(k, _)| k == "symbol")
+                .and_then(|(_, v)| melior::ir::attribute::StringAttribute::try_from(*v).ok())
+                .map(|s| s.value().to_string())
+                .ok_or_else(|| LowerError::at(op, "has no symbol"))?;
+            if !symbol.starts_with("__nv_") {
+                return Err(LowerError::at(op, format!("calls {symbol}: only libdevice functions (__nv_*) can be linked")));
+            }
+            return Ok(call_libdevice(l, &symbol, args, result_type));
+        }
         _ => {}
     }
     if let Some(function) = libdevice_function(name, result_type) {
@@ -211,12 +235,20 @@ pub fn declare_function<'c>(l: &mut Lowering<'c>, name: &str, args: &[Type<'c>],
         return;
     }
     let function_type = melior::dialect::llvm::r#type::function(result, args, false);
-    let saved = l.b.cursor;
-    l.b.cursor = crate::builder::Cursor::Before(l.function_op);
+    let context = l.context();
     let sym = l.b.str_attr(name);
     let ty = l.b.type_attr(function_type);
-    l.b.op_ref("llvm.func", &[], &[], &[("sym_name", sym), ("function_type", ty)]);
-    l.b.cursor = saved;
+    // A declaration: an llvm.func whose one region is empty.
+    let declaration = melior::ir::operation::OperationBuilder::new("llvm.func", l.b.location)
+        .add_attributes(&[
+            (melior::ir::Identifier::new(context, "sym_name"), sym),
+            (melior::ir::Identifier::new(context, "function_type"), ty),
+        ])
+        .add_regions([melior::ir::Region::new()])
+        .build()
+        .expect("llvm.func declaration");
+    let function = unsafe { OperationRef::from_raw(l.function_op) };
+    function.block().expect("the kernel is in the module").insert_operation_before(function, declaration);
 }
 
 /// `arith.constant`: scalars are copied; a splat tensor becomes one scalar

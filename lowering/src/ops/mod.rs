@@ -5,8 +5,11 @@ pub mod convert;
 pub mod debug;
 pub mod dot;
 pub mod elementwise;
+pub mod fp8;
 pub mod gather;
 pub mod histogram;
+pub mod inline_asm;
+pub mod llvm;
 pub mod memory;
 pub mod reduce;
 pub mod scan;
@@ -42,7 +45,7 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
             Ok(())
         }
         "tt.make_range" | "tt.splat" | "tt.broadcast" | "tt.expand_dims" | "tt.reshape" | "tt.trans" | "tt.join"
-        | "tt.split" | "tt.unsplat" => shape::lower(l, op, &name),
+        | "tt.split" | "tt.unsplat" | "tt.cat" => shape::lower(l, op, &name),
         "tt.addptr" | "tt.load" | "tt.store" => memory::lower(l, op, &name),
         "tt.atomic_rmw" | "tt.atomic_cas" => atomic::lower(l, op, &name),
         "tt.reduce" => reduce::lower_reduce(l, op),
@@ -52,15 +55,24 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         "tt.print" | "tt.assert" => debug::lower(l, op, &name),
         "tt.dot" => dot::lower(l, op),
         "ttg.convert_layout" => convert::lower(l, op),
-        "scf.for" | "scf.if" | "scf.while" | "scf.yield" | "scf.condition" => control_flow::lower(l, op, &name),
+        "scf.for" | "scf.if" | "scf.while" | "scf.yield" | "scf.condition" | "cf.br" | "cf.cond_br"
+        | "tt.map_elementwise" | "tt.map_elementwise.return" => {
+            control_flow::lower(l, op, &name)
+        }
         "ttg.local_alloc" | "ttg.local_load" | "ttg.local_store" | "ttg.local_dealloc" | "ttg.memdesc_index"
         | "ttg.memdesc_subslice" | "ttg.memdesc_trans" | "ttg.local_barrier" | "ttg.async_copy_global_to_local"
         | "ttg.async_commit_group" | "ttg.async_wait" => shared::lower(l, op, &name),
         "ttng.warp_group_dot" | "ttng.warp_group_dot_wait" | "ttng.fence_async_shared" => wgmma::lower(l, op, &name),
         n if (n.starts_with("ttng.") && (n.contains("barrier") || n.contains("tma") || n.contains("tensormap")))
             || n == "ttg.global_scratch_alloc" => tma::lower(l, op, &name),
+        "tt.fp_to_fp" => fp8::lower_fp_to_fp(l, op),
+        "ttg.fp4_to_fp" => fp8::lower_fp4_to_fp(l, op),
+        "arith.constant" if fp8::is_fp8_constant(&op) => fp8::lower_constant(l, op),
+        "gpu.barrier" => llvm::lower(l, op, &name),
+        _ if name.starts_with("llvm.") => llvm::lower(l, op, &name),
+        "tt.elementwise_inline_asm" => inline_asm::lower(l, op),
         _ if name.starts_with("arith.") || name.starts_with("math.") => elementwise::lower(l, op, &name),
-        "tt.precise_sqrt" | "tt.precise_divf" | "tt.clampf" | "tt.mulhiui" | "tt.bitcast" | "tt.fp_to_fp"
+        "tt.precise_sqrt" | "tt.precise_divf" | "tt.clampf" | "tt.mulhiui" | "tt.bitcast"
         | "tt.extern_elementwise" | "tt.int_to_ptr" | "tt.ptr_to_int" => elementwise::lower(l, op, &name),
         _ => Err(LowerError::at(&op, "the lowering does not support this op yet")),
     }

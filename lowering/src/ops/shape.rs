@@ -29,6 +29,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
             Ok(())
         }
         "tt.join" => join(l, op),
+        "tt.cat" => cat(l, op),
         "tt.split" => split(l, op),
         _ => remap(l, op, name),
     }
@@ -182,5 +183,22 @@ fn split<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         }
         l.set_result(&op, half as usize, result);
     }
+    Ok(())
+}
+
+/// `tt.cat` (its order of elements may change: `can_reorder`): as upstream,
+/// the result's registers are the first operand's, then the second's; the
+/// result's layout holds twice the registers of the operands'.
+fn cat<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let mut registers = l.operand(&op, 0)?;
+    registers.extend(l.operand(&op, 1)?);
+    let layout = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
+    if registers.len() != layout.num_registers() {
+        return Err(LowerError::at(
+            &op,
+            format!("the result holds {} registers per thread, the operands {}", layout.num_registers(), registers.len()),
+        ));
+    }
+    l.set_result(&op, 0, registers);
     Ok(())
 }

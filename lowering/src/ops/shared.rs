@@ -282,7 +282,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
             let slice: i64 = memdesc.shape.iter().product();
             let stride = l.b.i32_const(slice);
             let elements = l.b.mul(index, stride);
-            let element = memdesc.element_type;
+            let element = l.lower_type(memdesc.element_type);
             let stored = if element.to_string() == "i1" { l.b.int_type(8) } else { element };
             let address = l.b.gep(pointer, elements, stored);
             l.set_result(&op, 0, vec![address]);
@@ -304,7 +304,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
             let inverse = shared.invert().map_err(|e| LowerError::at(&op, e.to_string()))?;
             let origin = inverse.apply(&coords).map_err(|e| LowerError::at(&op, e.to_string()))?;
             let offset = origin.iter().find(|(d, _)| *d == tritium_layout::Dim::Offset).map(|(_, v)| *v).unwrap_or(0);
-            let element = memdesc.element_type;
+            let element = l.lower_type(memdesc.element_type);
             let stored = if element.to_string() == "i1" { l.b.int_type(8) } else { element };
             let offset = l.b.i32_const(offset as i64);
             let address = l.b.gep(pointer, offset, stored);

@@ -551,10 +551,12 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         }
         ("f32", _) => ("f32", "=f"),
         ("i32", _) => ("s32", "=r"),
+        // Two f16 elements to a 32-bit register (f16x2), as wgmma's D.
+        ("f16", "f16") => ("f16", "=r"),
         (other, _) => {
             return Err(LowerError::at(
                 &op,
-                format!("wgmma into {other} accumulators is not supported yet (f32 and i32 are)"),
+                format!("wgmma into {other} accumulators is not supported yet (f32, i32 and f16 of f16 are)"),
             ))
         }
     };
@@ -677,7 +679,10 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     // K-major when its buffer is transposed.
     let trans_a = matches!(&a, OperandA::Shared(s) if s.descriptor.transposed);
     let trans_b = !b.descriptor.transposed;
-    let float = c_kind == "f32";
+    let float = c_kind == "f32" || c_kind == "f16";
+    // f16 accumulators: register i of the fragment is half of word i / 2.
+    let packed = c_kind == "f16";
+    let words = if packed { per_instruction / 2 } else { per_instruction };
     let needs_trans_args = bits == 16;
     if !needs_trans_args && (trans_a || trans_b) {
         return Err(LowerError::at(&op, format!("wgmma of {a_kind} needs K-major A and B in shared memory")));
@@ -691,7 +696,8 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let shape = format!("m64n{instr_n}k{instr_k}");
     let i1 = l.b.i1();
     let truth = l.b.int(i1, 1);
-    let accumulator_types = vec![accumulator_type; per_instruction];
+    let word_type = if packed { l.b.i32() } else { accumulator_type };
+    let accumulator_types = vec![word_type; words];
     let result_type = melior::dialect::llvm::r#type::r#struct(l.context(), &accumulator_types, false);
 
     // As upstream, the NVVM ops (llvm.nvvm.wgmma.* intrinsics) for the fence
@@ -713,14 +719,18 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             });
             // Operands: accumulator (tied), A, B, scale-d.
             let mut operands: Vec<V> = Vec::new();
-            let mut constraints: Vec<String> = vec![output_constraint.to_string(); per_instruction];
-            let mut index = per_instruction;
+            let mut constraints: Vec<String> = vec![output_constraint.to_string(); words];
+            let mut index = words;
             if let Some(acc) = &accumulator {
-                operands.extend(acc.iter().copied());
-                constraints.extend((0..per_instruction).map(|i| i.to_string()));
-                index += per_instruction;
+                if packed {
+                    operands.extend(crate::ops::memory::pack(l, acc, 16, 32));
+                } else {
+                    operands.extend(acc.iter().copied());
+                }
+                constraints.extend((0..words).map(|i| i.to_string()));
+                index += words;
             }
-            let outputs: Vec<String> = (0..per_instruction).map(|i| format!("${i}")).collect();
+            let outputs: Vec<String> = (0..words).map(|i| format!("${i}")).collect();
             let mut args = format!("{{{}}}, ", outputs.join(","));
             match &a {
                 OperandA::Shared(shared) => {
@@ -762,6 +772,7 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             let asm = format!("wgmma.mma_async.sync.aligned.{shape}.{c_kind}.{a_kind}.{b_kind} {args};");
             let out = l.b.inline_asm(&asm, &constraints.join(","), &operands, Some(result_type)).unwrap();
             let out = extract_all(l, out, &accumulator_types);
+            let out = if packed { crate::ops::memory::unpack(l, &out, 32, 16, accumulator_type) } else { out };
             if needs_partial {
                 partial = Some(out);
             } else {

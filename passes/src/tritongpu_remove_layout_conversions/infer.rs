@@ -40,7 +40,7 @@ fn to_u32(shape: &[i64]) -> Option<Vec<u32>> {
 /// The layout of `trans(x, order)` when `x` has `layout` and `shape`: blocked
 /// layouts permute their parameters (and invert-permute their order), every
 /// other distributed layout becomes the transposed linear layout.
-pub(super) fn transposed(layout: &Layout, shape: &[i64], order: &[usize]) -> Option<Layout> {
+pub(crate) fn transposed(layout: &Layout, shape: &[i64], order: &[usize]) -> Option<Layout> {
     if order.iter().enumerate().all(|(i, &o)| i == o) {
         return Some(layout.clone());
     }
@@ -207,7 +207,7 @@ fn reshaped_blocked(src_shape: &[i64], src: &Blocked, dst_shape: &[i64]) -> Opti
 /// The layout of `reshape(x)` (without reordering) from the layout of `x`
 /// (upstream `inferReshapeOpEncoding`): a blocked layout where the legacy
 /// rules find one, else the reshaped linear layout.
-pub(super) fn reshaped(src_shape: &[i64], layout: &Layout, dst_shape: &[i64]) -> Option<Layout> {
+pub(crate) fn reshaped(src_shape: &[i64], layout: &Layout, dst_shape: &[i64]) -> Option<Layout> {
     if src_shape.iter().product::<i64>() != dst_shape.iter().product::<i64>() {
         return None;
     }

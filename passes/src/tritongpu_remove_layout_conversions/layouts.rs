@@ -197,6 +197,11 @@ fn result_shape(op: &OperationRef) -> Option<Vec<i64>> {
     shape_of(op.result_at(0).ok()?.r#type())
 }
 
+/// The layout of `ttg.fp4_to_fp`'s result along `axis` from its source's.
+pub(crate) fn fp4_to_fp_layout(layout: &Layout, shape: &[i64], axis: usize) -> Option<Layout> {
+    fp4_to_fp(layout, shape, axis, true)
+}
+
 /// Upstream `inferFp4ToFpOpEncoding`: unpacking fp4 pairs doubles the
 /// elements per thread along `axis` (`forward`), packing halves them.
 fn fp4_to_fp(layout: &Layout, shape: &[i64], axis: usize, forward: bool) -> Option<Layout> {

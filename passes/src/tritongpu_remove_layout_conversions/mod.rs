@@ -19,6 +19,7 @@ mod hoist;
 pub(crate) mod infer;
 mod ir;
 mod layouts;
+pub(crate) use layouts::fp4_to_fp_layout;
 mod ops;
 mod propagation;
 mod remat;

@@ -5,7 +5,8 @@ use tritium_dialects::io::parse_module;
 use tritium_lowering::{compile, CompileOptions, Target};
 
 const USAGE: &str = "usage: tritium compile INPUT [--target cuda:90] [--num-warps N] [--num-stages N] [--num-ctas N]
-                       [--libdevice PATH] [--emit-llvm] [--verify-each-pass] [--timing [--warm-up N]] -o DIR
+                       [--libdevice PATH] [--emit-llvm] [--verify-each-pass] [--timing [--warm-up N]]
+                       [--triton-abi] -o DIR
 
 Exit code: 0 success, 1 bad or unsupported input (diagnostics say where),
 2 internal compiler error (a bug; nothing is written).
@@ -17,6 +18,8 @@ parameters: the non-constexpr arguments of the kernel, in order).
 libdevice functions (scripts/setup.sh installs one under .tools/).
 The IR is verified after each stage; --verify-each-pass verifies it after
 every pass too (slower; says which pass broke it).
+--triton-abi gives the kernel upstream Triton's ABI: two trailing pointer
+parameters (global and profile scratch, passed by Triton's launcher, unused).
 --timing prints the wall time of each step to stderr; --warm-up N compiles the
 input N times first, so that the times are those of a process that has compiled
 before (as a library embedding Tritium is), without one-time initialisation.";
@@ -58,6 +61,7 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
                 options.keep_llvm_ir = true;
             }
             "--verify-each-pass" => options.verify_each_pass = true,
+            "--triton-abi" => options.scratch_parameters = true,
             "--timing" => timing = true,
             "--warm-up" => warm_up = number(value("--warm-up")?, "--warm-up")?,
             "--help" | "-h" => return Err(USAGE.into()),
@@ -110,7 +114,7 @@ fn main() -> ExitCode {
     };
     tritium_dialects::internal_error::install_panic_hook();
     let start = std::time::Instant::now();
-    tritium_passes::register_all();
+    tritium_lowering::register_all_passes();
     let context = tritium_dialects::create_context();
     let context_time = start.elapsed();
     let source = match std::fs::read_to_string(&arguments.input) {

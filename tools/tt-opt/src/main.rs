@@ -5,7 +5,7 @@
 //! error (a panic in a Rust pass or pattern, reported as a diagnostic).
 fn main() {
     tritium_dialects::internal_error::install_panic_hook();
-    tritium_passes::register_all();
+    tritium_lowering::register_all_passes();
     let code = tritium_dialects::opt_main(std::env::args_os());
     if tritium_dialects::internal_error::count() > 0 {
         std::process::exit(2);

@@ -103,7 +103,32 @@ MemDescType memDescTypeGetChecked(mlir::Location loc, llvm::ArrayRef<int64_t> sh
 } // namespace tritium::ttg
 
 #include "tritium/TTNGDialect.h.inc"
+namespace tritium::ttng {
+// Blackwell's tensor memory, the resource of tmem_* and tcgen05 ops' effects.
+struct TensorMemory : public mlir::SideEffects::Resource::Base<TensorMemory> {
+  llvm::StringRef getName() final { return "<TensorMemory>"; }
+};
+} // namespace tritium::ttng
+#define GET_ATTRDEF_CLASSES
+#include "tritium/TTNGAttrs.h.inc"
 #define GET_OP_CLASSES
 #include "tritium/TTNGOps.h.inc"
+
+// Upstream's auxiliary dialects (syntax only): nvg, nvws, tti.
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "tritium/AuxEnums.h.inc"
+#include "tritium/NVGDialect.h.inc"
+#define GET_OP_CLASSES
+#include "tritium/NVGOps.h.inc"
+#include "tritium/NVWSDialect.h.inc"
+#define GET_TYPEDEF_CLASSES
+#include "tritium/NVWSTypes.h.inc"
+#define GET_ATTRDEF_CLASSES
+#include "tritium/NVWSAttrs.h.inc"
+#define GET_OP_CLASSES
+#include "tritium/NVWSOps.h.inc"
+#include "tritium/TTIDialect.h.inc"
+#define GET_OP_CLASSES
+#include "tritium/TTIOps.h.inc"
 
 #endif // TRITIUM_DIALECTS_H

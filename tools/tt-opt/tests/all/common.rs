@@ -11,7 +11,7 @@ pub fn tt_opt() -> PathBuf {
 }
 
 pub fn context() -> Context {
-    tritium_passes::register_all();
+    tritium_lowering::register_all_passes();
     tritium_dialects::create_context()
 }
 

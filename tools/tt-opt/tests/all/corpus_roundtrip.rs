@@ -11,8 +11,14 @@ fn corpus_covers_both_targets_and_every_kernel() {
     let kernels = |target: &str| -> std::collections::BTreeSet<String> {
         entries.iter().filter(|e| e.target == target).map(|e| e.kernel.clone()).collect()
     };
-    // The shared corpus's 11 kernels and those of more_cases.py, on both targets.
-    assert_eq!(kernels("cuda80"), kernels("cuda90"));
+    // The shared corpus's 11 kernels and those of more_cases.py and
+    // language_cases.py, on both targets, except the sm_90-only ones:
+    // language_cases.py's programmatic dependent launch, and the kernels of
+    // bench/fp8_kernels.py that need sm_89+ (e4m3, and f16 scaled dots, whose
+    // sm_80 PTX upstream cannot assemble).
+    let sm90_only = |k: &String| k == "tut11_add_pdl" || k.contains("e4m3") || k == "dot_scaled_fp16_e2m1";
+    let cuda90_both: std::collections::BTreeSet<String> = kernels("cuda90").into_iter().filter(|k| !sm90_only(k)).collect();
+    assert_eq!(kernels("cuda80"), cuda90_both);
     assert!(kernels("cuda90").len() >= 24, "{:?}", kernels("cuda90"));
     assert!(entries.len() > 2900, "{} entries", entries.len());
 }

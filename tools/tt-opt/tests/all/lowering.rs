@@ -29,6 +29,11 @@ pub fn ptxas() -> PathBuf {
     cuda_tool("PTXAS", "cuda_nvcc/bin/ptxas")
 }
 
+/// libdevice.10.bc: $LIBDEVICE, else the one scripts/setup.sh installs under .tools/.
+fn libdevice() -> PathBuf {
+    cuda_tool("LIBDEVICE", "cuda_nvcc/nvvm/libdevice/libdevice.10.bc")
+}
+
 /// nvdisasm: $NVDISASM, else the one scripts/setup.sh installs under .tools/.
 fn nvdisasm() -> PathBuf {
     cuda_tool("NVDISASM", "cu13/bin/nvdisasm")
@@ -66,6 +71,8 @@ fn compile_entry(entry: &CorpusEntry) -> Result<Bundle, String> {
         num_stages: meta_field(entry, "num_stages").parse().unwrap(),
         // Tests check every pass's output, not only each stage's.
         verify_each_pass: true,
+        // For the kernels calling libdevice (tutorial 07's asin).
+        libdevice: Some(libdevice()),
         ..CompileOptions::default()
     };
     compile(&context, &mut module, &options)
@@ -120,7 +127,7 @@ fn check_entry(entry: &CorpusEntry) -> Vec<String> {
             problems.push(format!("shared {} bytes, upstream {upstream_shared}", bundle.info.shared_bytes));
         }
     }
-    let has_dot = entry.kernel.starts_with("matmul") || entry.kernel.starts_with("attn");
+    let has_dot = ["matmul", "attn", "dot_scaled"].iter().any(|p| entry.kernel.starts_with(p));
     let hopper = entry.target == "cuda90";
     if has_dot {
         let instruction = if hopper { "wgmma.mma_async" } else { "mma.sync.aligned.m16n8k" };
@@ -130,9 +137,9 @@ fn check_entry(entry: &CorpusEntry) -> Vec<String> {
     }
     match assemble(&bundle, &label, has_dot && hopper) {
         // Hopper's tensor-core instructions in the machine code: HGMMA (f16,
-        // bf16), IGMMA (i8).
-        Ok(sass) if has_dot && hopper && !(sass.contains("HGMMA") || sass.contains("IGMMA")) => {
-            problems.push("no HGMMA/IGMMA in the SASS".into())
+        // bf16), IGMMA (i8), QGMMA (fp8).
+        Ok(sass) if has_dot && hopper && !["HGMMA", "IGMMA", "QGMMA"].iter().any(|i| sass.contains(i)) => {
+            problems.push("no HGMMA/IGMMA/QGMMA in the SASS".into())
         }
         Ok(_) => {}
         Err(e) => problems.push(e),

@@ -34,6 +34,23 @@ use tritium_dialects::io::{parse_module, print, PrintOptions};
 /// same for every kernel and target).
 const NOT_EXACT: &[(&str, &str, &str)] = &[];
 
+/// Kernels whose loop structure before pipelining differs from upstream's
+/// because Tritium lacks a pass that restructures loops, with the reason;
+/// their layouts are not compared (ops move between loops), but the test
+/// fails once they match, so that they leave the list.
+const RESTRUCTURED_BY_MISSING_PASS: &[(&str, &str, &str)] = &[
+    (
+        "tut09_persistent_128x128x64_s3w8",
+        "cuda80,cuda90",
+        "tritongpu-fuse-nested-loops fuses tl.range(flatten=True)'s tile loop with its K loop",
+    ),
+    (
+        "tut09_persistent_128x256x64_s3w8",
+        "cuda80,cuda90",
+        "tritongpu-fuse-nested-loops fuses tl.range(flatten=True)'s tile loop with its K loop",
+    ),
+];
+
 /// Pipeline passes from where upstream starts software pipelining (or, if
 /// Tritium's pipeline has no pipelining yet, the first pass upstream runs
 /// after it): the test runs Tritium's pipeline up to the first of them.
@@ -197,7 +214,17 @@ fn ttgir_pipeline_matches_upstream_before_pipelining() {
             }
         };
         let listed = NOT_EXACT.iter().find(|(k, t, _)| k == kernel && t.split(',').any(|t| t == target));
+        let restructured = RESTRUCTURED_BY_MISSING_PASS
+            .iter()
+            .find(|(k, t, _)| k == kernel && t.split(',').any(|t| t == target));
         let result = match (&outcome, listed) {
+            (Outcome::Differs(_), _) if restructured.is_some() => {
+                format!("loops differ ({})", restructured.unwrap().2)
+            }
+            _ if restructured.is_some() => {
+                failures.push(format!("{target}/{kernel}: now matches upstream; remove it from RESTRUCTURED_BY_MISSING_PASS"));
+                "matches (listed in RESTRUCTURED_BY_MISSING_PASS)".to_string()
+            }
             (Outcome::Exact, None) => "same IR".to_string(),
             (Outcome::Exact, Some(_)) => {
                 failures.push(format!("{target}/{kernel}: now gives upstream's IR exactly; remove it from NOT_EXACT"));

@@ -1,0 +1,47 @@
+/* Tritium's C API: compile Triton IR (TTIR or TTGIR text) to PTX in-process.
+ * Link with -ltritium (target/<profile>/libtritium.so, built by
+ * `cargo build -p tritium-capi`). Every returned string is owned by the
+ * result and valid until tritium_result_free. Thread safety: a context may be
+ * used from one thread at a time; compiles are serialised inside the library. */
+#ifndef TRITIUM_H
+#define TRITIUM_H
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tritium_context tritium_context;
+typedef struct tritium_result tritium_result;
+
+typedef struct tritium_options {
+  const char *target;    /* "cuda:90", "cuda:80"; NULL: "cuda:90" */
+  unsigned num_warps;    /* 0: 4 */
+  unsigned num_stages;   /* 0: 3 */
+  unsigned num_ctas;     /* 0: 1 */
+  const char *libdevice; /* path of libdevice.10.bc, or NULL */
+  int triton_abi;        /* nonzero: trailing global/profile scratch pointer parameters, as Triton's launcher passes */
+} tritium_options;
+
+/* The version of Tritium ("0.1.0"); a static string. */
+const char *tritium_version(void);
+
+tritium_context *tritium_context_create(void);
+void tritium_context_free(tritium_context *context);
+
+/* Compiles `source` (NUL-terminated TTIR or TTGIR); `source_name` (may be
+ * NULL) names it in diagnostics. Never NULL: check tritium_result_ok. */
+tritium_result *tritium_compile(tritium_context *context, const char *source, const char *source_name,
+                                const tritium_options *options);
+int tritium_result_ok(const tritium_result *result);
+/* The PTX, or NULL when the compile failed. */
+const char *tritium_result_ptx(const tritium_result *result);
+/* The metadata JSON (name, target, num_warps, threads_per_block, shared,
+ * parameters), or NULL when the compile failed. */
+const char *tritium_result_metadata(const tritium_result *result);
+/* The located diagnostics ("file:line:col: error: ..."), or NULL on success. */
+const char *tritium_result_error(const tritium_result *result);
+void tritium_result_free(tritium_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,74 @@
+//! `convert-triton-gpu-to-llvm` (upstream's flag): the lowering as a pass in
+//! MLIR's registry, so that `tt-opt` runs it and lit tests FileCheck the LLVM
+//! dialect it produces. The kernel is lowered by [`emit::lower_kernel`]; then
+//! upstream MLIR's conversions take the scf/arith/math/cf/index/ub ops the
+//! emitter leaves to the LLVM dialect, so the module that comes out is LLVM
+//! and NVVM only, as upstream's pass leaves it.
+//!
+//! Options are upstream's (`compute-capability`, `ptx-version`) and
+//! Tritium's `scratch-parameters`: upstream's kernels always take two
+//! trailing scratch pointers (Triton's launcher passes them), Tritium's
+//! standalone bundles do not (README: kernel ABI).
+use crate::{emit, target::Target};
+use melior::ir::{operation::OperationLike, Module, OperationRef};
+use std::mem::ManuallyDrop;
+use tritium_dialects::pass::{OptionKind, PassDefinition, PassFailed, PassOption, PassOptions, PassResult};
+use tritium_passes::{analysis::scratch::module_capability, pattern_driver::run_pipeline};
+
+/// Upstream MLIR's conversions of what the emitter leaves (no canonicalize or
+/// cse: LLVM's O3 does that work, and on the corpus the PTX is the same).
+pub const LLVM_DIALECT_CONVERSIONS: &str = "builtin.module(convert-scf-to-cf,convert-arith-to-llvm,convert-math-to-llvm,\
+     convert-cf-to-llvm,convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts)";
+
+pub static PASS: PassDefinition = PassDefinition {
+    argument: "convert-triton-gpu-to-llvm",
+    description: "Lower TritonGPU IR (a kernel module with layouts and shared memory allocated) to the LLVM and NVVM dialects",
+    anchor: "builtin.module",
+    options: &[
+        PassOption {
+            name: "compute-capability",
+            description: "Target compute capability, when the module has no ttg.target",
+            kind: OptionKind::Int,
+            default: "80",
+        },
+        PassOption { name: "ptx-version", description: "PTX ISA version (Tritium emits PTX 8.7)", kind: OptionKind::Int, default: "87" },
+        PassOption {
+            name: "scratch-parameters",
+            description: "Take upstream Triton's trailing global and profile scratch pointers",
+            kind: OptionKind::Bool,
+            default: "true",
+        },
+        PassOption {
+            name: "test-internal-error",
+            description: "Test only: panic, to check how internal errors are reported",
+            kind: OptionKind::Bool,
+            default: "false",
+        },
+    ],
+    run,
+};
+
+fn run(module: OperationRef, options: &PassOptions) -> PassResult {
+    if options.bool("test-internal-error") {
+        panic!("the lowering panicked on purpose (--test-internal-error=lowering)");
+    }
+    let capability = match module.attribute("ttg.target") {
+        Ok(_) => module_capability(&module),
+        Err(_) => u32::try_from(options.int("compute-capability")).unwrap_or(0),
+    };
+    let target = Target::parse(&format!("cuda:{capability}")).map_err(|message| {
+        tritium_dialects::pass::emit_error(module.location(), &message);
+        PassFailed
+    })?;
+    // SAFETY: the context and a view of the module the pass manager runs on
+    // (ManuallyDrop: the view must not destroy the module), both alive for
+    // the whole pass.
+    let context_ref = module.context();
+    let context = unsafe { context_ref.to_ref() };
+    let module_view = ManuallyDrop::new(unsafe { Module::from_raw(mlir_sys::mlirModuleFromOperation(module.to_raw())) });
+    emit::lower_kernel(context, &module_view, target, options.bool("scratch-parameters")).map_err(|error| {
+        error.emit();
+        PassFailed
+    })?;
+    run_pipeline(module, LLVM_DIALECT_CONVERSIONS)
+}

@@ -1,0 +1,143 @@
+//! `tt.elementwise_inline_asm`: the PTX string runs once per
+//! `packed_element` elements of each thread (in register order), as
+//! upstream's lowering runs it. Operands narrower than 32 bits are packed
+//! into vectors of up to 32 bits (so that `$1` is, e.g., a pair of f16 in
+//! one `.b32` register), results likewise; several results, or several
+//! 32-bit groups of one result, come back as a struct. A scalar result with
+//! no operands (as `tl.extra.cuda.gdc_wait` makes) is one call.
+use crate::{
+    builder::{type_of, V},
+    emit::{LowerError, Lowering, Result},
+};
+use melior::ir::{
+    attribute::{DenseI64ArrayAttribute, StringAttribute},
+    operation::OperationLike,
+    Attribute, OperationRef, Type, TypeLike, ValueLike,
+};
+
+fn string_attribute(op: &OperationRef, name: &str) -> Result<String> {
+    op.attribute(name)
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_string())
+        .ok_or_else(|| LowerError::at(op, format!("has no {name}")))
+}
+
+/// Bits of one element in a register (pointers are 64-bit).
+fn bits(ty: Type) -> u32 {
+    let text = ty.to_string();
+    match text.as_str() {
+        "f16" | "bf16" => 16,
+        "f32" => 32,
+        "f64" => 64,
+        _ if text.starts_with('i') => text[1..].parse().unwrap_or(64),
+        _ => 64,
+    }
+}
+
+/// How many elements share one register: as many as fit in 32 bits, at most `packed`.
+fn per_register(ty: Type, packed: usize) -> usize {
+    ((32 / bits(ty).max(1)).max(1) as usize).min(packed)
+}
+
+pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let asm = string_attribute(&op, "asm_string")?;
+    let constraints = string_attribute(&op, "constraints")?;
+    let pure = op.attribute("pure").is_ok_and(|a| a.to_string() == "true");
+    let packed = crate::int_attribute(&op, "packed_element").unwrap_or(1).max(1) as usize;
+    // Elements per thread: those of the tensors (operands and results share a layout).
+    let mut count = 1;
+    for ty in op.results().map(|r| r.r#type()).chain(op.operands().map(|o| o.r#type())) {
+        if ty.is_ranked_tensor() {
+            count = l.tensor_layout(&op, ty)?.num_registers();
+            break;
+        }
+    }
+    if count % packed != 0 {
+        return Err(LowerError::at(
+            &op,
+            format!("{count} elements per thread are not a multiple of packed_element {packed}"),
+        ));
+    }
+    let mut operands = Vec::new();
+    for i in 0..op.operand_count() {
+        let registers = l.operand(&op, i)?;
+        let registers = match registers.len() {
+            n if n == count => registers,
+            1 => vec![registers[0]; count],
+            _ => return Err(LowerError::at(&op, "operands and results are distributed differently")),
+        };
+        operands.push(registers);
+    }
+    let result_types: Vec<Type<'c>> = op.results().map(|r| l.lower_type(r.r#type())).collect();
+    // The asm's return types: per result, packed / per_register values.
+    let mut return_types = Vec::new();
+    for ty in &result_types {
+        let n = per_register(*ty, packed);
+        let register = if n > 1 { vector_type(l, *ty, n) } else { *ty };
+        return_types.extend(std::iter::repeat_n(register, packed / n));
+    }
+    let return_type = match return_types.len() {
+        0 => None,
+        1 => Some(return_types[0]),
+        _ => Some(melior::dialect::llvm::r#type::r#struct(l.context(), &return_types, false)),
+    };
+    let mut results: Vec<Vec<V>> = vec![Vec::with_capacity(count); result_types.len()];
+    for start in (0..count).step_by(packed) {
+        let mut arguments = Vec::new();
+        for registers in &operands {
+            let ty = type_of(registers[0]);
+            let n = per_register(ty, packed);
+            for j in (0..packed).step_by(n) {
+                if n == 1 {
+                    arguments.push(registers[start + j]);
+                    continue;
+                }
+                let vector = vector_type(l, ty, n);
+                let mut value = l.b.op1("llvm.mlir.undef", &[], vector, &[]);
+                for k in 0..n {
+                    let position = l.b.i32_const(k as i64);
+                    value = l.b.op1("llvm.insertelement", &[value, registers[start + j + k], position], vector, &[]);
+                }
+                arguments.push(value);
+            }
+        }
+        let unit = Attribute::unit(l.context());
+        let mut attributes = vec![("asm_string", l.b.str_attr(&asm)), ("constraints", l.b.str_attr(&constraints))];
+        if !pure {
+            attributes.push(("has_side_effects", unit));
+        }
+        let returned: Vec<Type> = return_type.into_iter().collect();
+        let value = l.b.op("llvm.inline_asm", &arguments, &returned, &attributes).first().copied();
+        let mut field = 0;
+        for (r, ty) in result_types.iter().enumerate() {
+            let n = per_register(*ty, packed);
+            for _ in 0..packed / n {
+                let value = value.expect("a result");
+                let part = if return_types.len() > 1 {
+                    let position = DenseI64ArrayAttribute::new(l.context(), &[field as i64]).into();
+                    l.b.op1("llvm.extractvalue", &[value], return_types[field], &[("position", position)])
+                } else {
+                    value
+                };
+                field += 1;
+                if n == 1 {
+                    results[r].push(part);
+                } else {
+                    for k in 0..n {
+                        let position = l.b.i32_const(k as i64);
+                        results[r].push(l.b.op1("llvm.extractelement", &[part, position], *ty, &[]));
+                    }
+                }
+            }
+        }
+    }
+    for (r, registers) in results.into_iter().enumerate() {
+        l.set_result(&op, r, registers);
+    }
+    Ok(())
+}
+
+fn vector_type<'c>(l: &Lowering<'c>, element: Type<'c>, n: usize) -> Type<'c> {
+    Type::parse(l.context(), &format!("vector<{n}x{element}>")).expect("a vector type")
+}

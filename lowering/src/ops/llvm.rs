@@ -1,0 +1,52 @@
+//! Ops of the `llvm` and `gpu` dialects that upstream's TTIR carries as they
+//! are: `llvm.intr.assume` (from `tl.assume`) and any other llvm op on
+//! scalars is kept, its operands replaced by their lowered values;
+//! `gpu.barrier` (`tl.debug_barrier`) is a CTA barrier, as upstream's
+//! GPU-to-NVVM conversion makes it.
+use crate::{
+    builder::{Cursor, V},
+    emit::{LowerError, Lowering, Result},
+};
+use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, TypeLike, ValueLike};
+use tritium_dialects::access::OpAccess;
+
+pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
+    if name == "gpu.barrier" {
+        l.b.barrier();
+        return Ok(());
+    }
+    if op.region_count() != 0 {
+        return Err(LowerError::at(&op, "llvm ops with regions are only supported at module level"));
+    }
+    let on_tensors =
+        op.operands().any(|v| v.r#type().is_ranked_tensor()) || op.results().any(|v| v.r#type().is_ranked_tensor());
+    if on_tensors {
+        return Err(LowerError::at(&op, "llvm ops on tensors are not supported"));
+    }
+    if op.results().any(|v| tritium_dialects::types::pointer_parts(v.r#type()).is_some()) {
+        return Err(LowerError::at(&op, "llvm ops giving Triton pointers are not supported"));
+    }
+    let mut operands: Vec<V> = Vec::new();
+    for i in 0..op.operand_count() {
+        operands.push(l.operand(&op, i)?[0]);
+    }
+    // A copy of the op (attributes, properties, operand segments) with the
+    // lowered operands, at the cursor.
+    let copy = unsafe { mlir_sys::mlirOperationClone(op.to_raw()) };
+    for (i, v) in operands.iter().enumerate() {
+        unsafe { mlir_sys::mlirOperationSetOperand(copy, i as isize, *v) };
+    }
+    let copy = unsafe { melior::ir::Operation::from_raw(copy) };
+    let copy = match l.b.cursor {
+        Cursor::End(block) => unsafe { BlockRef::from_raw(block) }.append_operation(copy),
+        Cursor::Before(anchor) => {
+            let anchor = unsafe { OperationRef::from_raw(anchor) };
+            anchor.block().unwrap().insert_operation_before(anchor, copy)
+        }
+    };
+    for i in 0..op.result_count() {
+        let result = copy.result_at(i).unwrap().to_raw();
+        l.set_result(&op, i, vec![result]);
+    }
+    Ok(())
+}

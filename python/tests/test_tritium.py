@@ -1,0 +1,240 @@
+"""CPU-side tests of the Python package, the C API and the Triton plug-in.
+
+    python test_tritium.py TRITIUM_CLI C_EXAMPLE RUST_EXAMPLE
+
+The same TTIR and options must give byte-identical PTX through `tritium
+compile --triton-abi`, the Rust API (RUST_EXAMPLE, capi/examples/embed.rs),
+the C API (C_EXAMPLE, capi/examples/compile.c), `tritium.compile` and the
+Triton plug-in. Tests needing Triton are skipped, saying so, without it.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import warnings
+
+# A fresh Triton cache: every compile below really runs the stages.
+os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritium-test-cache-")
+
+import tritium  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CLI, C_EXAMPLE, RUST_EXAMPLE = sys.argv[1], sys.argv[2], sys.argv[3]
+CORPUS = os.path.join(ROOT, "test", "fixtures", "corpus")
+
+
+class Skip(Exception):
+    pass
+
+
+def corpus_ttir(kernel):
+    with open(os.path.join(CORPUS, "manifest.tsv")) as manifest:
+        for line in manifest:
+            fields = line.rstrip("\n").split("\t")
+            if fields[:3] == ["cuda90", kernel, "ttir"]:
+                return os.path.join(CORPUS, "ir", fields[3] + ".mlir")
+    raise AssertionError(f"no TTIR of {kernel} in the corpus")
+
+
+def cli_ptx(path, num_warps, num_stages):
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([CLI, "compile", path, "--target", "cuda:90", "--num-warps", str(num_warps), "--num-stages",
+                        str(num_stages), "--triton-abi", "-o", out], check=True)
+        (ptx,) = [f for f in os.listdir(out) if f.endswith(".ptx")]
+        return open(os.path.join(out, ptx)).read()
+
+
+def example_ptx(example, path, num_warps, num_stages):
+    with tempfile.TemporaryDirectory() as out:
+        target = os.path.join(out, "kernel.ptx")
+        run = subprocess.run([example, path, target, str(num_warps), str(num_stages), "--triton-abi"],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert '"name"' in run.stdout, run.stdout
+        if example == C_EXAMPLE:
+            assert f"tritium {tritium.VERSION}" in run.stdout, run.stdout
+        return open(target).read()
+
+
+def same_ptx_everywhere(path, num_warps, num_stages, expected=None):
+    text = open(path).read()
+    python = tritium.compile(text, num_warps=num_warps, num_stages=num_stages, triton_abi=True,
+                             libdevice=os.environ.get("LIBDEVICE"))["ptx"]
+    assert python == cli_ptx(path, num_warps, num_stages), "tritium.compile and tritium compile differ"
+    assert python == example_ptx(C_EXAMPLE, path, num_warps, num_stages), "tritium.compile and the C API differ"
+    assert python == example_ptx(RUST_EXAMPLE, path, num_warps, num_stages), "tritium.compile and the Rust API differ"
+    if expected is not None:
+        assert python == expected, "the plug-in's PTX differs from tritium.compile's"
+    return python
+
+
+def test_corpus_kernels_identical_through_cli_rust_c_python():
+    for kernel, warps, stages in [("vector_add", 4, 3), ("softmax", 8, 3), ("matmul_ref_s3", 8, 3)]:
+        ptx = same_ptx_everywhere(corpus_ttir(kernel), warps, stages)
+        assert ".entry" in ptx
+
+
+def test_abi_scratch_parameters():
+    text = open(corpus_ttir("vector_add")).read()
+    plain = tritium.compile(text)
+    triton = tritium.compile(text, triton_abi=True)
+    user = len(plain["metadata"]["parameters"])
+    assert len(triton["metadata"]["parameters"]) == user + 2
+    assert triton["ptx"].count(".param") == plain["ptx"].count(".param") + 2
+    assert [p["name"] for p in triton["metadata"]["parameters"][-2:]] == ["global_scratch", "profile_scratch"]
+
+
+def test_bad_ttir_raises_located_error():
+    good = open(corpus_ttir("vector_add")).read()
+    bad = good.replace("tt.get_program_id x", "tt.get_program_id w", 1)
+    assert bad != good
+    try:
+        tritium.compile(bad, source_name="broken.ttir")
+    except tritium.CompileError as error:
+        message = str(error)
+        assert message.startswith("broken.ttir:") and ": error: " in message, message
+        line = message.split(":")[1]
+        assert line.isdigit(), message
+    else:
+        raise AssertionError("no exception for a bad TTIR")
+    for bad_call in [lambda: tritium.compile("not mlir at all"), lambda: tritium.compile(good, target="cuda:12x"),
+                     lambda: tritium.compile(good, num_warps=3)]:
+        try:
+            bad_call()
+        except tritium.CompileError:
+            pass
+        else:
+            raise AssertionError("no exception")
+
+
+def test_c_api_reports_diagnostics():
+    with tempfile.TemporaryDirectory() as out:
+        path = os.path.join(out, "bad.ttir")
+        with open(path, "w") as f:
+            f.write("module {\n  tt.func public @k() {\n    %0 = arith.addi : i32\n  }\n}\n")
+        run = subprocess.run([C_EXAMPLE, path, os.path.join(out, "k.ptx")], capture_output=True, text=True)
+        assert run.returncode == 1 and f"{path}:3:" in run.stderr and "error" in run.stderr, run.stderr
+
+
+def test_repeated_and_threaded_compiles():
+    text = open(corpus_ttir("softmax")).read()
+    first = tritium.compile(text, num_warps=8)["ptx"]
+    for _ in range(10):
+        assert tritium.compile(text, num_warps=8)["ptx"] == first
+    results, errors = [], []
+
+    def worker():
+        try:
+            results.append(tritium.compile(text, num_warps=8)["ptx"])
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and results == [first] * 4, errors
+
+
+def need_triton():
+    try:
+        import triton  # noqa: F401
+        from triton.backends.compiler import GPUTarget  # noqa: F401
+    except Exception as e:
+        raise Skip(f"triton is not importable ({e})")
+
+
+def plugin_compile(name, **extra):
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    sys.path.insert(0, HERE)
+    import kernels
+    fn, signature, constexprs, options = kernels.CASES[name]
+    return triton.compile(ASTSource(fn, signature, constexprs), target=GPUTarget("cuda", 90, 32),
+                          options={**options, **extra})
+
+
+def test_triton_plugin_ptx_is_tritiums_and_cubin_from_ptxas():
+    need_triton()
+    import tritium.triton
+    tritium.triton.enable()
+    try:
+        for name in ["add", "softmax", "matmul"]:
+            before = tritium.triton.stats["compiled"]
+            kernel = plugin_compile(name)
+            assert tritium.triton.stats["compiled"] == before + 1
+            assert kernel.metadata.tritium == tritium.VERSION
+            assert kernel.asm["cubin"][:4] == b"\x7fELF", "the cubin stage (ptxas) gave no ELF"
+            assert kernel.metadata.global_scratch_size == 0 and kernel.metadata.profile_scratch_size == 0
+            assert kernel.metadata.name == kernel.asm["ptx"].split(".visible .entry ")[1].split("(")[0]
+            assert "ttg.num-warps" in kernel.asm["ttgir"]
+            # The same TTIR through every other door gives the same PTX.
+            libdevice = dict(kernel.metadata.extern_libs)["libdevice"]
+            os.environ["LIBDEVICE"] = libdevice
+            with tempfile.TemporaryDirectory() as out:
+                path = os.path.join(out, f"{name}.ttir")
+                with open(path, "w") as f:
+                    f.write(kernel.asm["ttir"])
+                same_ptx_everywhere(path, kernel.metadata.num_warps, kernel.metadata.num_stages,
+                                    expected=kernel.asm["ptx"])
+            # The launcher's shared memory and warps are Tritium's.
+            direct = tritium.compile(kernel.asm["ttir"], num_warps=kernel.metadata.num_warps,
+                                     num_stages=kernel.metadata.num_stages, triton_abi=True)["metadata"]
+            assert (kernel.metadata.shared, kernel.metadata.num_warps) == (direct["shared"], direct["num_warps"])
+            assert name != "matmul" or kernel.metadata.shared > 0
+    finally:
+        tritium.triton.disable()
+    upstream = plugin_compile("add")
+    assert not hasattr(upstream.metadata, "tritium"), "disable() did not give the compile back to upstream"
+
+
+def test_triton_plugin_unsupported_feature_and_fallback():
+    need_triton()
+    import tritium.triton
+    tritium.triton.enable()
+    try:
+        try:
+            plugin_compile("add", maxnreg=64)
+        except tritium.CompileError as error:
+            assert "maxnreg" in str(error), error
+        else:
+            raise AssertionError("an unsupported option compiled")
+        os.environ["TRITIUM_FALLBACK"] = "1"
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            kernel = plugin_compile("add", maxnreg=64)
+        assert not hasattr(kernel.metadata, "tritium")
+        assert any("upstream Triton compiles it" in str(w.message) for w in caught), [str(w.message) for w in caught]
+    finally:
+        os.environ.pop("TRITIUM_FALLBACK", None)
+        tritium.triton.disable()
+
+
+def test_pth_start_up_hook():
+    need_triton()
+    code = "import tritium.triton as t; print(t.enabled())"
+    on = subprocess.run([sys.executable, "-c", code], env={**os.environ, "TRITIUM": "1"}, capture_output=True, text=True)
+    off = subprocess.run([sys.executable, "-c", code], env={**os.environ, "TRITIUM": "0"}, capture_output=True,
+                         text=True)
+    assert on.stdout.strip() == "True", on.stdout + on.stderr
+    assert off.stdout.strip() == "False", off.stdout + off.stderr
+
+
+if __name__ == "__main__":
+    failed = 0
+    for name, test in [(n, f) for n, f in list(globals().items()) if n.startswith("test_")]:
+        try:
+            test()
+            print(f"PASS {name}")
+        except Skip as reason:
+            print(f"SKIP {name}: {reason}")
+        except Exception as error:
+            failed += 1
+            import traceback
+            traceback.print_exc()
+            print(f"FAIL {name}: {error!r}")
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,165 @@
+"""The Triton plug-in: Tritium compiles the kernels of `@triton.jit`.
+
+Triton 3.6's NVIDIA backend calls `triton.knobs.runtime.add_stages_inspection_hook`
+after setting up its stages; `enable()` installs a hook that replaces the
+`ttgir`, `llir` and `ptx` stages with Tritium's (TTIR -> TTGIR -> LLVM IR ->
+PTX, one in-process compile); Triton's frontend (`ttir`), ptxas (`cubin`),
+cache and launcher stay Triton's. Kernels get upstream's launch ABI (trailing
+global/profile scratch pointers), `metadata["tritium"]` carries Tritium's
+version, and Triton's cache key includes it. A kernel Tritium cannot compile
+raises `tritium.CompileError` naming what is unsupported; with
+TRITIUM_FALLBACK=1 upstream compiles it instead, with a warning.
+"""
+import functools
+import os
+import warnings
+
+from . import CompileError, VERSION
+from . import compile as _compile
+
+__all__ = ["enable", "disable", "enabled", "stats"]
+
+#: How many kernels Tritium compiled, and how many fell back to upstream, in this process.
+stats = {"compiled": 0, "fallback": 0}
+
+_state = {"enabled": False, "previous_hook": None, "original_hash": None}
+
+
+def _fallback_allowed():
+    return os.environ.get("TRITIUM_FALLBACK", "0") not in ("", "0")
+
+
+def _unsupported_options(options):
+    """Options Tritium does not implement: refusing them beats compiling something else."""
+    problems = []
+    if getattr(options, "maxnreg", None) is not None:
+        problems.append("maxnreg (a register limit per thread)")
+    if not getattr(options, "enable_fp_fusion", True):
+        problems.append("enable_fp_fusion=False (Tritium's LLVM code generation always fuses multiply-adds)")
+    if not getattr(options, "enable_reflect_ftz", True):
+        problems.append("enable_reflect_ftz=False (Tritium's exp2 always flushes denormals: ex2.approx.ftz)")
+    if getattr(options, "instrumentation_mode", ""):
+        problems.append(f"instrumentation_mode={options.instrumentation_mode!r}")
+    return problems
+
+
+class _Kernel:
+    """The three stages of one compile, sharing Tritium's single TTIR -> PTX run."""
+
+    def __init__(self, upstream, options, capability):
+        self.upstream = upstream
+        self.options = options
+        self.capability = capability
+        self.result = None
+        self.ttgir = None
+        self.fallback = False
+
+    def _libdevice(self):
+        return dict(self.options.extern_libs or ()).get("libdevice")
+
+    def _run(self, text, name):
+        problems = _unsupported_options(self.options)
+        if problems:
+            raise CompileError(f"{name}: error: Tritium does not support {'; '.join(problems)}")
+        return _compile(text, target=f"cuda:{self.capability}", num_warps=self.options.num_warps,
+                        num_stages=self.options.num_stages, num_ctas=self.options.num_ctas,
+                        libdevice=self._libdevice(), triton_abi=True, keep_ttgir=True, keep_llvm_ir=True,
+                        source_name=name)
+
+    def make_ttgir(self, src, metadata):
+        text = str(src)
+        try:
+            self.result = self._run(text, "ttir")
+        except CompileError as error:
+            if not _fallback_allowed():
+                raise
+            warnings.warn(f"Tritium could not compile this kernel, upstream Triton compiles it "
+                          f"(TRITIUM_FALLBACK=1): {error}", RuntimeWarning, stacklevel=2)
+            self.fallback = True
+            stats["fallback"] += 1
+            return self.upstream["ttgir"](src, metadata)
+        # The TTIR had no tensor descriptors Tritium could lower (it would have failed).
+        metadata["tensordesc_meta"] = []
+        self.ttgir = self.result["ttgir"] if self.result["ttgir"] is not None else text
+        return self.ttgir
+
+    def make_llir(self, src, metadata):
+        if self.fallback:
+            return self.upstream["llir"](src, metadata)
+        if src is not self.ttgir:
+            # TTGIR from elsewhere (TRITON_KERNEL_OVERRIDE, ir_override): compile it as it is.
+            self.result = self._run(str(src), "override.ttgir")
+        info = self.result["metadata"]
+        metadata["shared"] = info["shared"]
+        metadata["num_warps"] = info["num_warps"]
+        metadata["tmem_size"] = 0
+        # Tritium's kernels use no global or profile scratch memory; the
+        # launcher still passes the two pointers (null when the size is 0).
+        metadata["global_scratch_size"] = 0
+        metadata["global_scratch_align"] = 1
+        metadata["profile_scratch_size"] = 0
+        metadata["profile_scratch_align"] = 1
+        self.llvm_ir = self.result["llvm_ir"] or ""
+        return self.llvm_ir
+
+    def make_ptx(self, src, metadata):
+        if self.fallback:
+            return self.upstream["ptx"](src, metadata)
+        if src is not self.llvm_ir:
+            raise CompileError("Tritium's plug-in cannot take LLVM IR from elsewhere (an llir override); "
+                               "override the ttir or ttgir stage instead, or call tritium.triton.disable()")
+        metadata["name"] = self.result["metadata"]["name"]
+        metadata["tritium"] = VERSION
+        stats["compiled"] += 1
+        return self.result["ptx"]
+
+
+def _hook(backend, stages, options, language, capability):
+    previous = _state["previous_hook"]
+    if previous is not None:
+        previous(backend, stages, options, language, capability)
+    from triton.backends.compiler import Language
+    # NVIDIA only (the AMD backend passes no capability); Gluon kernels come
+    # with their own TTGIR and stay upstream's.
+    if capability is None or getattr(backend.target, "backend", None) != "cuda" or language != Language.TRITON:
+        return
+    kernel = _Kernel(dict(stages), options, capability)
+    stages["ttgir"] = kernel.make_ttgir
+    stages["llir"] = kernel.make_llir
+    stages["ptx"] = kernel.make_ptx
+
+
+def enabled():
+    return _state["enabled"]
+
+
+def enable():
+    """Makes Tritium the compiler of Triton's NVIDIA kernels in this process."""
+    if _state["enabled"]:
+        return
+    import triton
+    from triton.backends.nvidia.compiler import CUDABackend
+    _state["previous_hook"] = triton.knobs.runtime.add_stages_inspection_hook
+    triton.knobs.runtime.add_stages_inspection_hook = _hook
+    # Kernels compiled by Tritium and by upstream must not share cache entries:
+    # the backend's hash is part of every cache key (triton.compile and the JIT).
+    original = CUDABackend.hash
+    _state["original_hash"] = original
+
+    @functools.lru_cache()
+    def hash_with_tritium(self):
+        return f"{original(self)}-tritium-{VERSION}"
+
+    CUDABackend.hash = hash_with_tritium
+    _state["enabled"] = True
+
+
+def disable():
+    """Gives the compile back to upstream Triton."""
+    if not _state["enabled"]:
+        return
+    import triton
+    from triton.backends.nvidia.compiler import CUDABackend
+    triton.knobs.runtime.add_stages_inspection_hook = _state["previous_hook"]
+    CUDABackend.hash = _state["original_hash"]
+    _state.update(enabled=False, previous_hook=None, original_hash=None)
