@@ -7,6 +7,9 @@
 #   upstream/<target>/<kernel>.{ptx,json}: upstream Triton 3.6's PTX of the same
 #       TTGIR, from the shared corpus or, for kernels it lacks, compiled here by
 #       bench/upstream_ptx.py (needs pip triton==3.6.0; skipped without it).
+# TMA kernels (test/fixtures/tma, sm_90 only) the same way; their json carries the
+# tensordesc_meta the harness encodes each CUtensorMap from (upstream's, from
+# test/fixtures/tma/upstream_meta.json, for upstream's PTX).
 # Then: run bench/harness.py on the GPU machine (carry out/bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,4 +51,31 @@ for target in cuda90 cuda80; do
         || echo "no upstream PTX for $target/$kernel"
     fi
   done < test/fixtures/corpus/manifest.tsv
+done
+
+for ttgir in test/fixtures/tma/*_sm90.ttgir; do
+  kernel=$(basename "$ttgir" _sm90.ttgir)
+  target=cuda90
+  meta=test/fixtures/tma/upstream_meta.json
+  warps=$(python3 -c "import json; print(json.load(open('$meta'))['$kernel']['num_warps'])")
+  stages=$(python3 -c "import json; print(json.load(open('$meta'))['$kernel']['num_stages'])")
+  for stage in ttgir ttir; do
+    dir=$out/tritium; [[ $stage == ttir ]] && dir=$out/tritium-ttir
+    tmp=$(mktemp -d)
+    if target/release/tritium compile "test/fixtures/tma/${kernel}_sm90.$stage" --target cuda:90 --num-warps "$warps" \
+         --num-stages "$stages" -o "$tmp" 2> "$dir/$target/$kernel.log"; then
+      cp "$tmp"/*.ptx "$dir/$target/$kernel.ptx"; cp "$tmp"/*.json "$dir/$target/$kernel.json"
+      echo "built $target/$kernel ($stage)"
+    else
+      echo "skipped $target/$kernel ($stage): $(grep -m1 error "$dir/$target/$kernel.log")"
+    fi
+    rm -rf "$tmp"
+  done
+  if python3 -c "import triton" 2>/dev/null; then
+    cp "$ttgir" "$out/upstream/$target/$kernel.mlir"
+    python3 bench/upstream_ptx.py "$out/upstream/$target/$kernel.mlir" "$target" "$out/upstream/$target/$kernel" \
+      && python3 -c "import json; p='$out/upstream/$target/$kernel.json'; m=json.load(open(p)); m['tensordesc_meta']=json.load(open('$meta'))['$kernel']['tensordesc_meta']; json.dump(m, open(p, 'w'))" \
+      || echo "no upstream PTX for $target/$kernel"
+    rm -f "$out/upstream/$target/$kernel.mlir"
+  fi
 done

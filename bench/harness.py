@@ -21,7 +21,51 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kernels as K  # noqa: E402
 from fp8_cases import fp8_cases  # noqa: E402
 
+def _load_tma_kernels():
+    """The TMA kernels, test/fixtures/tma/kernels.py (another module named kernels)."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test", "fixtures", "tma", "kernels.py")
+    spec = importlib.util.spec_from_file_location("tma_kernels", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+TK = _load_tma_kernels()
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class I64(int):
+    """An integer kernel argument passed as 64 bits (tensor-descriptor strides)."""
+
+
+class TmaDesc:
+    """A host-side tensor descriptor argument: a 2-D+ tensor whose CUtensorMap each launcher
+    encodes from its own bundle's tensordesc_meta (box, swizzle, element type), as upstream's
+    launcher does; passed by value (128 bytes)."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def encode(self, meta):
+        t = self.tensor
+        # Device-side TMA element type codes -> CUtensorMapDataType (upstream TMA_DTYPE_DEVICE_TO_HOST).
+        host_type = {8: 10, 9: 8, 10: 9}.get(meta["elem_type"], meta["elem_type"])
+        rank = t.dim()
+        elem = meta["elem_size"]
+        assert t.stride(-1) == 1
+        dims = [cu.cuuint64_t(d) for d in reversed(t.shape)]
+        strides = [cu.cuuint64_t(s * elem) for s in reversed(t.stride()[:-1])]
+        box = [cu.cuuint32_t(b) for b in reversed(meta["block_size"])]
+        ones = [cu.cuuint32_t(1)] * rank
+        tmap = check(cu.cuTensorMapEncodeTiled(
+            cu.CUtensorMapDataType(host_type), rank, t.data_ptr(), dims, strides, box, ones,
+            cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE, cu.CUtensorMapSwizzle(meta["swizzle"]),
+            cu.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+            cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE))
+        words = tmap.opaque
+        return (ctypes.c_uint64 * 16)(*[int(w) for w in words])
 
 
 def check(result):
@@ -34,7 +78,8 @@ def check(result):
 class PtxKernel:
     """A kernel loaded from PTX, launched with cuLaunchKernel."""
 
-    def __init__(self, ptx_path, name, num_warps, shared, extra_null_args=0):
+    def __init__(self, ptx_path, name, num_warps, shared, extra_null_args=0, tensordesc_meta=None):
+        self.tensordesc_meta = tensordesc_meta or []
         with open(ptx_path, "rb") as f:
             ptx = f.read() + b"\0"
         self.module = check(cu.cuModuleLoadData(ptx))
@@ -47,6 +92,8 @@ class PtxKernel:
                   cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared))
 
     def __call__(self, grid, args):
+        if any(isinstance(a, TmaDesc) for a in args):
+            return self.launch_with_descriptors(grid, args)
         values, types = [], []
         for a in args:
             if isinstance(a, torch.Tensor):
@@ -61,6 +108,32 @@ class PtxKernel:
         stream = torch.cuda.current_stream().cuda_stream
         check(cu.cuLaunchKernel(self.function, *grid, self.threads, 1, 1, self.shared, stream,
                                 (tuple(values), tuple(types)), 0))
+
+
+    def launch_with_descriptors(self, grid, args):
+        """Kernel parameters as a void** array (CUtensorMaps are 128-byte structs by value)."""
+        if len(self.tensordesc_meta) != sum(isinstance(a, TmaDesc) for a in args):
+            raise RuntimeError("the bundle's tensordesc_meta does not match the descriptor arguments")
+        held, metas = [], iter(self.tensordesc_meta)
+        for a in args:
+            if isinstance(a, TmaDesc):
+                held.append(a.encode(next(metas)))
+            elif isinstance(a, torch.Tensor):
+                held.append(ctypes.c_void_p(a.data_ptr()))
+            elif isinstance(a, float):
+                held.append(ctypes.c_float(a))
+            elif isinstance(a, I64):
+                held.append(ctypes.c_int64(a))
+            else:
+                held.append(ctypes.c_int32(a))
+        for _ in range(self.extra):
+            held.append(ctypes.c_void_p(0))
+        pointers = (ctypes.c_void_p * len(held))(*[ctypes.addressof(h) for h in held])
+        self._held = (held, pointers)  # alive until the launch has read them
+        grid = tuple(grid) + (1,) * (3 - len(grid))
+        stream = torch.cuda.current_stream().cuda_stream
+        check(cu.cuLaunchKernel(self.function, *grid, self.threads, 1, 1, self.shared, stream,
+                                ctypes.addressof(pointers), 0))
 
 
 def cdiv(a, b):
@@ -271,6 +344,45 @@ def case_list():
     cases.append(("transpose_3d", "transpose_3d", "16x2048x2048", lambda: transpose_3d(16, 2048, 2048)))
     cases.append(("transpose_3d", "transpose_3d", "3x1008x2000 (masked)", lambda: transpose_3d(3, 1008, 2000)))
     cases += fp8_cases(dev)  # bench/fp8_cases.py
+
+    # TMA (sm_90): host-side tensor descriptors (test/fixtures/tma/kernels.py). Each descriptor
+    # argument is the CUtensorMap, then its shape (i32) and strides (i64), as upstream's TTIR
+    # expands it; the JIT gets triton's TensorDescriptor.
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    def desc_args(t):
+        return [TmaDesc(t), *t.shape, *[I64(s) for s in t.stride()]]
+
+    def tma_copy(m, n):
+        x = torch.randn(m, n, device=dev, dtype=torch.float16)
+        y = torch.empty(m, n, device=dev, dtype=torch.float16)
+        jd = lambda t: TensorDescriptor(t, list(t.shape), list(t.stride()), [64, 64])
+        return dict(args=desc_args(x) + desc_args(y), jit_args=[jd(x), jd(y)], out=[y], ref=[x + 1.0],
+                    grid=(m // 64, n // 64), constexprs=dict(BM=64, BN=64), tol=(0, 0), bytes=2 * 2 * m * n,
+                    jit=TK.tma_copy)
+    cases.append(("tma_copy", "tma_copy", "8192x8192", lambda: tma_copy(8192, 8192)))
+
+    def tma_matmul(size):
+        m = n = k = size
+        a = torch.randn(m, k, device=dev, dtype=torch.float16)
+        b = torch.randn(n, k, device=dev, dtype=torch.float16)
+        c = torch.empty(m, n, device=dev, dtype=torch.float16)
+        ref = (a.float() @ b.float().T).to(torch.float16)
+        jd = lambda t, block: TensorDescriptor(t, list(t.shape), list(t.stride()), block)
+        return dict(args=desc_args(a) + desc_args(b) + desc_args(c) + [k],
+                    jit_args=[jd(a, [128, 64]), jd(b, [128, 64]), jd(c, [128, 128]), k], out=[c], ref=[ref],
+                    grid=(m // 128, n // 128), constexprs=dict(BM=128, BN=128, BK=64), tol=(0.25, 1e-2),
+                    flops=2 * m * n * k, jit=TK.tma_matmul, jit_opts=dict(num_stages=3))
+    cases.append(("tma_matmul", "tma_matmul", "4096^3", lambda: tma_matmul(4096)))
+
+    def tma_store_epilogue(m, n):
+        x = torch.randn(m, n, device=dev, dtype=torch.float32)
+        y = torch.empty(m, n, device=dev, dtype=torch.float32)
+        yd = TensorDescriptor(y, list(y.shape), list(y.stride()), [64, 64])
+        return dict(args=[x] + desc_args(y) + [m, n], jit_args=[x, yd, m, n], out=[y], ref=[x * 2.0],
+                    grid=(m // 64, n // 64), constexprs=dict(BM=64, BN=64), tol=(0, 0), bytes=2 * 4 * m * n,
+                    jit=TK.tma_store_epilogue)
+    cases.append(("tma_store_epilogue", "tma_store_epilogue", "8192x8192", lambda: tma_store_epilogue(8192, 8192)))
     return cases
 
 
@@ -310,16 +422,19 @@ def main():
             launchers = {}
             if meta:
                 launchers["tritium"] = PtxKernel(os.path.join(bench_dir, "tritium", args.target, case + ".ptx"),
-                                                 meta["name"], meta["num_warps"], meta["shared"])
+                                                 meta["name"], meta["num_warps"], meta["shared"],
+                                                 tensordesc_meta=meta.get("tensordesc_meta"))
             ttir_meta = load_bundle(os.path.join(bench_dir, "tritium-ttir", args.target), case)
             if ttir_meta:
                 launchers["tritium_from_ttir"] = PtxKernel(
                     os.path.join(bench_dir, "tritium-ttir", args.target, case + ".ptx"),
-                    ttir_meta["name"], ttir_meta["num_warps"], ttir_meta["shared"])
+                    ttir_meta["name"], ttir_meta["num_warps"], ttir_meta["shared"],
+                    tensordesc_meta=ttir_meta.get("tensordesc_meta"))
             if upstream_meta:
                 launchers["triton_ptx"] = PtxKernel(os.path.join(bench_dir, "upstream", args.target, case + ".ptx"),
                                                     upstream_meta["name"], upstream_meta["num_warps"],
-                                                    upstream_meta["shared"], extra_null_args=2)
+                                                    upstream_meta["shared"], extra_null_args=2,
+                                                    tensordesc_meta=upstream_meta.get("tensordesc_meta"))
             num_warps = (meta or upstream_meta or {}).get("num_warps", 4)
             jit = c["jit"]
             jit_args = c.get("jit_args", c["args"])

@@ -19,4 +19,5 @@ with open(prefix + ".ptx", "w") as f:
     f.write(kernel.asm["ptx"])
 meta = kernel.metadata
 with open(prefix + ".json", "w") as f:
-    json.dump(dict(name=meta.name, num_warps=meta.num_warps, shared=meta.shared), f)
+    json.dump(dict(name=meta.name, num_warps=meta.num_warps, shared=meta.shared,
+                   tensordesc_meta=getattr(meta, "tensordesc_meta", None) or []), f)

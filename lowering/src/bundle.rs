@@ -63,7 +63,8 @@ pub struct Bundle {
 }
 
 impl Bundle {
-    /// `{name, target, num_warps, threads_per_block, shared, parameters}`.
+    /// `{name, target, num_warps, threads_per_block, shared, parameters,
+    /// tensordesc_meta}`.
     pub fn metadata_json(&self) -> String {
         let parameters: Vec<String> = self
             .info
@@ -72,13 +73,14 @@ impl Bundle {
             .map(|(name, ty)| format!("    {{\"name\": {:?}, \"type\": {:?}}}", name, ty))
             .collect();
         format!(
-            "{{\n  \"name\": {:?},\n  \"target\": {:?},\n  \"num_warps\": {},\n  \"threads_per_block\": {},\n  \"shared\": {},\n  \"parameters\": [\n{}\n  ]\n}}\n",
+            "{{\n  \"name\": {:?},\n  \"target\": {:?},\n  \"num_warps\": {},\n  \"threads_per_block\": {},\n  \"shared\": {},\n  \"parameters\": [\n{}\n  ],\n  \"tensordesc_meta\": [{}]\n}}\n",
             self.info.name,
             self.target.name(),
             self.info.num_warps,
             self.info.num_warps * 32,
             self.info.shared_bytes,
-            parameters.join(",\n")
+            parameters.join(",\n"),
+            self.info.tensordesc_meta.join(", ")
         )
     }
 

@@ -11,7 +11,7 @@ use crate::{
 };
 use melior::{
     ir::{
-        attribute::{DenseI32ArrayAttribute, StringAttribute},
+        attribute::{ArrayAttribute, DenseI32ArrayAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike},
         r#type::{FunctionType, ShapedTypeLike},
         Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type,
@@ -257,6 +257,30 @@ pub struct KernelInfo {
     pub shared_bytes: usize,
     /// (name, type) of each parameter, in order.
     pub parameters: Vec<(String, String)>,
+    /// For each `!tt.tensordesc` parameter, in order, what the launcher puts
+    /// into its CUtensorMap (a JSON object, as upstream's `tensordesc_meta`).
+    pub tensordesc_meta: Vec<String>,
+}
+
+/// The kernel ABI of one parameter: its LLVM type and parameter attributes.
+/// Pointers are global addresses, scalars by value, tensor descriptors a
+/// CUtensorMap by value (`ops::tma::parameter_abi`).
+fn kernel_parameter<'c>(context: &'c Context, b: &Builder<'c>, ty: Type<'c>) -> std::result::Result<(Type<'c>, Attribute<'c>), String> {
+    let empty = Attribute::parse(context, "{}").expect("empty dictionary");
+    if let Some((lowered, attributes)) = ops::tma::parameter_abi(ty) {
+        let lowered = Type::parse(context, lowered).ok_or("bad parameter type")?;
+        let attributes = Attribute::parse(context, attributes).ok_or("bad parameter attributes")?;
+        return Ok((lowered, attributes));
+    }
+    Ok(match types::pointer_parts(ty) {
+        Some((_, space)) => (b.ptr(space as u32), empty),
+        None => (ty, empty),
+    })
+}
+
+/// `tensordesc_meta` of the kernel: one entry per tensor-descriptor parameter.
+fn descriptor_metadata(function_type: &FunctionType) -> std::result::Result<Vec<String>, String> {
+    (0..function_type.input_count()).filter_map(|i| ops::tma::descriptor_metadata(function_type.input(i).unwrap())).collect()
 }
 
 /// The kernel of a TTGIR module: its public `tt.func`, checked for what
@@ -331,7 +355,9 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
         .and_then(tritium_dialects::access::string_attribute_value)
         .unwrap_or_else(|| "kernel".into());
     let shared_bytes = crate::module_int_attribute(&module_op, "ttg.shared").unwrap_or(0) as usize;
-    Ok(Kernel { op: kernel, function_type, info: KernelInfo { name, num_warps, shared_bytes, parameters } })
+    let tensordesc_meta = descriptor_metadata(&function_type).map_err(|e| LowerError::at(&kernel, e))?;
+    let info = KernelInfo { name, num_warps, shared_bytes, parameters, tensordesc_meta };
+    Ok(Kernel { op: kernel, function_type, info })
 }
 
 /// Lowers the public `tt.func` of `module` into an `llvm.func` added to the
@@ -379,17 +405,18 @@ pub fn lower_kernel<'c>(
 
     // The llvm.func and its two blocks: the prologue, then the body.
     let entry = kernel.region_at(0).ok().and_then(|r| r.first_block()).ok_or_else(|| LowerError::at(&kernel, "has no body"))?;
-    let mut parameter_types: Vec<Type> = (0..function_type.input_count())
-        .map(|i| {
-            let ty = function_type.input(i).unwrap();
-            match types::pointer_parts(ty) {
-                Some((_, space)) => b.ptr(space as u32),
-                None => ty,
-            }
-        })
-        .collect();
+    let mut parameter_types: Vec<Type> = Vec::new();
+    let mut parameter_attributes: Vec<Attribute> = Vec::new();
+    for i in 0..function_type.input_count() {
+        let (lowered, attributes) =
+            kernel_parameter(context, &b, function_type.input(i).unwrap()).map_err(|e| LowerError::at(&kernel, e))?;
+        parameter_types.push(lowered);
+        parameter_attributes.push(attributes);
+    }
     if scratch_parameters {
         parameter_types.extend([b.ptr(1), b.ptr(1)]);
+        let empty = Attribute::parse(context, "{}").expect("empty dictionary");
+        parameter_attributes.extend([empty, empty]);
     }
     let void = melior::dialect::llvm::r#type::void(context);
     let llvm_function_type = melior::dialect::llvm::r#type::function(void, &parameter_types, false);
@@ -413,6 +440,7 @@ pub fn lower_kernel<'c>(
             (Identifier::new(context, "function_type"), b.type_attr(llvm_function_type)),
             (Identifier::new(context, "nvvm.kernel"), unit),
             (Identifier::new(context, "nvvm.reqntid"), DenseI32ArrayAttribute::new(context, &[threads as i32]).into()),
+            (Identifier::new(context, "arg_attrs"), ArrayAttribute::new(context, &parameter_attributes).into()),
         ])
         .add_regions([region])
         .build()

@@ -18,6 +18,8 @@ mod test_print_linear_layouts;
 mod triton_combine;
 mod triton_licm;
 mod triton_nvidia_gpu_fence_insertion;
+mod triton_nvidia_optimize_descriptor_encoding;
+mod triton_nvidia_tma_lowering;
 mod triton_loop_aware_cse;
 mod triton_loop_unroll;
 mod triton_reorder_broadcast;

@@ -15,6 +15,7 @@ pub mod reduce;
 pub mod scan;
 pub mod shape;
 pub mod shared;
+pub mod tma;
 pub mod warp;
 pub mod wgmma;
 
@@ -62,6 +63,8 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         | "ttg.memdesc_subslice" | "ttg.memdesc_trans" | "ttg.local_barrier" | "ttg.async_copy_global_to_local"
         | "ttg.async_commit_group" | "ttg.async_wait" => shared::lower(l, op, &name),
         "ttng.warp_group_dot" | "ttng.warp_group_dot_wait" | "ttng.fence_async_shared" => wgmma::lower(l, op, &name),
+        n if (n.starts_with("ttng.") && (n.contains("barrier") || n.contains("tma") || n.contains("tensormap")))
+            || n == "ttg.global_scratch_alloc" => tma::lower(l, op, &name),
         "tt.fp_to_fp" => fp8::lower_fp_to_fp(l, op),
         "ttg.fp4_to_fp" => fp8::lower_fp4_to_fp(l, op),
         "arith.constant" if fp8::is_fp8_constant(&op) => fp8::lower_constant(l, op),

@@ -42,6 +42,12 @@ pub fn lower_loops(module: OperationRef) -> PassResult {
     let axis = ModuleAxisInfo::analyze(module)?;
     for lp in collect_ops(module, Order::Post).into_iter().filter(is_for) {
         let Some(mut schedule) = Schedule::deserialize(&lp) else { continue };
+        if has_tma_load(&lp) {
+            // Not pipelined yet: the loop runs as it is, its descriptor loads
+            // become synchronous TMA copies (triton-nvidia-tma-lowering).
+            unschedule(&lp);
+            continue;
+        }
         check_supported(&lp)?;
         let lp = lower_loads(lp, &mut schedule, &axis)?;
         schedule.serialize(&lp);
@@ -49,12 +55,29 @@ pub fn lower_loops(module: OperationRef) -> PassResult {
     Ok(())
 }
 
-/// Fails on what upstream lowers but Tritium does not yet: TMA loads and
-/// tensor descriptors made in the loop.
+/// Whether the loop loads through tensor descriptors (upstream pipelines
+/// those into TMA + mbarrier stages; Tritium does not yet).
+fn has_tma_load(lp: &OperationRef) -> bool {
+    collect_ops(*lp, Order::Pre).iter().any(|op| matches!(name_of(op).as_str(), "tt.descriptor_load" | "tt.descriptor_gather"))
+}
+
+/// Drops the schedule of `lp` (its ops' stages and clusters, its max stage),
+/// so that the loop is left as it is.
+fn unschedule(lp: &OperationRef) {
+    use super::schedule::{CLUSTER, MAX_STAGE, STAGE};
+    for op in collect_ops(*lp, Order::Pre) {
+        for name in [STAGE, CLUSTER, MAX_STAGE] {
+            super::loops::remove_attribute(&op, name);
+        }
+    }
+}
+
+/// Fails on what upstream lowers but Tritium does not yet: tensor
+/// descriptors made in the loop.
 fn check_supported(lp: &OperationRef) -> PassResult {
     for op in collect_ops(*lp, Order::Pre) {
         let name = name_of(&op);
-        if matches!(name.as_str(), "tt.descriptor_load" | "tt.descriptor_gather" | "tt.make_tensor_descriptor") {
+        if matches!(name.as_str(), "tt.make_tensor_descriptor") {
             return Err(fail(&op, format!("software pipelining of '{name}' is not supported yet")));
         }
     }

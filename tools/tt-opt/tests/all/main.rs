@@ -18,3 +18,4 @@ mod op_builders;
 mod pipeline;
 mod regressions;
 mod reliability;
+mod tma;

@@ -1,0 +1,362 @@
+//! TMA (sm_90): tensor-descriptor copies between global and shared memory,
+//! and the mbarriers they complete on.
+//!
+//! - `ttng.async_tma_copy_global_to_local`: `cp.async.bulk.tensor.Nd.
+//!   shared::cluster.global.mbarrier::complete_tx::bytes`, one per TMA box of
+//!   the destination buffer; completion is counted on the mbarrier.
+//! - `ttng.async_tma_copy_local_to_global`: `cp.async.bulk.tensor.Nd.global.
+//!   shared::cta.bulk_group`, one per box, then `cp.async.bulk.commit_group`;
+//!   `ttng.async_tma_store_wait` is `cp.async.bulk.wait_group.read N`.
+//! - `ttng.init_barrier` / `inval_barrier` / `barrier_expect` /
+//!   `arrive_barrier` (thread 0 of the CTA) and `wait_barrier` (every thread
+//!   spins on `mbarrier.try_wait.parity`).
+//!
+//! A TMA box is at most 256 elements along each dim and, with an NVMMA
+//! swizzle, exactly one swizzle row (swizzle bytes) along the contiguous dim
+//! (upstream `getTMABlockShape`). A buffer larger than one box takes several
+//! copies; copy `i` is issued by lane 0 of warp `i mod num_warps` so that the
+//! warps issue them in parallel, as upstream spreads them. The shared offset
+//! of each box is the buffer's shared layout inverted at the box's origin.
+//!
+//! The descriptor (a `!tt.tensordesc` value) is the generic address of a
+//! 128-byte CUtensorMap: for a kernel parameter, the by-value
+//! `.param .align 64 .b8 [128]` (see [`parameter_abi`]). The host fills
+//! that CUtensorMap with the box shape, swizzle and element type that
+//! [`descriptor_metadata`] writes into the bundle's json (upstream's
+//! `tensordesc_meta`), since they must match the copies emitted here.
+use crate::{
+    builder::V,
+    emit::{LowerError, Lowering, Result},
+};
+use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
+use tritium_dialects::access::OpAccess;
+use tritium_dialects::{layout::layout_of, types, types::MemDesc};
+use tritium_layout::{Dim, Layout};
+
+pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
+    match name {
+        "ttng.init_barrier" => {
+            let count = crate::int_attribute(&op, "count").ok_or_else(|| LowerError::at(&op, "has no count"))?;
+            let barrier = l.operand(&op, 0)?[0];
+            let first = first_thread(l);
+            l.b.inline_asm(
+                &format!("@$0 mbarrier.init.shared::cta.b64 [$1], {count};"),
+                "b,r",
+                &[first, barrier],
+                None,
+            );
+            Ok(())
+        }
+        "ttng.inval_barrier" => {
+            let barrier = l.operand(&op, 0)?[0];
+            let first = first_thread(l);
+            l.b.inline_asm("@$0 mbarrier.inval.shared::cta.b64 [$1];", "b,r", &[first, barrier], None);
+            Ok(())
+        }
+        "ttng.barrier_expect" => {
+            let size = crate::int_attribute(&op, "size").ok_or_else(|| LowerError::at(&op, "has no size"))?;
+            let barrier = l.operand(&op, 0)?[0];
+            let pred = l.operand(&op, 1)?[0];
+            let first = first_thread(l);
+            let pred = l.b.and(first, pred);
+            l.b.inline_asm(
+                &format!("@$0 mbarrier.arrive.expect_tx.shared.b64 _, [$1], {size};"),
+                "b,r",
+                &[pred, barrier],
+                None,
+            );
+            Ok(())
+        }
+        "ttng.arrive_barrier" => {
+            let count = crate::int_attribute(&op, "count").unwrap_or(1);
+            let barrier = l.operand(&op, 0)?[0];
+            let mut pred = first_thread(l);
+            if op.operand_count() > 1 {
+                let given = l.operand(&op, 1)?[0];
+                pred = l.b.and(pred, given);
+            }
+            let asm = format!("@$0 mbarrier.arrive.shared::cta.b64 _, [$1], {count};");
+            l.b.inline_asm(&asm, "b,r", &[pred, barrier], None);
+            Ok(())
+        }
+        "ttng.wait_barrier" => wait_barrier(l, op),
+        "ttng.async_tma_copy_global_to_local" => copy_global_to_local(l, op),
+        "ttng.async_tma_copy_local_to_global" => copy_local_to_global(l, op),
+        "ttng.async_tma_store_wait" => {
+            let pendings = crate::int_attribute(&op, "pendings").unwrap_or(0);
+            l.b.inline_asm(&format!("cp.async.bulk.wait_group.read {pendings};"), "", &[], None);
+            Ok(())
+        }
+        // Device-side descriptors (tt.make_tensor_descriptor, lowered by
+        // triton-nvidia-tma-lowering) live in per-program global scratch,
+        // which needs upstream's global-scratch kernel parameter and a
+        // launcher that allocates it: not there yet.
+        "ttg.global_scratch_alloc"
+        | "ttng.tensormap_create"
+        | "ttng.tensormap_fenceproxy_acquire"
+        | "ttng.reinterpret_tensor_descriptor" => Err(LowerError::at(
+            &op,
+            "device-side tensor descriptors (tt.make_tensor_descriptor) are not supported by the lowering yet: \
+             they need global scratch memory, which Tritium's kernel ABI does not pass yet",
+        )),
+        _ => Err(LowerError::at(&op, "is not supported by the TMA lowering yet")),
+    }
+}
+
+/// `tid.x == 0`: the one thread that initialises and arrives on barriers.
+fn first_thread<'c>(l: &mut Lowering<'c>) -> V {
+    let zero = l.b.i32_const(0);
+    l.b.icmp(0, l.tid, zero)
+}
+
+/// Every thread waits for the phase to complete. The spin loop is inside
+/// the PTX so that the structured control flow around it stays as it is.
+fn wait_barrier<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let barrier = l.operand(&op, 0)?[0];
+    let phase = l.operand(&op, 1)?[0];
+    let predicated = op.operand_count() > 2 && op.operand_at(2).unwrap().r#type().to_string() == "i1";
+    let body = "mbarrier.try_wait.parity.shared.b64 complete, [$0], $1;";
+    if predicated {
+        let pred = l.operand(&op, 2)?[0];
+        let asm = format!(
+            "{{\n.reg .pred complete;\n@!$2 bra.uni skipWait;\nwaitLoop:\n{body}\n@!complete bra.uni waitLoop;\nskipWait:\n}}"
+        );
+        l.b.inline_asm(&asm, "r,r,b", &[barrier, phase, pred], None);
+    } else {
+        let asm = format!("{{\n.reg .pred complete;\nwaitLoop:\n{body}\n@!complete bra.uni waitLoop;\n}}");
+        l.b.inline_asm(&asm, "r,r", &[barrier, phase], None);
+    }
+    Ok(())
+}
+
+/// One TMA copy of a buffer: the box's origin in the block (coordinates
+/// added to the op's) and its byte offset in the buffer.
+struct Message {
+    origin: Vec<i64>,
+    byte_offset: i64,
+}
+
+/// The TMA box of a buffer of `shape` with shared layout `encoding`, and the
+/// swizzle mode of its descriptor (0: none, 1: 32B, 2: 64B, 3: 128B).
+pub fn tma_box(shape: &[i64], encoding: &Layout) -> std::result::Result<(Vec<i64>, u32), String> {
+    let mut boxed: Vec<i64> = shape.iter().map(|s| (*s).min(256)).collect();
+    match encoding {
+        Layout::NvmmaShared(nvmma) => {
+            if nvmma.fp4_padded {
+                return Err("TMA of fp4-padded buffers is not supported yet".into());
+            }
+            let swizzle = nvmma.swizzling_byte_width;
+            if swizzle != 0 {
+                let contiguous = if nvmma.transposed { 0 } else { boxed.len() - 1 };
+                let row = (8 * swizzle as i64) / nvmma.element_bit_width as i64;
+                if boxed[contiguous] < row {
+                    return Err(format!(
+                        "a {}-element contiguous dim is smaller than the {swizzle}-byte swizzle",
+                        boxed[contiguous]
+                    ));
+                }
+                boxed[contiguous] = row;
+            }
+            let mode = match swizzle {
+                0 => 0,
+                32 => 1,
+                64 => 2,
+                128 => 3,
+                other => return Err(format!("swizzlingByteWidth {other} has no TMA swizzle mode")),
+            };
+            Ok((boxed, mode))
+        }
+        Layout::SwizzledShared(s) if s.vec == 1 && s.per_phase == 1 && s.max_phase == 1 => Ok((boxed, 0)),
+        _ => Err("TMA needs an nvmma_shared or unswizzled swizzled_shared buffer".into()),
+    }
+}
+
+/// The copies that move a whole buffer, in upstream's order (dim 0 varies
+/// fastest).
+fn messages(op: &OperationRef, memdesc_type: Type) -> Result<(Vec<Message>, MemDesc<'static>)> {
+    let memdesc = MemDesc::of(memdesc_type).ok_or_else(|| LowerError::at(op, "expects a memdesc"))?;
+    let memdesc: MemDesc<'static> = unsafe { std::mem::transmute(memdesc) };
+    let encoding = layout_of(memdesc.encoding).map_err(|e| LowerError::at(op, e.to_string()))?;
+    let shape = memdesc.shape.clone();
+    let (boxed, _) = tma_box(&shape, &encoding).map_err(|e| LowerError::at(op, e))?;
+    let shared = encoding.to_linear(&shape).map_err(|e| LowerError::at(op, e.to_string()))?;
+    let inverse = shared.invert().map_err(|e| LowerError::at(op, e.to_string()))?;
+    let element_bits = crate::ops::shared::element_bytes(memdesc.element_type) as i64 * 8;
+    let counts: Vec<i64> = shape.iter().zip(&boxed).map(|(s, b)| s / b).collect();
+    let total: i64 = counts.iter().product();
+    let mut out = Vec::new();
+    for index in 0..total {
+        let mut rest = index;
+        let mut origin = Vec::new();
+        for (count, size) in counts.iter().zip(&boxed) {
+            origin.push((rest % count) * size);
+            rest /= count;
+        }
+        let coords: Vec<(Dim, u32)> = origin.iter().enumerate().map(|(d, o)| (Dim::Axis(d), *o as u32)).collect();
+        let at = inverse.apply(&coords).map_err(|e| LowerError::at(op, e.to_string()))?;
+        let offset = at.iter().find(|(d, _)| *d == Dim::Offset).map(|(_, v)| *v as i64).unwrap_or(0);
+        out.push(Message { origin, byte_offset: offset * element_bits / 8 });
+    }
+    Ok((out, memdesc))
+}
+
+/// Lane 0 of warp `index mod num_warps`: the thread that issues copy `index`.
+fn issuer<'c>(l: &mut Lowering<'c>, index: usize) -> V {
+    let warp = l.b.i32_const((index % l.num_warps as usize) as i64);
+    let zero = l.b.i32_const(0);
+    let on_warp = l.b.icmp(0, l.warp, warp);
+    let on_lane = l.b.icmp(0, l.lane, zero);
+    l.b.and(on_warp, on_lane)
+}
+
+/// The PTX coordinates of a copy: innermost dim first, as TMA takes them.
+fn box_coordinates<'c>(l: &mut Lowering<'c>, coords: &[V], origin: &[i64]) -> Vec<V> {
+    (0..coords.len())
+        .rev()
+        .map(|d| {
+            if origin[d] == 0 {
+                coords[d]
+            } else {
+                let offset = l.b.i32_const(origin[d]);
+                l.b.add(coords[d], offset)
+            }
+        })
+        .collect()
+}
+
+fn buffer_address<'c>(l: &mut Lowering<'c>, base: V, byte_offset: i64) -> V {
+    if byte_offset == 0 {
+        return base;
+    }
+    let offset = l.b.i32_const(byte_offset);
+    let i8 = l.b.int_type(8);
+    l.b.gep(base, offset, i8)
+}
+
+fn check_plain_access(op: &OperationRef) -> Result<()> {
+    // tt's CacheModifier NONE and EvictionPolicy NORMAL are both 1.
+    for (name, what) in [("cache", "a cache modifier"), ("evict", "an eviction policy")] {
+        if crate::int_attribute(op, name).is_some_and(|v| v != 1) {
+            return Err(LowerError::at(op, format!("TMA copies with {what} are not supported yet")));
+        }
+    }
+    if op.attribute("isVolatile").is_ok_and(|v| v.to_string() == "true") {
+        return Err(LowerError::at(op, "volatile TMA copies are not supported yet"));
+    }
+    Ok(())
+}
+
+fn copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    check_plain_access(&op)?;
+    let n = op.operand_count();
+    let descriptor = l.operand(&op, 0)?[0];
+    let coords: Vec<V> = (1..n - 3).map(|i| l.operand(&op, i).map(|r| r[0])).collect::<Result<_>>()?;
+    let barrier = l.operand(&op, n - 3)?[0];
+    let buffer = l.operand(&op, n - 2)?[0];
+    let pred = l.operand(&op, n - 1)?[0];
+    let (messages, _) = messages(&op, op.operand_at(n - 2).unwrap().r#type())?;
+    let rank = coords.len();
+    for (index, message) in messages.iter().enumerate() {
+        let issuing = issuer(l, index);
+        let issuing = l.b.and(issuing, pred);
+        let destination = buffer_address(l, buffer, message.byte_offset);
+        let mut operands = vec![issuing, destination, descriptor];
+        operands.extend(box_coordinates(l, &coords, &message.origin));
+        operands.push(barrier);
+        let placeholders: Vec<String> = (0..rank).map(|i| format!("${}", 3 + i)).collect();
+        let asm = format!(
+            "@$0 cp.async.bulk.tensor.{rank}d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {{{}}}], [${}];",
+            placeholders.join(", "),
+            3 + rank
+        );
+        let constraints = format!("b,r,l,{}r", "r,".repeat(rank));
+        l.b.inline_asm(&asm, &constraints, &operands, None);
+    }
+    Ok(())
+}
+
+fn copy_local_to_global<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let n = op.operand_count();
+    let descriptor = l.operand(&op, 0)?[0];
+    let coords: Vec<V> = (1..n - 1).map(|i| l.operand(&op, i).map(|r| r[0])).collect::<Result<_>>()?;
+    let buffer = l.operand(&op, n - 1)?[0];
+    let (messages, _) = messages(&op, op.operand_at(n - 1).unwrap().r#type())?;
+    let rank = coords.len();
+    for (index, message) in messages.iter().enumerate() {
+        let issuing = issuer(l, index);
+        let source = buffer_address(l, buffer, message.byte_offset);
+        let mut operands = vec![issuing, descriptor];
+        operands.extend(box_coordinates(l, &coords, &message.origin));
+        operands.push(source);
+        let placeholders: Vec<String> = (0..rank).map(|i| format!("${}", 2 + i)).collect();
+        let asm = format!(
+            "@$0 cp.async.bulk.tensor.{rank}d.global.shared::cta.bulk_group [$1, {{{}}}], [${}];",
+            placeholders.join(", "),
+            2 + rank
+        );
+        let constraints = format!("b,l,{}r", "r,".repeat(rank));
+        l.b.inline_asm(&asm, &constraints, &operands, None);
+    }
+    l.b.inline_asm("cp.async.bulk.commit_group;", "", &[], None);
+    Ok(())
+}
+
+/// How a kernel parameter of type `ty` is passed, when not as itself: a
+/// `!tt.tensordesc` is a CUtensorMap by value (128 bytes, 64-aligned,
+/// `.param` space, `nvvm.grid_constant` so that its address can be taken
+/// without a copy), as upstream passes host-side descriptors. Returns the
+/// LLVM type and the parameter's attribute dictionary.
+pub fn parameter_abi(ty: Type) -> Option<(&'static str, &'static str)> {
+    types::tensor_descriptor_block(ty)?;
+    Some(("!llvm.ptr", "{llvm.byval = !llvm.array<128 x i8>, llvm.align = 64 : i64, nvvm.grid_constant}"))
+}
+
+/// What a launcher must put into the CUtensorMap of a host-side descriptor
+/// parameter of type `ty` (upstream's `tensordesc_meta` entry, as JSON):
+/// swizzle mode, element size and TMA element type, box shape.
+pub fn descriptor_metadata(ty: Type) -> Option<std::result::Result<String, String>> {
+    let block = types::tensor_descriptor_block(ty)?;
+    Some((|| {
+        let shape = types::static_shape(block).ok_or("the descriptor's block has no static shape")?;
+        let text = block.to_string();
+        let element = text
+            .trim_start_matches("tensor<")
+            .split(',')
+            .next()
+            .unwrap_or("")
+            .rsplit('x')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        let encoding = melior::ir::r#type::RankedTensorType::try_from(block)
+            .ok()
+            .and_then(|t| t.encoding())
+            .ok_or("the descriptor's block has no shared encoding (run triton-nvidia-optimize-descriptor-encoding)")?;
+        let layout = layout_of(encoding).map_err(|e| e.to_string())?;
+        let (boxed, swizzle) = tma_box(&shape, &layout)?;
+        let (size, kind) = tma_element_type(&element).ok_or_else(|| format!("TMA does not move {element} elements"))?;
+        let boxed: Vec<String> = boxed.iter().map(|b| b.to_string()).collect();
+        Ok(format!(
+            "{{\"swizzle\": {swizzle}, \"elem_size\": {size}, \"elem_type\": {kind}, \"block_size\": [{}], \"fp4_padded\": false}}",
+            boxed.join(", ")
+        ))
+    })())
+}
+
+/// Bytes and TMA data-type code (the device-side numbering upstream's
+/// metadata uses) of an element type.
+pub fn tma_element_type(element: &str) -> Option<(u32, u32)> {
+    Some(match element {
+        "f16" => (2, 6),
+        "bf16" => (2, 10),
+        "f32" => (4, 7),
+        "f64" => (8, 9),
+        "i8" | "i1" => (1, 0),
+        _ if element.starts_with("f8") => (1, 0),
+        "i16" => (2, 1),
+        "i32" => (4, 2),
+        "i64" => (8, 4),
+        _ => return None,
+    })
+}

@@ -1,0 +1,409 @@
+//! `triton-nvidia-tma-lowering`: tensor-descriptor loads and stores become
+//! TMA copies through shared memory (upstream `TMALowering.cpp`).
+//!
+//! - `tt.descriptor_load` -> a mutable buffer in the descriptor's shared
+//!   encoding and a one-slot mbarrier; `ttng.init_barrier` (1 arrival),
+//!   `ttng.barrier_expect` (the tile's bytes), `ttng.async_tma_copy_global_
+//!   to_local`, `ttng.wait_barrier` (phase 0), `ttng.inval_barrier`, then a
+//!   `ttg.local_load` in the load's layout.
+//! - `tt.descriptor_store` -> `ttg.local_alloc` of the value (immutable),
+//!   `ttng.fence_async_shared` (the generic-proxy writes must be visible to
+//!   the TMA unit), `ttng.async_tma_copy_local_to_global`,
+//!   `ttng.async_tma_store_wait {pendings = 0}`.
+//!
+//! - `tt.make_tensor_descriptor` (a device-side descriptor) -> a 128-byte
+//!   `ttg.global_scratch_alloc`, `ttng.tensormap_create` filling it (box,
+//!   dims and byte strides innermost first, element type, swizzle, fill
+//!   mode: upstream `createTMADesc`), `ttng.tensormap_fenceproxy_acquire`,
+//!   and `ttng.reinterpret_tensor_descriptor` of the pointer.
+//!
+//! Run with MLIR's greedy driver, as upstream's patterns are: the constants
+//! they create are folded into the region's entry. Gathers, scatters and
+//! reductions through descriptors are not lowered yet: they are located
+//! errors naming the op, not left for the lowering to trip over.
+use crate::{
+    greedy::apply_with_folds,
+    ir::{create, fail, name_of, tensor_parts},
+};
+use melior::ir::{
+    attribute::{BoolAttribute, IntegerAttribute},
+    operation::OperationLike,
+    r#type::IntegerType,
+    Attribute, OperationRef, Type, Value, ValueLike,
+};
+use tritium_dialects::{
+    access::OpAccess,
+    layout::attribute_of,
+    pass::{PassDefinition, PassOptions, PassResult},
+    rewrite::{Pattern, Rewriter},
+    types::{self, MemDesc},
+};
+use tritium_layout::{CtaLayout, Layout, SwizzledShared};
+
+pub static PASS: PassDefinition = PassDefinition {
+    argument: "triton-nvidia-tma-lowering",
+    description: "Lower tensor-descriptor loads and stores to TMA copies through shared memory",
+    anchor: "builtin.module",
+    options: &[],
+    run,
+};
+
+static PATTERNS: &[Pattern] = &[
+    Pattern { root: "tt.descriptor_load", benefit: 1, rewrite: lower_load },
+    Pattern { root: "tt.descriptor_store", benefit: 1, rewrite: lower_store },
+    Pattern { root: "tt.make_tensor_descriptor", benefit: 1, rewrite: lower_make_descriptor },
+];
+
+/// Ops that view a buffer (upstream's `MemDescViewTrait`).
+const VIEWS: &[&str] = &[
+    "ttg.memdesc_index",
+    "ttg.memdesc_subslice",
+    "ttg.memdesc_trans",
+    "ttg.memdesc_reshape",
+    "ttg.memdesc_reinterpret",
+];
+
+/// Descriptor ops this pass does not lower yet.
+const NOT_YET: &[&str] = &["tt.descriptor_gather", "tt.descriptor_scatter", "tt.descriptor_reduce"];
+
+fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
+    let mut unsupported = None;
+    for op in crate::ir::collect_ops(module, crate::ir::Order::Pre) {
+        let name = name_of(&op);
+        if NOT_YET.contains(&name.as_str()) && unsupported.is_none() {
+            unsupported = Some(op);
+        }
+    }
+    if let Some(op) = unsupported {
+        return Err(fail(&op, format!("{} is not lowered to TMA by Tritium yet", name_of(&op))));
+    }
+    let patterns: Vec<&'static Pattern> = PATTERNS.iter().collect();
+    apply_with_folds(module, &patterns)
+}
+
+fn int_constant<'c, 'a>(
+    rewriter: &Rewriter,
+    context: &'c melior::Context,
+    op: &OperationRef<'c, 'a>,
+    value: i64,
+    bits: u32,
+) -> Value<'c, 'a> {
+    let ty: Type = IntegerType::new(context, bits).into();
+    let constant =
+        create("arith.constant", op.location(), &[], &[ty], &[("value", IntegerAttribute::new(ty, value).into())]);
+    rewriter.insert(constant).result(0).unwrap().into()
+}
+
+/// The descriptor's shared encoding (set by
+/// triton-nvidia-optimize-descriptor-encoding).
+fn descriptor_encoding<'c>(op: &OperationRef<'c, '_>, descriptor: Value<'c, '_>) -> Option<Attribute<'c>> {
+    let block = types::tensor_descriptor_block(descriptor.r#type())?;
+    let (_, _, encoding) = tensor_parts(block)?;
+    let _ = op;
+    encoding
+}
+
+fn memdesc_type<'c>(
+    context: &'c melior::Context,
+    op: &OperationRef<'c, '_>,
+    shape: &[i64],
+    element: Type<'c>,
+    encoding: Attribute<'c>,
+    mutable: bool,
+) -> Option<Type<'c>> {
+    let memory_space = types::shared_memory_space(context);
+    MemDesc {
+        shape: shape.to_vec(),
+        element_type: element,
+        encoding,
+        memory_space,
+        mutable,
+        alloc_shape: shape.to_vec(),
+    }
+    .to_type(op.location())
+}
+
+fn element_bits(element: Type) -> i64 {
+    let text = element.to_string();
+    match text.as_str() {
+        "f16" | "bf16" => 16,
+        "f32" => 32,
+        "f64" => 64,
+        _ if text.starts_with("f8") => 8,
+        _ => text.trim_start_matches('i').parse().unwrap_or(32),
+    }
+}
+
+fn lower_load(op: OperationRef, rewriter: &Rewriter) -> bool {
+    let Ok(descriptor) = op.operand_at(0) else { return false };
+    let result = op.result_at(0).unwrap();
+    let Some((shape, element, _)) = tensor_parts(result.r#type()) else { return false };
+    let Some(encoding) = descriptor_encoding(&op, descriptor) else { return false };
+    // `to_ref` borrows the ContextRef: it stays alive in this frame.
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
+    let Some(buffer_type) = memdesc_type(context, &op, &shape, element, encoding, true) else { return false };
+    let barrier_layout = Layout::SwizzledShared(SwizzledShared::new(1, 1, 1, &[0]).with_cta(CtaLayout::single_cta(1)));
+    let Some(barrier_encoding) = attribute_of(&barrier_layout, op.location()) else { return false };
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let Some(barrier_type) = memdesc_type(context, &op, &[1], i64_type, barrier_encoding, true) else { return false };
+    let location = op.location();
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let i32_attr = |v: i64| -> Attribute { IntegerAttribute::new(i32_type, v).into() };
+
+    rewriter.set_insertion_point_before(&op);
+    let buffer: Value =
+        rewriter.insert(create("ttg.local_alloc", location, &[], &[buffer_type], &[])).result(0).unwrap().into();
+    let barrier: Value =
+        rewriter.insert(create("ttg.local_alloc", location, &[], &[barrier_type], &[])).result(0).unwrap().into();
+    rewriter.insert(create("ttng.init_barrier", location, &[barrier], &[], &[("count", i32_attr(1))]));
+    let bytes = shape.iter().product::<i64>() * element_bits(element) / 8;
+    let pred = int_constant(rewriter, context, &op, 1, 1);
+    rewriter.insert(create("ttng.barrier_expect", location, &[barrier, pred], &[], &[("size", i32_attr(bytes))]));
+    let mut operands: Vec<Value> = vec![descriptor];
+    operands.extend((1..op.operand_count()).filter_map(|i| op.operand_at(i).ok()));
+    operands.extend([barrier, buffer, pred]);
+    let mut attributes: Vec<(&str, Attribute)> = Vec::new();
+    for name in ["cache", "evict"] {
+        if let Ok(value) = op.attribute(name) {
+            attributes.push((name, value));
+        }
+    }
+    if let Ok(value) = op.attribute("isVolatile") {
+        attributes.push(("isVolatile", value));
+    }
+    rewriter.insert(create("ttng.async_tma_copy_global_to_local", location, &operands, &[], &attributes));
+    let phase = int_constant(rewriter, context, &op, 0, 32);
+    let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(context, &[1, 1, 0, 0]);
+    rewriter.insert(create(
+        "ttng.wait_barrier",
+        location,
+        &[barrier, phase],
+        &[],
+        &[("operandSegmentSizes", segments.into())],
+    ));
+    rewriter.insert(create("ttng.inval_barrier", location, &[barrier], &[], &[]));
+    replace_with_buffer(rewriter, &op, buffer, encoding);
+    true
+}
+
+/// The `ttng.warp_group_dot_wait`s passing `value` through take its type.
+fn retype_waits_of(value: Value) {
+    for use_ in crate::ssa::uses(value) {
+        if name_of(&use_.owner) == "ttng.warp_group_dot_wait" {
+            let passed: Value = use_.owner.result_at(use_.index).unwrap().into();
+            crate::ir::set_type(passed, value.r#type());
+        }
+    }
+}
+
+/// Upstream `replaceUsesWithLocalLoad`: a `ttg.local_alloc` of the loaded
+/// value in the buffer's encoding is the buffer itself (its users take the
+/// buffer, views of it and warp_group_dot_wait results its mutability);
+/// other users get a `ttg.local_load`.
+fn replace_with_buffer<'c, 'a>(
+    rewriter: &Rewriter,
+    op: &OperationRef<'c, 'a>,
+    buffer: Value<'c, 'a>,
+    encoding: Attribute<'c>,
+) {
+    let result: Value = op.result_at(0).unwrap().into();
+    let mut allocs = Vec::new();
+    for user in crate::ssa::users(result) {
+        let same = name_of(&user) == "ttg.local_alloc"
+            && user.result_at(0).ok().and_then(|r| MemDesc::of(r.r#type())).is_some_and(|m| m.encoding == encoding);
+        if same && !allocs.contains(&user) {
+            allocs.push(user);
+        }
+    }
+    for alloc in &allocs {
+        for use_ in crate::ssa::uses(alloc.result_at(0).unwrap().into()) {
+            let user = use_.owner;
+            rewriter.modify_in_place(&user, || {
+                crate::ssa::set_operand(&user, use_.index, buffer);
+                if name_of(&user) == "ttng.warp_group_dot_wait" {
+                    // Its results pass its operands through, types included.
+                    let passed: Value = user.result_at(use_.index).unwrap().into();
+                    crate::ir::set_type(passed, buffer.r#type());
+                } else if VIEWS.contains(&name_of(&user).as_str()) {
+                    let view = user.result_at(0).unwrap();
+                    if let Some(memdesc) = MemDesc::of(view.r#type()) {
+                        if let Some(ty) = (MemDesc { mutable: true, ..memdesc }).to_type(user.location()) {
+                            crate::ir::set_type(view.into(), ty);
+                            retype_waits_of(view.into());
+                        }
+                    }
+                }
+            });
+        }
+        rewriter.erase_op(alloc);
+    }
+    if crate::ssa::has_uses(result) {
+        let load = rewriter.insert(create("ttg.local_load", op.location(), &[buffer], &[result.r#type()], &[]));
+        rewriter.replace_op_with_values(op, &[load.result(0).unwrap().into()]);
+    } else {
+        rewriter.erase_op(op);
+    }
+}
+
+fn lower_store(op: OperationRef, rewriter: &Rewriter) -> bool {
+    let Ok(descriptor) = op.operand_at(0) else { return false };
+    // (desc, src, indices...)
+    let n = op.operand_count();
+    let Ok(source) = op.operand_at(1) else { return false };
+    let Some((shape, element, _)) = tensor_parts(source.r#type()) else { return false };
+    let Some(encoding) = descriptor_encoding(&op, descriptor) else { return false };
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
+    let Some(buffer_type) = memdesc_type(context, &op, &shape, element, encoding, false) else { return false };
+    let location = op.location();
+    rewriter.set_insertion_point_before(&op);
+    let buffer: Value =
+        rewriter.insert(create("ttg.local_alloc", location, &[source], &[buffer_type], &[])).result(0).unwrap().into();
+    rewriter.insert(create(
+        "ttng.fence_async_shared",
+        location,
+        &[],
+        &[],
+        &[("bCluster", BoolAttribute::new(context, false).into())],
+    ));
+    let mut operands: Vec<Value> = vec![descriptor];
+    operands.extend((2..n).filter_map(|i| op.operand_at(i).ok()));
+    operands.push(buffer);
+    rewriter.insert(create("ttng.async_tma_copy_local_to_global", location, &operands, &[], &[]));
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    rewriter.insert(create(
+        "ttng.async_tma_store_wait",
+        location,
+        &[],
+        &[],
+        &[("pendings", IntegerAttribute::new(i32_type, 0).into())],
+    ));
+    rewriter.erase_op(&op);
+    true
+}
+
+/// The TMA box of a block of `shape` in `encoding` (upstream
+/// `getTMABlockShape`, unpacked) and its swizzle mode; `None` for encodings
+/// a TMA descriptor cannot describe.
+fn tma_box(shape: &[i64], encoding: &Layout) -> Option<(Vec<i64>, i64)> {
+    let mut boxed: Vec<i64> = shape.iter().map(|s| (*s).min(256)).collect();
+    match encoding {
+        Layout::NvmmaShared(nvmma) if !nvmma.fp4_padded => {
+            let swizzle = i64::from(nvmma.swizzling_byte_width);
+            if swizzle != 0 {
+                let contiguous = if nvmma.transposed { 0 } else { boxed.len() - 1 };
+                let row = 8 * swizzle / i64::from(nvmma.element_bit_width);
+                if boxed[contiguous] < row {
+                    return None;
+                }
+                boxed[contiguous] = row;
+            }
+            let mode = match swizzle {
+                0 => 0,
+                32 => 1,
+                64 => 2,
+                128 => 3,
+                _ => return None,
+            };
+            Some((boxed, mode))
+        }
+        Layout::SwizzledShared(s) if s.vec == 1 && s.per_phase == 1 && s.max_phase == 1 => Some((boxed, 0)),
+        _ => None,
+    }
+}
+
+/// The TMA element-type code (device numbering) of an element type.
+fn tma_element_type(element: Type) -> Option<i64> {
+    let text = element.to_string();
+    Some(match text.as_str() {
+        "bf16" => 10,
+        "f16" => 6,
+        "f32" => 7,
+        "f64" => 9,
+        _ => match element_bits(element) {
+            8 => 0,
+            16 => 1,
+            32 => 2,
+            64 => 4,
+            _ => return None,
+        },
+    })
+}
+
+fn lower_make_descriptor(op: OperationRef, rewriter: &Rewriter) -> bool {
+    let result = op.result_at(0).unwrap();
+    let Some(block) = types::tensor_descriptor_block(result.r#type()) else { return false };
+    let Some((block_shape, element, Some(encoding))) = tensor_parts(block) else { return false };
+    let Ok(layout) = tritium_dialects::layout::layout_of(encoding) else { return false };
+    let Some((boxed, swizzle)) = tma_box(&block_shape, &layout) else { return false };
+    let Some(element_type) = tma_element_type(element) else { return false };
+    let rank = block_shape.len();
+    // (base, shape..., strides...)
+    if op.operand_count() != 1 + 2 * rank {
+        return false;
+    }
+    let base = op.operand_at(0).unwrap();
+    let shape: Vec<Value> = (0..rank).map(|i| op.operand_at(1 + i).unwrap()).collect();
+    let strides: Vec<Value> = (0..rank).map(|i| op.operand_at(1 + rank + i).unwrap()).collect();
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
+    let location = op.location();
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let i64_type: Type = IntegerType::new(context, 64).into();
+    let i32_attr = |v: i64| -> Attribute { IntegerAttribute::new(i32_type, v).into() };
+    let Some(i8_pointer) = Type::parse(context, "!tt.ptr<i8>") else { return false };
+    rewriter.set_insertion_point_before(&op);
+    let scratch: Value = rewriter
+        .insert(create(
+            "ttg.global_scratch_alloc",
+            location,
+            &[],
+            &[i8_pointer],
+            &[("nbytes", i32_attr(128)), ("alignment", i32_attr(128))],
+        ))
+        .result(0)
+        .unwrap()
+        .into();
+    // Innermost dim first, as the tensormap takes them.
+    let mut box_dims = vec![int_constant(rewriter, context, &op, boxed[rank - 1], 32)];
+    for d in (0..rank - 1).rev() {
+        box_dims.push(int_constant(rewriter, context, &op, boxed[d], 32));
+    }
+    let element_bytes = int_constant(rewriter, context, &op, element_bits(element) / 8, 64);
+    let global_dims: Vec<Value> = shape.iter().rev().copied().collect();
+    let element_strides: Vec<Value> = (0..rank).map(|_| int_constant(rewriter, context, &op, 1, 32)).collect();
+    let mut global_strides = Vec::new();
+    for d in (0..rank - 1).rev() {
+        let bytes = create("arith.muli", location, &[strides[d], element_bytes], &[i64_type], &[]);
+        global_strides.push(rewriter.insert(bytes).result(0).unwrap().into());
+    }
+    let fill = i64::from(op.attribute("padding").is_ok_and(|p| p.to_string().contains("nan")));
+    let mut operands = vec![scratch, base];
+    operands.extend(&box_dims);
+    operands.extend(&global_dims);
+    operands.extend(&global_strides);
+    operands.extend(&element_strides);
+    let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(
+        context,
+        &[1, 1, rank as i32, rank as i32, rank as i32 - 1, rank as i32],
+    );
+    rewriter.insert(create(
+        "ttng.tensormap_create",
+        location,
+        &operands,
+        &[],
+        &[
+            ("elem_type", i32_attr(element_type)),
+            ("interleave_layout", i32_attr(0)),
+            ("swizzle_mode", i32_attr(swizzle)),
+            ("fill_mode", i32_attr(fill)),
+            ("operandSegmentSizes", segments.into()),
+        ],
+    ));
+    rewriter.insert(create("ttng.tensormap_fenceproxy_acquire", location, &[scratch], &[], &[]));
+    let descriptor =
+        rewriter.insert(create("ttng.reinterpret_tensor_descriptor", location, &[scratch], &[result.r#type()], &[]));
+    rewriter.replace_op_with_values(&op, &[descriptor.result(0).unwrap().into()]);
+    true
+}
