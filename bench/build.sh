@@ -13,6 +13,8 @@
 # Then: run bench/harness.py on the GPU machine (carry out/bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# LIBDEVICE, for kernels that call libdevice (tutorial 07).
+source scripts/cuda-tools.sh
 cargo build --release -p tritium
 out=out/bench
 rm -rf "$out" && mkdir -p "$out"

@@ -440,6 +440,10 @@ def main():
             jit_args = c.get("jit_args", c["args"])
             launchers["triton_jit"] = lambda grid, a: jit[grid](*jit_args, **c["constexprs"], num_warps=num_warps,
                                                                 **c.get("jit_opts", {}))
+            # LAUNCHERS=tritium,triton_jit runs only those (e.g. to find which one faults).
+            only = os.environ.get("LAUNCHERS")
+            if only:
+                launchers = {k: v for k, v in launchers.items() if k in only.split(",")}
             for who, launch in launchers.items():
                 for o in c["out"]:
                     o.fill_(float("nan")) if o.is_floating_point() else o.fill_(-1)
