@@ -222,11 +222,13 @@ impl<'c> Builder<'c> {
     /// LLVM translation through `tt.addptr` on fp8 pointers and crashed it
     /// inside `IRBuilder::CreateGEP`.)
     fn gep_element(&self, element: Type<'c>) -> Type<'c> {
+        // The MLIR names of the 8-, 6- and 4-bit float types (f8E4M3FN,
+        // f6E2M3FN, f4E2M1FN, ...); `f64` must not match.
         let text = element.to_string();
-        match text.as_bytes() {
-            [b'f', b'8', ..] => self.int_type(8),
-            [b'f', b'4' | b'6', ..] => self.int_type(8),
-            _ => element,
+        if ["f8E", "f6E", "f4E"].iter().any(|prefix| text.starts_with(prefix)) {
+            self.int_type(8)
+        } else {
+            element
         }
     }
 
