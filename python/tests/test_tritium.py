@@ -214,6 +214,30 @@ def test_triton_plugin_unsupported_feature_and_fallback():
         tritium.triton.disable()
 
 
+def test_triton_plugin_shared_memory_over_the_limit_is_out_of_resources():
+    # As upstream's launcher says it, so that @triton.autotune skips the config.
+    need_triton()
+    import tritium.triton
+    from triton.runtime.errors import OutOfResources
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    sys.path.insert(0, HERE)
+    import kernels
+    fn, signature, _, options = kernels.CASES["matmul"]
+    # 256x256 operand tiles of f16: 128 KiB each in shared memory, more than sm_90's 227 KiB together.
+    source = ASTSource(fn, signature, {"BM": 256, "BN": 256, "BK": 256})
+    tritium.triton.enable()
+    try:
+        triton.compile(source, target=GPUTarget("cuda", 90, 32), options=options)
+    except OutOfResources as error:
+        assert "shared memory" in str(error), error
+    else:
+        raise AssertionError("a kernel over the shared-memory limit compiled")
+    finally:
+        tritium.triton.disable()
+
+
 def test_pth_start_up_hook():
     need_triton()
     code = "import tritium.triton as t; print(t.enabled())"

@@ -12,6 +12,7 @@ TRITIUM_FALLBACK=1 upstream compiles it instead, with a warning.
 """
 import functools
 import os
+import re
 import warnings
 
 from . import CompileError, VERSION
@@ -71,6 +72,14 @@ class _Kernel:
         try:
             self.result = self._run(text, "ttir")
         except CompileError as error:
+            # Over the shared-memory limit: upstream finds that out when it loads
+            # the kernel and raises OutOfResources, which the autotuner takes as
+            # "skip this config"; raise the same, with the same figures.
+            found = re.search(r"needs (\d+) bytes(?: \([^)]*\))? of shared memory(?: \(ttg\.shared\))?, more than the (\d+) bytes",
+                              str(error))
+            if found:
+                from triton.runtime.errors import OutOfResources
+                raise OutOfResources(int(found.group(1)), int(found.group(2)), "shared memory") from error
             if not _fallback_allowed():
                 raise
             warnings.warn(f"Tritium could not compile this kernel, upstream Triton compiles it "
