@@ -109,6 +109,18 @@ def test_bad_ttir_raises_located_error():
             raise AssertionError("no exception")
 
 
+def test_scaled_dots_compile_in_process():
+    # accelerate-matmul's scaled-dot decomposition once built types from a
+    # dangling &Context: fine in `tritium compile`, a panic or a segfault of
+    # the interpreter here (upstream's test_scaled_dot killed pytest workers).
+    for kernel in ["dot_scaled_e4m3", "dot_scaled_e5m2", "dot_scaled_e2m1", "dot_scaled_e2m1_bf16"]:
+        with open(corpus_ttir(kernel)) as f:
+            text = f.read()
+        for _ in range(2):
+            result = tritium.compile(text, target="cuda:90", num_warps=4, num_stages=3, triton_abi=True)
+            assert ".entry" in result["ptx"], kernel
+
+
 def test_c_api_reports_diagnostics():
     with tempfile.TemporaryDirectory() as out:
         path = os.path.join(out, "bad.ttir")

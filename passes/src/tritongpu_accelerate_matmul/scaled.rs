@@ -48,9 +48,24 @@ struct Module {
     num_ctas: u32,
 }
 
+/// The context of `location` as the `&Context` melior's constructors take.
+/// `ContextRef::to_ref` borrows the `ContextRef` itself, so it must not be
+/// returned from here (it was: a dangling pointer that crashed the embedded
+/// compiler on scaled dots). Each context gets one cell holding its handle,
+/// kept for the process; the handle is its own key, so a cell is right for any
+/// context that ever has that address.
 fn context_of<'c>(location: Location<'c>) -> &'c melior::Context {
-    let context_ref = location.context();
-    unsafe { context_ref.to_ref() }
+    use std::{collections::BTreeMap, sync::Mutex};
+    static CELLS: Mutex<BTreeMap<usize, usize>> = Mutex::new(BTreeMap::new());
+    let raw = unsafe { mlir_sys::mlirLocationGetContext(location.to_raw()) };
+    let mut cells = CELLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let cell = *cells.entry(raw.ptr as usize).or_insert_with(|| {
+        let leaked: &'static mut mlir_sys::MlirContext = Box::leak(Box::new(raw));
+        leaked as *mut mlir_sys::MlirContext as usize
+    });
+    // SAFETY: melior's Context is a single MlirContext field (as ContextRef::to_ref
+    // relies on too), and the cell lives for the rest of the process.
+    unsafe { &*(cell as *const melior::Context) }
 }
 
 fn parse_type<'c>(location: Location<'c>, text: &str) -> Type<'c> {
