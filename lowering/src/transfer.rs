@@ -490,14 +490,8 @@ struct Side {
 }
 
 fn flatten(layout: &TensorLayout) -> Side {
-    let rank = layout.rank();
-    let mut shifts = vec![0u32; rank];
-    for d in (0..rank.saturating_sub(1)).rev() {
-        shifts[d] = shifts[d + 1] + (layout.shape[d + 1] as u32).trailing_zeros();
-    }
-    let flat = |basis: &Vec<u32>| basis.iter().zip(&shifts).fold(0u32, |a, (c, s)| a | c << s);
-    let registers = layout.linear.bases(&Dim::Register).map(|b| b.iter().map(flat).collect()).unwrap_or_default();
-    Side { registers, lanes: layout.lane_bases.iter().map(flat).collect() }
+    let [registers, lanes, _] = flat_bases(layout);
+    Side { registers, lanes }
 }
 
 /// The shared layout whose offset bit `i` holds flat index bit-vector
