@@ -677,7 +677,7 @@ Attribute SharedLinearEncodingAttr::parse(AsmParser &parser, Type) {
       dict.getBases("block", rank, blockBases))
     return {};
   if (!dict.get("offset")) {
-    (void)dict.error("missing 'offset' in layout");
+    (void)dict.error("Expected basis of 'offset' not found");
     return {};
   }
   if (!rank) {
@@ -806,9 +806,12 @@ Attribute PaddedSharedEncodingAttr::parse(AsmParser &parser, Type) {
         return {};
       }
     auto getBases = [&](StringRef key, SmallVectorImpl<int32_t> &out) -> ParseResult {
-      auto array = dyn_cast_or_null<ArrayAttr>(dict.get(key));
+      // Upstream's messages.
+      if (!dict.get(key))
+        return parser.emitError(loc, "Expected basis of '") << key << "' not found";
+      auto array = dyn_cast<ArrayAttr>(dict.get(key));
       if (!array)
-        return parser.emitError(loc, "missing '") << key << "' in layout";
+        return parser.emitError(loc, "Expected array of arrays for basis of '") << key << "'";
       for (Attribute basis : array) {
         auto values = dyn_cast<ArrayAttr>(basis);
         if (!values)
