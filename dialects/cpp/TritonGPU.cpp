@@ -3,6 +3,9 @@
 // What a layout *means* (its linear layout) is computed in Rust.
 #include "tritium/Dialects.h"
 
+#include "llvm/ADT/SmallSet.h"
+#include <set>
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -674,7 +677,7 @@ Attribute SharedLinearEncodingAttr::parse(AsmParser &parser, Type) {
       dict.getBases("block", rank, blockBases))
     return {};
   if (!dict.get("offset")) {
-    (void)dict.error("missing 'offset' in layout");
+    (void)dict.error("Expected basis of 'offset' not found");
     return {};
   }
   if (!rank) {
@@ -745,6 +748,212 @@ LogicalResult SharedLinearEncodingAttr::verify(function_ref<InFlightDiagnostic()
     return emitError() << "The layout must be surjective";
   if (nonZero != totalBits)
     return emitError() << "After removing the zero bases the layout must be bijective";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.padded_shared
+//===----------------------------------------------------------------------===//
+
+// The offset bases of the identity layout of `shape` in `order` (fastest
+// dimension first): each dimension's bits in turn.
+static SmallVector<int32_t> identityBases(ArrayRef<int64_t> shape, ArrayRef<unsigned> order) {
+  SmallVector<int32_t> bases;
+  for (unsigned dim : order)
+    for (int64_t step = 1; step < shape[dim]; step *= 2)
+      for (unsigned d = 0; d < shape.size(); ++d)
+        bases.push_back(d == dim ? step : 0);
+  return bases;
+}
+
+SmallVector<int64_t> PaddedSharedEncodingAttr::getShape() const {
+  SmallVector<int64_t> shape(getRank(), 1);
+  unsigned rank = getRank();
+  auto grow = [&](ArrayRef<int32_t> bases) {
+    for (size_t i = 0; i < bases.size(); ++i)
+      shape[i % rank] = std::max<int64_t>(shape[i % rank], int64_t(bases[i]) * 2);
+  };
+  grow(getOffsetBases());
+  grow(getBlockBases());
+  return shape;
+}
+
+Attribute PaddedSharedEncodingAttr::parse(AsmParser &parser, Type) {
+  SmallVector<unsigned> intervals, paddings;
+  auto parsePair = [&]() -> ParseResult {
+    unsigned interval = 0, padding = 0;
+    if (parser.parseInteger(interval) || parser.parseColon() || parser.parsePlus() ||
+        parser.parseInteger(padding))
+      return failure();
+    intervals.push_back(interval);
+    paddings.push_back(padding);
+    return success();
+  };
+  if (parser.parseLess() || parser.parseLSquare() || parser.parseCommaSeparatedList(parsePair) ||
+      parser.parseRSquare())
+    return {};
+  SMLoc loc = parser.getCurrentLocation();
+  DictionaryAttr dict;
+  if (parser.parseAttribute(dict) || parser.parseGreater())
+    return {};
+  std::optional<unsigned> rank;
+  SmallVector<int32_t> offsetBases, blockBases;
+  if (dict.contains("offset") || dict.contains("block")) {
+    // The linear form: offset and block bases.
+    for (NamedAttribute entry : dict)
+      if (entry.getName() != "offset" && entry.getName() != "block") {
+        parser.emitError(loc, "Unexpected attribute ") << entry.getName() << " found";
+        return {};
+      }
+    auto getBases = [&](StringRef key, SmallVectorImpl<int32_t> &out) -> ParseResult {
+      // Upstream's messages.
+      if (!dict.get(key))
+        return parser.emitError(loc, "Expected basis of '") << key << "' not found";
+      auto array = dyn_cast<ArrayAttr>(dict.get(key));
+      if (!array)
+        return parser.emitError(loc, "Expected array of arrays for basis of '") << key << "'";
+      for (Attribute basis : array) {
+        auto values = dyn_cast<ArrayAttr>(basis);
+        if (!values)
+          return parser.emitError(loc, "'") << key << "' must be a list of bases";
+        if (rank && values.size() != *rank)
+          return parser.emitError(loc, "every basis must have ") << *rank << " entries";
+        rank = values.size();
+        for (Attribute v : values) {
+          auto integer = dyn_cast<IntegerAttr>(v);
+          if (!integer || integer.getValue().isNegative() || integer.getValue().getActiveBits() > 31)
+            return parser.emitError(loc, "bases must be non-negative integers");
+          out.push_back(integer.getInt());
+        }
+      }
+      return success();
+    };
+    if (getBases("offset", offsetBases) || getBases("block", blockBases))
+      return {};
+    if (!rank) {
+      parser.emitError(loc, "Empty Layout not supported");
+      return {};
+    }
+  } else {
+    // The short form: the identity layout of `shape` in `order`.
+    SmallVector<unsigned> order, shapeValues;
+    for (NamedAttribute entry : dict) {
+      SmallVector<unsigned> *out = entry.getName() == "order"   ? &order
+                                   : entry.getName() == "shape" ? &shapeValues
+                                                                : nullptr;
+      auto array = dyn_cast<ArrayAttr>(entry.getValue());
+      if (!out) {
+        parser.emitError(loc, "Unexpected attribute ") << entry.getName() << " found";
+        return {};
+      }
+      if (!array) {
+        parser.emitError(loc, "'") << entry.getName() << "' must be an array of integers";
+        return {};
+      }
+      for (Attribute v : array) {
+        auto integer = dyn_cast<IntegerAttr>(v);
+        if (!integer || integer.getValue().isNegative()) {
+          parser.emitError(loc, "'") << entry.getName() << "' must be an array of integers";
+          return {};
+        }
+        out->push_back(integer.getInt());
+      }
+    }
+    if (order.size() != shapeValues.size()) {
+      parser.emitError(loc, "Mismatch of shape and order ranks in padded layout");
+      return {};
+    }
+    SmallVector<int64_t> shape(shapeValues.begin(), shapeValues.end());
+    if (failed(verifyOrder([&] { return parser.emitError(loc); }, order, order.size())))
+      return {};
+    if (llvm::any_of(shape, [](int64_t d) { return d <= 0 || !llvm::isPowerOf2_64(d); })) {
+      parser.emitError(loc, "padded_shared shape must be powers of two");
+      return {};
+    }
+    rank = shape.size();
+    offsetBases = identityBases(shape, order);
+  }
+  return parser.getChecked<PaddedSharedEncodingAttr>(parser.getContext(), intervals, paddings,
+                                                     *rank, offsetBases, blockBases);
+}
+
+void PaddedSharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<[";
+  llvm::interleaveComma(llvm::zip(getIntervals(), getPaddings()), printer, [&](auto pair) {
+    printer << std::get<0>(pair) << ":+" << std::get<1>(pair);
+  });
+  printer << "] {";
+  // The order: dimensions as the offset bases first move along them, then the
+  // others from the last to the first (as upstream).
+  unsigned rank = getRank();
+  SmallVector<unsigned> order;
+  ArrayRef<int32_t> offsets = getOffsetBases();
+  for (size_t i = 0; i < offsets.size(); i += rank)
+    for (unsigned d = 0; d < rank; ++d)
+      if (offsets[i + d] != 0 && !llvm::is_contained(order, d))
+        order.push_back(d);
+  for (unsigned d = rank; d-- > 0;)
+    if (!llvm::is_contained(order, d))
+      order.push_back(d);
+  SmallVector<int64_t> shape = getShape();
+  if (getBlockBases().empty() && identityBases(shape, order) == offsets) {
+    printer << "order = ";
+    printUIntArray(printer, order);
+    printer << ", shape = [";
+    llvm::interleaveComma(shape, printer);
+    printer << "]";
+  } else {
+    printer << "offset = ";
+    printBases(printer, offsets, rank);
+    printer << ", block = ";
+    printBases(printer, getBlockBases(), rank);
+  }
+  printer << "}>";
+}
+
+LogicalResult PaddedSharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                               ArrayRef<unsigned> intervals,
+                                               ArrayRef<unsigned> paddings, unsigned rank,
+                                               ArrayRef<int32_t> offsetBases,
+                                               ArrayRef<int32_t> blockBases) {
+  if (intervals.size() != paddings.size())
+    return emitError() << "intervals size (" << intervals.size() << ") must match paddings size ("
+                       << paddings.size() << ")";
+  if (intervals.empty())
+    return emitError() << "must have at least one interval-padding pair";
+  if (!llvm::all_of(intervals, llvm::isPowerOf2_32))
+    return emitError() << "interval values must all be power of two";
+  if (!llvm::all_of(paddings, llvm::isPowerOf2_32))
+    return emitError() << "padding values must all be power of two";
+  if (llvm::SmallSet<unsigned, 4>(intervals.begin(), intervals.end()).size() != intervals.size())
+    return emitError() << "interval values cannot have duplicates";
+  if (rank == 0)
+    return emitError() << "linearComponent cannot be empty";
+  // No broadcasting and no repeated bases: every basis a distinct single bit.
+  SmallVector<int32_t> all(offsetBases);
+  all.append(blockBases.begin(), blockBases.end());
+  std::set<std::pair<unsigned, int32_t>> seen;
+  bool broadcast = false;
+  for (size_t i = 0; i < all.size(); i += rank) {
+    ArrayRef<int32_t> basis(all.data() + i, rank);
+    if (llvm::count_if(basis, [](int32_t v) { return v != 0; }) > 1)
+      return emitError() << "Each offset basis must move in at most one dimension.";
+    if (!llvm::all_of(basis, [](int32_t v) { return v == 0 || llvm::isPowerOf2_32(v); }))
+      return emitError() << "Each offset basis must be 0 or a power of two.";
+    auto nonZero = llvm::find_if(basis, [](int32_t v) { return v != 0; });
+    if (nonZero == basis.end() || !seen.insert({nonZero - basis.begin(), *nonZero}).second)
+      broadcast = true;
+  }
+  // Distinct single bits cover the tensor exactly when each dimension's bits
+  // are 1, 2, 4, ... up to its size.
+  SmallVector<int64_t> size(rank, 1);
+  for (auto [dim, value] : seen)
+    size[dim] = std::max<int64_t>(size[dim], int64_t(value) * 2);
+  size_t bits = 0;
+  for (int64_t s : size)
+    bits += llvm::Log2_64(s);
+  if (broadcast || bits != seen.size())
+    return emitError() << "Broadcasting is not supported.";
   return success();
 }
 
@@ -922,6 +1131,16 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (rank != shape.size() && rank + 1 != shape.size())
     return emitError() << "memdesc layout " << encoding << " has rank " << rank
                        << "; the memdesc's rank " << shape.size() << " must be that or one more";
+  // A padded layout's linear component covers the allocation (less a
+  // pipelining dimension) exactly.
+  if (auto padded = dyn_cast<PaddedSharedEncodingAttr>(encoding)) {
+    SmallVector<int64_t> covered = padded.getShape();
+    ArrayRef<int64_t> expected = allocShape.take_back(rank);
+    for (unsigned d = 0; d < rank; ++d)
+      if (covered[d] != expected[d])
+        return emitError() << "Mismatch in expected shape for dimension " << d
+                           << ". Expected: " << expected[d] << ", got: " << covered[d];
+  }
   return success();
 }
 

@@ -206,6 +206,29 @@ def TTG_SharedLinearEncodingAttr : TTG_Attr<"SharedLinearEncoding", "shared_line
   let hasCustomAssemblyFormat = 1;
 }
 
+def TTG_PaddedSharedEncodingAttr : TTG_Attr<"PaddedSharedEncoding", "padded_shared",
+    [TTG_LayoutEncoding, TTG_SharedEncoding]> {
+  let summary = "a shared-memory layout with `paddings[i]` elements after every `intervals[i]`";
+  let description = [{
+    `#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [256, 128]}>`, or with the
+    element order as linear-layout bases: `{offset = [[0, 1], ...], block = []}`.
+    Parsed, verified and printed as upstream; passes and the lowering do not use
+    it yet.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"unsigned">:$intervals,
+    ArrayRefParameter<"unsigned">:$paddings,
+    "unsigned":$rank,
+    ArrayRefParameter<"int32_t">:$offsetBases,
+    ArrayRefParameter<"int32_t">:$blockBases);
+  let extraClassDeclaration = [{
+    // Size of each dimension the layout covers (2^bits of its bases).
+    ::llvm::SmallVector<int64_t> getShape() const;
+  }];
+  let genVerifyDecl = 1;
+  let hasCustomAssemblyFormat = 1;
+}
+
 def TTG_SharedMemorySpaceAttr : AttrDef<TTG_Dialect, "SharedMemorySpace"> {
   let mnemonic = "shared_memory";
   let summary = "the memory space of shared memory (in !ttg.memdesc)";

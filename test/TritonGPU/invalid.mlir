@@ -707,3 +707,26 @@ tt.func @predicate_stage_types(%a: i32, %b: i64) {
 
 // expected-error @+1 {{alignment must be specified outside of the linear layout braces}}
 #shared = #ttg.shared_linear<{offset = [[0, 1]], alignment = 16}>
+
+// -----
+
+// expected-error @+1 {{interval values must all be power of two}}
+#shared = #ttg.padded_shared<[3:+2] {order = [1, 0], shape = [16, 16]}>
+
+// -----
+
+// expected-error @+1 {{Each offset basis must move in at most one dimension.}}
+#shared = #ttg.padded_shared<[2:+1] {offset = [[1, 1]], block = []}>
+
+// -----
+
+// expected-error @+1 {{Broadcasting is not supported.}}
+#shared = #ttg.padded_shared<[2:+1] {offset = [[1, 0], [0, 0]], block = []}>
+
+// -----
+
+#shared = #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [16, 16]}>
+// expected-error @+1 {{Mismatch in expected shape for dimension 0. Expected: 32, got: 16}}
+tt.func @padded_shape(%a: !ttg.memdesc<32x16xf16, #shared, #ttg.shared_memory>) {
+  tt.return
+}

@@ -49,6 +49,7 @@ ROUND_TRIP_FILES = [
     "test/TritonNvidiaGPU/tensor-memory.mlir",
     "test/TritonGPU/amd-attributes.mlir",
     "test/TritonGPU/shared-linear.mlir",
+    "test/TritonGPU/padded-shared.mlir",
     "test/TritonGPU/tti-ops.mlir",
     "test/TritonNvidiaGPU/nvws-ops.mlir",
     "test/TritonNvidiaGPU/nvg-ops.mlir",
