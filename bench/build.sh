@@ -23,8 +23,8 @@ for target in cuda90 cuda80; do
   while IFS=$'\t' read -r t kernel stage ir; do
     [[ "$t" == "$target" ]] || continue
     if [[ "$stage" == ttir ]]; then
-      warps=$(sed -n 's/.*"num_warps": \([0-9]*\).*/\1/p' "test/fixtures/corpus/meta/$target/$kernel.json")
-      stages=$(sed -n 's/.*"num_stages": \([0-9]*\).*/\1/p' "test/fixtures/corpus/meta/$target/$kernel.json")
+      warps=$(sed -n 's/.*"num_warps": \([0-9]*\).*/\1/p' "test/fixtures/corpus/meta/$target/$kernel.json" | head -1)
+      stages=$(sed -n 's/.*"num_stages": \([0-9]*\).*/\1/p' "test/fixtures/corpus/meta/$target/$kernel.json" | head -1)
       tmp=$(mktemp -d)
       if target/release/tritium compile "test/fixtures/corpus/ir/$ir.mlir" --target "cuda:${target#cuda}" \
            --num-warps "$warps" --num-stages "$stages" -o "$tmp" 2> "$out/tritium-ttir/$target/$kernel.log"; then

@@ -17,14 +17,14 @@ out=out/examples
 rm -rf "$out"
 ok=0; bad=0; known=0
 # Kernels the lowering cannot compile yet (their failures are expected).
-not_yet=$(grep -v '^#' test/fixtures/not-yet-lowered.tsv | cut -f1)
+not_yet=$(grep -v '^#' test/fixtures/not-yet-lowered.tsv | cut -f1 || true)
 while IFS=$'\t' read -r target kernel stage ir; do
   [[ "$stage" == ttir || "$stage" == ttgir ]] || continue
   dest="$out/$target/$kernel/from-$stage"
   mkdir -p "$dest"
   meta=test/fixtures/corpus/meta/$target/$kernel.json
-  warps=$(sed -n 's/.*"num_warps": \([0-9]*\).*/\1/p' "$meta")
-  stages=$(sed -n 's/.*"num_stages": \([0-9]*\).*/\1/p' "$meta")
+  warps=$(sed -n 's/.*"num_warps": \([0-9]*\).*/\1/p' "$meta" | head -1)
+  stages=$(sed -n 's/.*"num_stages": \([0-9]*\).*/\1/p' "$meta" | head -1)
   arch=sm_${target#cuda}; [ "$arch" = sm_90 ] && arch=sm_90a
   if target/release/tritium compile "test/fixtures/corpus/ir/$ir.mlir" --target "cuda:${target#cuda}" \
        --num-warps "$warps" --num-stages "$stages" -o "$dest" 2> "$dest/log" &&
