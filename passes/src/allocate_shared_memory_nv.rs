@@ -39,15 +39,6 @@ pub static PASS: PassDefinition = PassDefinition {
     run,
 };
 
-/// Ops whose memdesc result is a view of their memdesc operand.
-const VIEWS: &[&str] = &[
-    "ttg.memdesc_index",
-    "ttg.memdesc_subslice",
-    "ttg.memdesc_trans",
-    "ttg.memdesc_reshape",
-    "ttg.memdesc_reinterpret",
-    "ttng.warp_group_dot_wait",
-];
 
 #[derive(Debug, Clone)]
 struct Request {
@@ -227,7 +218,9 @@ fn last_use(alloc: OperationRef, position: &HashMap<usize, usize>, end: &[usize]
             let user_name = name_of(&user);
             // Results that are views of the buffer (only memdescs can be:
             // the accumulator a warp_group_dot_wait returns is not).
-            if VIEWS.contains(&user_name.as_str()) || user_name.starts_with("scf.") {
+            // warp_group_dot_wait passes its memdesc operands through.
+            let passes_through = user_name == "ttng.warp_group_dot_wait" || user_name.starts_with("scf.");
+            if crate::ir::MEMDESC_VIEWS.contains(&user_name.as_str()) || passes_through {
                 for i in 0..user.result_count() {
                     let result = user.result_at(i).unwrap();
                     if MemDesc::of(result.r#type()).is_some() {

@@ -133,3 +133,26 @@ pub fn fail(op: &OperationRef, message: impl AsRef<str>) -> PassFailed {
 pub fn is_set(attribute: Option<Attribute>) -> bool {
     attribute.is_some_and(|a| integer_attribute(a).map(|i| i.value() != 0).unwrap_or(a.is_unit()))
 }
+
+/// Bits of one element of a tensor descriptor's (or a buffer's) element type:
+/// f16/bf16/f32/f64, fp8 (`f8E...`), `iN`; 32 for anything else.
+pub fn element_bits(element: Type) -> u32 {
+    let text = element.to_string();
+    match text.as_str() {
+        "f16" | "bf16" => 16,
+        "f32" => 32,
+        "f64" => 64,
+        _ if text.starts_with("f8") => 8,
+        _ => text.trim_start_matches('i').parse().unwrap_or(32),
+    }
+}
+
+/// Ops whose memdesc result is a view of their memdesc operand (upstream's
+/// `MemDescViewTrait`).
+pub const MEMDESC_VIEWS: &[&str] = &[
+    "ttg.memdesc_index",
+    "ttg.memdesc_subslice",
+    "ttg.memdesc_trans",
+    "ttg.memdesc_reshape",
+    "ttg.memdesc_reinterpret",
+];

@@ -238,7 +238,7 @@ fn default_encoding<'c>(value: Value<'c, '_>, block: Type<'c>, shape: Option<&[i
     let shape = shape.unwrap_or(&block_shape);
     let rank = shape.len();
     let order: Vec<u32> = (0..rank as u32).rev().collect();
-    let bits = element_bits(element);
+    let bits = crate::ir::element_bits(element);
     let layout = nvmma_shared_for(shape, &order, CtaLayout::single_cta(rank), bits, false);
     attribute_of(&Layout::NvmmaShared(layout), value.location_or_unknown())
 }
@@ -255,16 +255,6 @@ impl<'c> LocationOf<'c> for Value<'c, '_> {
     }
 }
 
-fn element_bits(element: Type) -> u32 {
-    let text = element.to_string();
-    match text.as_str() {
-        "f16" | "bf16" => 16,
-        "f32" => 32,
-        "f64" => 64,
-        _ if text.starts_with("f8") => 8,
-        _ => text.trim_start_matches('i').parse().unwrap_or(32),
-    }
-}
 
 fn assign(function: OperationRef) -> PassResult {
     let is_kernel = function.attribute("sym_visibility").map(|v| v.to_string() == "\"public\"").unwrap_or(true);

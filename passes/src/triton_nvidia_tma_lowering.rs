@@ -54,14 +54,6 @@ static PATTERNS: &[Pattern] = &[
     Pattern { root: "tt.make_tensor_descriptor", benefit: 1, rewrite: lower_make_descriptor },
 ];
 
-/// Ops that view a buffer (upstream's `MemDescViewTrait`).
-const VIEWS: &[&str] = &[
-    "ttg.memdesc_index",
-    "ttg.memdesc_subslice",
-    "ttg.memdesc_trans",
-    "ttg.memdesc_reshape",
-    "ttg.memdesc_reinterpret",
-];
 
 /// Descriptor ops this pass does not lower yet.
 const NOT_YET: &[&str] = &["tt.descriptor_gather", "tt.descriptor_scatter", "tt.descriptor_reduce"];
@@ -123,16 +115,6 @@ fn memdesc_type<'c>(
     .to_type(op.location())
 }
 
-fn element_bits(element: Type) -> i64 {
-    let text = element.to_string();
-    match text.as_str() {
-        "f16" | "bf16" => 16,
-        "f32" => 32,
-        "f64" => 64,
-        _ if text.starts_with("f8") => 8,
-        _ => text.trim_start_matches('i').parse().unwrap_or(32),
-    }
-}
 
 fn lower_load(op: OperationRef, rewriter: &Rewriter) -> bool {
     let Ok(descriptor) = op.operand_at(0) else { return false };
@@ -157,7 +139,7 @@ fn lower_load(op: OperationRef, rewriter: &Rewriter) -> bool {
     let barrier: Value =
         rewriter.insert(create("ttg.local_alloc", location, &[], &[barrier_type], &[])).result(0).unwrap().into();
     rewriter.insert(create("ttng.init_barrier", location, &[barrier], &[], &[("count", i32_attr(1))]));
-    let bytes = shape.iter().product::<i64>() * element_bits(element) / 8;
+    let bytes = shape.iter().product::<i64>() * i64::from(crate::ir::element_bits(element)) / 8;
     let pred = int_constant(rewriter, context, &op, 1, 1);
     rewriter.insert(create("ttng.barrier_expect", location, &[barrier, pred], &[], &[("size", i32_attr(bytes))]));
     let mut operands: Vec<Value> = vec![descriptor];
@@ -225,7 +207,7 @@ fn replace_with_buffer<'c, 'a>(
                     // Its results pass its operands through, types included.
                     let passed: Value = user.result_at(use_.index).unwrap().into();
                     crate::ir::set_type(passed, buffer.r#type());
-                } else if VIEWS.contains(&name_of(&user).as_str()) {
+                } else if crate::ir::MEMDESC_VIEWS.contains(&name_of(&user).as_str()) {
                     let view = user.result_at(0).unwrap();
                     if let Some(memdesc) = MemDesc::of(view.r#type()) {
                         if let Some(ty) = (MemDesc { mutable: true, ..memdesc }).to_type(user.location()) {
@@ -321,7 +303,7 @@ fn tma_element_type(element: Type) -> Option<i64> {
         "f16" => 6,
         "f32" => 7,
         "f64" => 9,
-        _ => match element_bits(element) {
+        _ => match crate::ir::element_bits(element) {
             8 => 0,
             16 => 1,
             32 => 2,
@@ -370,7 +352,7 @@ fn lower_make_descriptor(op: OperationRef, rewriter: &Rewriter) -> bool {
     for d in (0..rank - 1).rev() {
         box_dims.push(int_constant(rewriter, context, &op, boxed[d], 32));
     }
-    let element_bytes = int_constant(rewriter, context, &op, element_bits(element) / 8, 64);
+    let element_bytes = int_constant(rewriter, context, &op, i64::from(crate::ir::element_bits(element)) / 8, 64);
     let global_dims: Vec<Value> = shape.iter().rev().copied().collect();
     let element_strides: Vec<Value> = (0..rank).map(|_| int_constant(rewriter, context, &op, 1, 32)).collect();
     let mut global_strides = Vec::new();
