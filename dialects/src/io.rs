@@ -55,18 +55,23 @@ pub fn print<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, options: PrintOptions)
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// How compilers name a diagnostic's severity (`error`, `warning`, ...).
+pub fn severity_name(severity: DiagnosticSeverity) -> &'static str {
+    match severity {
+        DiagnosticSeverity::Error => "error",
+        DiagnosticSeverity::Warning => "warning",
+        DiagnosticSeverity::Note => "note",
+        DiagnosticSeverity::Remark => "remark",
+    }
+}
+
 /// Parses `source` (named `source_name` in diagnostics) into a module and
 /// verifies it. On failure returns the diagnostics, one
 /// `name:line:col: error: message` string each.
 pub fn parse_module<'c>(context: &'c Context, source: &str, source_name: &str) -> Result<Module<'c>, Vec<String>> {
     let diagnostics = RefCell::new(Vec::new());
     let handler = context.attach_diagnostic_handler(|diagnostic| {
-        let severity = match diagnostic.severity() {
-            DiagnosticSeverity::Error => "error",
-            DiagnosticSeverity::Warning => "warning",
-            DiagnosticSeverity::Note => "note",
-            DiagnosticSeverity::Remark => "remark",
-        };
+        let severity = severity_name(diagnostic.severity());
         let location = diagnostic.location().to_string();
         let location = location.trim_start_matches("loc(").trim_end_matches(')').replace('"', "");
         diagnostics.borrow_mut().push(format!("{location}: {severity}: {diagnostic}"));

@@ -23,6 +23,8 @@ pub struct CompileOptions {
     pub libdevice: Option<PathBuf>,
     /// Keep the optimised LLVM IR in the bundle.
     pub keep_llvm_ir: bool,
+    /// Keep the TTGIR Tritium's pipeline makes of a TTIR input in the bundle.
+    pub keep_ttgir: bool,
     /// Verify the module after every pass (as mlir-opt does), not only after
     /// each stage: slower, for finding which pass broke the IR.
     pub verify_each_pass: bool,
@@ -45,6 +47,7 @@ impl Default for CompileOptions {
             num_ctas: 1,
             libdevice: None,
             keep_llvm_ir: false,
+            keep_ttgir: false,
             verify_each_pass: false,
             test_internal_error: None,
             scratch_parameters: false,
@@ -57,6 +60,8 @@ pub struct Bundle {
     pub target: Target,
     /// The optimised LLVM IR (when `keep_llvm_ir`).
     pub llvm_ir: Option<String>,
+    /// The TTGIR of a TTIR input (when `keep_ttgir`).
+    pub ttgir: Option<String>,
     pub ptx: String,
     /// Wall time of each compilation step, in order.
     pub timings: Vec<(&'static str, Duration)>,
@@ -96,7 +101,7 @@ impl Bundle {
 /// verified once at the end rather than after every pass: verification after
 /// each of the ~35 TTGIR passes was a fifth of their time, and a stage's
 /// output is still checked before the next stage reads it.
-pub(crate) fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str, verify_each_pass: bool) -> Result<(), String> {
+fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str, verify_each_pass: bool) -> Result<(), String> {
     let manager = PassManager::new(context);
     manager.enable_verifier(verify_each_pass);
     parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|e| format!("pipeline {pipeline}: {e}"))?;
@@ -123,6 +128,7 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         timings.push((name, clock.elapsed()));
         clock = Instant::now();
     };
+    let mut ttgir = None;
     let is_ttgir = module.as_operation().attribute("ttg.num-warps").is_ok();
     let target = if is_ttgir {
         match module.as_operation().attribute("ttg.target") {
@@ -141,6 +147,9 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         )?;
         run_pipeline(context, module, &pipeline, options.verify_each_pass)?;
         lap("TTIR -> TTGIR passes");
+        if options.keep_ttgir {
+            ttgir = Some(module.as_operation().to_string());
+        }
         options.target
     };
     match options.test_internal_error.as_deref() {
@@ -187,5 +196,5 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     lap("TTGIR -> LLVM dialect");
     let assembly = ptx::module_to_ptx(module, &target, options.libdevice.as_deref(), options.keep_llvm_ir)?;
     timings.extend(assembly.timings);
-    Ok(Bundle { info, target, llvm_ir: assembly.llvm_ir, ptx: assembly.ptx, timings })
+    Ok(Bundle { info, target, llvm_ir: assembly.llvm_ir, ttgir, ptx: assembly.ptx, timings })
 }

@@ -3,10 +3,9 @@
 //! created on first use and reused by every later compile on that thread (an
 //! autotuner compiles many kernels in one process), diagnostics captured as
 //! text instead of printed, and no panic escaping to the caller.
-use crate::{bundle::run_pipeline, compile, Bundle, CompileOptions};
+use crate::{compile, Bundle, CompileOptions};
 use melior::{
     diagnostic::{Diagnostic, DiagnosticSeverity},
-    ir::operation::OperationLike,
     Context,
 };
 use std::cell::RefCell;
@@ -32,12 +31,7 @@ thread_local! {
 
 /// `file:line:col: severity: message`, as compilers print diagnostics.
 fn format_diagnostic(diagnostic: &Diagnostic) -> String {
-    let severity = match diagnostic.severity() {
-        DiagnosticSeverity::Error => "error",
-        DiagnosticSeverity::Warning => "warning",
-        DiagnosticSeverity::Note => "note",
-        DiagnosticSeverity::Remark => "remark",
-    };
+    let severity = tritium_dialects::io::severity_name(diagnostic.severity());
     let location = diagnostic.location().to_string();
     let position = file_position(&location).unwrap_or(location);
     format!("{position}: {severity}: {diagnostic}")
@@ -105,14 +99,8 @@ pub fn compile_source(
             compile_in(context, source, source_name, options, keep_ttgir)
         }));
         result.unwrap_or_else(|panic| {
-            let detail = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            Err(format!(
-                "{source_name}: error: internal compiler error: {detail}"
-            ))
+            let detail = tritium_dialects::internal_error::describe(panic.as_ref());
+            Err(format!("{source_name}: error: internal compiler error: {detail}"))
         })
     })
 }
@@ -136,29 +124,14 @@ fn compile_in(
         }
         true
     });
-    let mut ttgir = None;
-    let result = (|| {
-        let is_ttgir = module.as_operation().attribute("ttg.num-warps").is_ok();
-        if !is_ttgir && keep_ttgir {
-            // The same pipeline compile() runs on TTIR, run here so that its
-            // output can be kept; compile() then lowers the TTGIR as it is.
-            let pipeline = tritium_passes::pipeline::ttgir_pipeline(
-                options.target.capability,
-                options.num_warps,
-                options.num_ctas,
-                options.num_stages,
-            )?;
-            run_pipeline(context, &mut module, &pipeline, options.verify_each_pass)?;
-            ttgir = Some(module.as_operation().to_string());
-        }
-        compile(context, &mut module, options)
-    })();
+    let options = CompileOptions { keep_ttgir, ..options.clone() };
+    let result = compile(context, &mut module, &options);
     context.detach_diagnostic_handler(handler);
     let errors = errors.into_inner();
     match result {
-        Ok(bundle) => Ok(Compiled {
+        Ok(mut bundle) => Ok(Compiled {
+            ttgir: bundle.ttgir.take(),
             bundle,
-            ttgir,
             warnings: warnings.into_inner(),
         }),
         Err(message) if errors.is_empty() => Err(format!("{source_name}: error: {message}")),
