@@ -88,6 +88,15 @@ pub fn enclosing_int_attribute(op: OperationRef, name: &str) -> Option<i64> {
     None
 }
 
+/// The `builtin.module` that holds `op` (or `op` itself).
+pub fn enclosing_module<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut current = op;
+    while name_of(&current) != "builtin.module" {
+        current = current.parent_operation()?;
+    }
+    Some(current)
+}
+
 /// Shape, element type and layout of a ranked tensor type.
 pub fn tensor_parts(ty: Type) -> Option<(Vec<i64>, Type, Option<Attribute>)> {
     let tensor = ranked_tensor(ty).ok()?;

@@ -28,7 +28,7 @@ mod slices;
 use tritium_dialects::access::OpAccess;
 use crate::coalescing::num_warps_of;
 use crate::greedy::apply_with_folds;
-use crate::ir::{create, fail, name_of, tensor_parts, tensor_type};
+use crate::ir::{create, fail, tensor_parts, tensor_type};
 use crate::pattern_driver::report_error;
 use elements::{element_bits, Scalar};
 use melior::ir::{operation::OperationLike, Attribute, OperationRef, Value, ValueLike};
@@ -81,14 +81,6 @@ fn blocked_to_mma(dot: OperationRef, rewriter: &Rewriter) -> bool {
     }
 }
 
-fn module_of<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let mut current = op;
-    while name_of(&current) != "builtin.module" {
-        current = current.parent_operation()?;
-    }
-    Some(current)
-}
-
 /// Reads the parts of `op` the instruction choice needs.
 fn read_dot<'c, 'a>(op: OperationRef<'c, 'a>, result_layout: &Layout) -> Result<Dot<'c, 'a>, String> {
     let operand = |i| op.operand_at(i).map_err(|e| e.to_string());
@@ -116,7 +108,7 @@ fn read_dot<'c, 'a>(op: OperationRef<'c, 'a>, result_layout: &Layout) -> Result<
 /// Upstream's `BlockedToMMA` pattern: `Ok(false)` when the dot stays as it
 /// is.
 fn rewrite_for_tensor_cores(op: OperationRef, rewriter: &Rewriter) -> Result<bool, String> {
-    let module = module_of(op).ok_or("the dot is not in a module")?;
+    let module = crate::ir::enclosing_module(op).ok_or("the dot is not in a module")?;
     let capability = compute_capability(module).map_err(|_| "invalid target".to_string())?;
     let Some((dot, version, mma)) = choose_mma(op, capability)? else { return Ok(false) };
     rewrite_onto_mma(rewriter, &dot, version, &mma)?;

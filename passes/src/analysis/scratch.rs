@@ -201,14 +201,7 @@ pub fn module_capability(module: &OperationRef) -> u32 {
 
 /// [`module_capability`] of the module that holds `op`.
 pub fn enclosing_capability(op: &OperationRef) -> u32 {
-    let mut current = *op;
-    while name_of(&current) != "builtin.module" {
-        match current.parent_operation() {
-            Some(parent) => current = parent,
-            None => break,
-        }
-    }
-    module_capability(&current)
+    crate::ir::enclosing_module(*op).map_or(90, |module| module_capability(&module))
 }
 
 /// Bytes of scratch `op` needs (0 for most ops) on a GPU of `capability`
