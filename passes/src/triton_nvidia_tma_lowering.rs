@@ -265,36 +265,6 @@ fn lower_store(op: OperationRef, rewriter: &Rewriter) -> bool {
     true
 }
 
-/// The TMA box of a block of `shape` in `encoding` (upstream
-/// `getTMABlockShape`, unpacked) and its swizzle mode; `None` for encodings
-/// a TMA descriptor cannot describe.
-fn tma_box(shape: &[i64], encoding: &Layout) -> Option<(Vec<i64>, i64)> {
-    let mut boxed: Vec<i64> = shape.iter().map(|s| (*s).min(256)).collect();
-    match encoding {
-        Layout::NvmmaShared(nvmma) if !nvmma.fp4_padded => {
-            let swizzle = i64::from(nvmma.swizzling_byte_width);
-            if swizzle != 0 {
-                let contiguous = if nvmma.transposed { 0 } else { boxed.len() - 1 };
-                let row = 8 * swizzle / i64::from(nvmma.element_bit_width);
-                if boxed[contiguous] < row {
-                    return None;
-                }
-                boxed[contiguous] = row;
-            }
-            let mode = match swizzle {
-                0 => 0,
-                32 => 1,
-                64 => 2,
-                128 => 3,
-                _ => return None,
-            };
-            Some((boxed, mode))
-        }
-        Layout::SwizzledShared(s) if s.vec == 1 && s.per_phase == 1 && s.max_phase == 1 => Some((boxed, 0)),
-        _ => None,
-    }
-}
-
 /// The TMA element-type code (device numbering) of an element type.
 fn tma_element_type(element: Type) -> Option<i64> {
     let text = element.to_string();
@@ -318,7 +288,7 @@ fn lower_make_descriptor(op: OperationRef, rewriter: &Rewriter) -> bool {
     let Some(block) = types::tensor_descriptor_block(result.r#type()) else { return false };
     let Some((block_shape, element, Some(encoding))) = tensor_parts(block) else { return false };
     let Ok(layout) = tritium_dialects::layout::layout_of(encoding) else { return false };
-    let Some((boxed, swizzle)) = tma_box(&block_shape, &layout) else { return false };
+    let Ok((boxed, swizzle)) = tritium_layout::kinds::tma_box(&block_shape, &layout) else { return false };
     let Some(element_type) = tma_element_type(element) else { return false };
     let rank = block_shape.len();
     // (base, shape..., strides...)
@@ -378,7 +348,7 @@ fn lower_make_descriptor(op: OperationRef, rewriter: &Rewriter) -> bool {
         &[
             ("elem_type", i32_attr(element_type)),
             ("interleave_layout", i32_attr(0)),
-            ("swizzle_mode", i32_attr(swizzle)),
+            ("swizzle_mode", i32_attr(i64::from(swizzle))),
             ("fill_mode", i32_attr(fill)),
             ("operandSegmentSizes", segments.into()),
         ],

@@ -31,7 +31,7 @@ use crate::{
 use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::{layout::layout_of, types, types::MemDesc};
-use tritium_layout::{Dim, Layout};
+use tritium_layout::{kinds::tma_box, Dim};
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
     match name {
@@ -136,40 +136,6 @@ struct Message {
     byte_offset: i64,
 }
 
-/// The TMA box of a buffer of `shape` with shared layout `encoding`, and the
-/// swizzle mode of its descriptor (0: none, 1: 32B, 2: 64B, 3: 128B).
-pub fn tma_box(shape: &[i64], encoding: &Layout) -> std::result::Result<(Vec<i64>, u32), String> {
-    let mut boxed: Vec<i64> = shape.iter().map(|s| (*s).min(256)).collect();
-    match encoding {
-        Layout::NvmmaShared(nvmma) => {
-            if nvmma.fp4_padded {
-                return Err("TMA of fp4-padded buffers is not supported yet".into());
-            }
-            let swizzle = nvmma.swizzling_byte_width;
-            if swizzle != 0 {
-                let contiguous = if nvmma.transposed { 0 } else { boxed.len() - 1 };
-                let row = (8 * swizzle as i64) / nvmma.element_bit_width as i64;
-                if boxed[contiguous] < row {
-                    return Err(format!(
-                        "a {}-element contiguous dim is smaller than the {swizzle}-byte swizzle",
-                        boxed[contiguous]
-                    ));
-                }
-                boxed[contiguous] = row;
-            }
-            let mode = match swizzle {
-                0 => 0,
-                32 => 1,
-                64 => 2,
-                128 => 3,
-                other => return Err(format!("swizzlingByteWidth {other} has no TMA swizzle mode")),
-            };
-            Ok((boxed, mode))
-        }
-        Layout::SwizzledShared(s) if s.vec == 1 && s.per_phase == 1 && s.max_phase == 1 => Ok((boxed, 0)),
-        _ => Err("TMA needs an nvmma_shared or unswizzled swizzled_shared buffer".into()),
-    }
-}
 
 /// The copies that move a whole buffer, in upstream's order (dim 0 varies
 /// fastest).
