@@ -144,15 +144,6 @@ fn scalar<'c>(
         }
         "tt.int_to_ptr" => return Ok(b.op1("llvm.inttoptr", args, result_type, &[])),
         "tt.ptr_to_int" => return Ok(b.op1("llvm.ptrtoint", args, result_type, &[])),
-        "tt.fp_to_fp" => {
-            let (from, to) = (in_type.and_then(float_bits), float_bits(result_type));
-            return match (from, to) {
-                (Some(f), Some(t)) if f < t => Ok(b.op1("arith.extf", args, result_type, &[])),
-                (Some(f), Some(t)) if f > t => Ok(b.op1("arith.truncf", args, result_type, &[])),
-                (Some(_), Some(_)) => Ok(args[0]),
-                _ => Err(LowerError::at(op, "fp8 conversions are not supported yet")),
-            };
-        }
         "tt.extern_elementwise" => {
             // A call of the library function per element. libdevice's
             // (`__nv_*`) are linked from the bitcode file by ptx.rs, as
