@@ -42,3 +42,15 @@ CASES = {
     "matmul": (matmul_kernel, {"a": "*fp16", "b": "*fp16", "c": "*fp16", "M": "i32", "N": "i32", "K": "i32"},
                {"BM": 128, "BN": 128, "BK": 64}, {"num_warps": 8, "num_stages": 3}),
 }
+
+
+@triton.jit
+def descriptor_copy_kernel(src, dst, BM: tl.constexpr, BN: tl.constexpr):
+    # Host-side tensor descriptors: the launcher builds their CUtensorMaps.
+    m = tl.program_id(0) * BM
+    n = tl.program_id(1) * BN
+    dst.store([m, n], src.load([m, n]) * 2)
+
+
+CASES["descriptor_copy"] = (descriptor_copy_kernel, {"src": "tensordesc<fp16[64, 128]>", "dst": "tensordesc<fp16[64, 128]>"},
+                            {"BM": 64, "BN": 128}, {"num_warps": 4})

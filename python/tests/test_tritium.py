@@ -204,6 +204,40 @@ def test_triton_plugin_ptx_is_tritiums_and_cubin_from_ptxas():
     assert not hasattr(upstream.metadata, "tritium"), "disable() did not give the compile back to upstream"
 
 
+def test_triton_plugin_host_descriptors_get_upstreams_tensordesc_meta():
+    # Triton's launcher builds a CUtensorMap per descriptor argument from
+    # tensordesc_meta; without it, it passes pointer/shape/strides instead and
+    # the kernel reads a garbage descriptor.
+    need_triton()
+    import tritium.triton
+    upstream = plugin_compile("descriptor_copy")
+    tritium.triton.enable()
+    try:
+        kernel = plugin_compile("descriptor_copy")
+    finally:
+        tritium.triton.disable()
+    assert kernel.metadata.tritium == tritium.VERSION
+    assert len(upstream.metadata.tensordesc_meta) == 2
+    assert [dict(m) for m in kernel.metadata.tensordesc_meta] == [dict(m) for m in upstream.metadata.tensordesc_meta]
+    assert "cp.async.bulk.tensor" in kernel.asm["ptx"]
+
+
+def test_triton_plugin_cache_key_names_the_build():
+    need_triton()
+    import tritium.triton
+    from triton.backends.nvidia.compiler import CUDABackend
+    from triton.backends.compiler import GPUTarget
+    backend = CUDABackend(GPUTarget("cuda", 90, 32))
+    plain = backend.hash()
+    tritium.triton.enable()
+    try:
+        keyed = CUDABackend(GPUTarget("cuda", 90, 32)).hash()
+    finally:
+        tritium.triton.disable()
+    build = tritium.triton.build_id()
+    assert len(build) == 16 and keyed == f"{plain}-tritium-{tritium.VERSION}-{build}", keyed
+
+
 def test_triton_plugin_unsupported_feature_and_fallback():
     need_triton()
     import tritium.triton

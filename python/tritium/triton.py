@@ -6,7 +6,8 @@ after setting up its stages; `enable()` installs a hook that replaces the
 PTX, one in-process compile); Triton's frontend (`ttir`), ptxas (`cubin`),
 cache and launcher stay Triton's. Kernels get upstream's launch ABI (trailing
 global/profile scratch pointers), `metadata["tritium"]` carries Tritium's
-version, and Triton's cache key includes it. A kernel Tritium cannot compile
+version, and Triton's cache key includes it and a digest of the native
+library (`build_id()`). A kernel Tritium cannot compile
 raises `tritium.CompileError` naming what is unsupported; with
 TRITIUM_FALLBACK=1 upstream compiles it instead, with a warning.
 """
@@ -67,6 +68,10 @@ class _Kernel:
                         libdevice=self._libdevice(), triton_abi=True, keep_ttgir=True, keep_llvm_ir=True,
                         source_name=name)
 
+    def _report_warnings(self):
+        for warning in self.result.get("warnings") or ():
+            warnings.warn(f"Tritium: {warning}", RuntimeWarning, stacklevel=3)
+
     def make_ttgir(self, src, metadata):
         text = str(src)
         try:
@@ -87,8 +92,12 @@ class _Kernel:
             self.fallback = True
             stats["fallback"] += 1
             return self.upstream["ttgir"](src, metadata)
-        # The TTIR had no tensor descriptors Tritium could lower (it would have failed).
-        metadata["tensordesc_meta"] = []
+        self._report_warnings()
+        # How the launcher turns each host-side tensor descriptor argument into
+        # the CUtensorMap the kernel takes (swizzle, element type, box). An
+        # empty list would make Triton's launcher pass the descriptor
+        # decomposed into pointer, shape and strides instead.
+        metadata["tensordesc_meta"] = self.result["metadata"].get("tensordesc_meta", [])
         self.ttgir = self.result["ttgir"] if self.result["ttgir"] is not None else text
         return self.ttgir
 
@@ -98,14 +107,15 @@ class _Kernel:
         if src is not self.ttgir:
             # TTGIR from elsewhere (TRITON_KERNEL_OVERRIDE, ir_override): compile it as it is.
             self.result = self._run(str(src), "override.ttgir")
+            self._report_warnings()
         info = self.result["metadata"]
         metadata["shared"] = info["shared"]
         metadata["num_warps"] = info["num_warps"]
         metadata["tmem_size"] = 0
-        # Tritium's kernels use no global or profile scratch memory; the
-        # launcher still passes the two pointers (null when the size is 0).
-        metadata["global_scratch_size"] = 0
-        metadata["global_scratch_align"] = 1
+        # The launcher allocates the global scratch memory the kernel asks for
+        # and passes the two trailing pointers (null when a size is 0).
+        metadata["global_scratch_size"] = info.get("global_scratch_size", 0)
+        metadata["global_scratch_align"] = info.get("global_scratch_align", 1)
         metadata["profile_scratch_size"] = 0
         metadata["profile_scratch_align"] = 1
         self.llvm_ir = self.result["llvm_ir"] or ""
@@ -138,6 +148,20 @@ def _hook(backend, stages, options, language, capability):
     stages["ptx"] = kernel.make_ptx
 
 
+@functools.lru_cache()
+def build_id():
+    """A digest of Tritium's native library: two builds of one version (a
+    development tree) must not share Triton cache entries. Computed once per
+    process, when Triton first asks for the backend's hash."""
+    import hashlib
+    from . import _native
+    digest = hashlib.blake2b(digest_size=8)
+    with open(_native.__file__, "rb") as library:
+        for chunk in iter(lambda: library.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
 def enabled():
     return _state["enabled"]
 
@@ -157,7 +181,7 @@ def enable():
 
     @functools.lru_cache()
     def hash_with_tritium(self):
-        return f"{original(self)}-tritium-{VERSION}"
+        return f"{original(self)}-tritium-{VERSION}-{build_id()}"
 
     CUDABackend.hash = hash_with_tritium
     _state["enabled"] = True
