@@ -110,8 +110,22 @@ def child(path, which):
     print("RESULT " + json.dumps(counts))
 
 
+def checkout_layout(directory):
+    """The tutorials as they sit in upstream's checkout: 07 looks for libdevice
+    at ../../third_party/nvidia/backend/lib beside its own file, which is
+    where the installed triton keeps it (backends/nvidia/lib)."""
+    import shutil
+    import triton
+    root = tempfile.mkdtemp(prefix="triton-checkout-")
+    shutil.copytree(directory, os.path.join(root, "python", "tutorials"))
+    backend = os.path.join(root, "third_party", "nvidia", "backend")
+    os.makedirs(backend)
+    os.symlink(os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "lib"), os.path.join(backend, "lib"))
+    return os.path.join(root, "python", "tutorials")
+
+
 def main():
-    directory = sys.argv[1]
+    directory = checkout_layout(sys.argv[1])
     chosen = sys.argv[2:] or ["01", "02", "03", "04", "05", "06", "07", "08", "09"]
     files = {name[:2]: os.path.abspath(os.path.join(directory, name)) for name in os.listdir(directory) if name[:2].isdigit()}
     runs = [(n, files[n], "1") for n in chosen if n != "autotune"]
