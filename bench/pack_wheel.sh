@@ -8,13 +8,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 py=.tools/venv/bin/python
 if [ -z "${WHEEL:-}" ]; then
-  "$py" -m maturin build -q -m python/Cargo.toml --interpreter "$py" --out target/wheels
-  WHEEL=$(ls -t target/wheels/tritium-*-cp39-abi3-*.whl | head -1)
+  # The release profile: test_core.py compiles thousands of kernels (pyproject.toml says dev for CI).
+  "$py" -m maturin build -q --release -m python/Cargo.toml --interpreter "$py" --out target/wheels-release
+  WHEEL=$(ls -t target/wheels-release/tritium-*-cp39-abi3-*.whl | head -1)
 fi
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 "$py" -m zipfile -e "$WHEEL" "$stage"
 find "$stage" -name "*.so" -exec strip --strip-unneeded {} \;
+# What pip would do with the wheel's data: tritium.pth goes to site-packages itself.
+for data in "$stage"/*.data/purelib; do
+  [ -d "$data" ] && cp -r "$data"/. "$stage"/ && rm -rf "$(dirname "$data")"
+done
 mkdir -p out/py
 tar -C "$stage" -cJf out/py/tritium-site.tar.xz .
 shared=../shared/upstream-tests/triton-3.6/python

@@ -40,13 +40,61 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
     }
     let attributes: Vec<(String, Attribute<'c>)> =
         op.attributes().map(|(k, v)| (tritium_dialects::access::identifier_text(k), v)).collect();
-    let mut registers = Vec::with_capacity(count);
+    let representatives = constant_block_representatives(l, &op, name, result.into())?;
+    let mut registers: Vec<V> = Vec::with_capacity(count);
     for i in 0..count {
+        // A register in the same block of equal elements as an earlier one
+        // (axis-info constancy) takes that register's value: one compare per
+        // block of rows instead of one per row for a broadcast mask, as
+        // upstream's maybeDeduplicate does.
+        if let Some(&first) = representatives.as_ref().and_then(|r| r.get(i)).filter(|&&r| r < i) {
+            registers.push(registers[first]);
+            continue;
+        }
         let args: Vec<V> = operands.iter().map(|o| o[i]).collect();
         registers.push(scalar(l, &op, name, &args, result_type, &attributes)?);
     }
     l.set_result(&op, 0, registers);
     Ok(())
+}
+
+/// For each register of the result, the first register of the thread in the
+/// same aligned block of equal elements (the axis info's constancy per dim),
+/// when the op is pure and some block spans several registers. Registers `i`
+/// and `j` hold elements of one block exactly when their coordinates differ
+/// only below log2(constancy) in every dim: the lane and warp parts of both
+/// coordinates are the same, so they cancel in the comparison.
+fn constant_block_representatives<'c>(
+    l: &mut Lowering<'c>,
+    op: &OperationRef,
+    name: &str,
+    result: melior::ir::Value<'c, '_>,
+) -> Result<Option<Vec<usize>>> {
+    let has_side_effects = name == "tt.extern_elementwise"
+        && !op.attribute("pure").is_ok_and(|p| p.to_string() == "true");
+    if has_side_effects || op.result_count() != 1 || !result.r#type().is_ranked_tensor() {
+        return Ok(None);
+    }
+    let Some(constancy) = l.axis_info.as_ref().and_then(|a| a.get(result)).map(|i| i.constancy.clone()) else {
+        return Ok(None);
+    };
+    if constancy.iter().all(|&c| c <= 1) {
+        return Ok(None);
+    }
+    let layout = l.tensor_layout(op, result.r#type())?;
+    let low_bits: Vec<u32> =
+        constancy.iter().map(|&c| if c > 1 && (c as u64).is_power_of_two() { c.trailing_zeros() } else { 0 }).collect();
+    let mut first_of_block: std::collections::HashMap<Vec<u32>, usize> = std::collections::HashMap::new();
+    let representatives = layout
+        .register_coords
+        .iter()
+        .enumerate()
+        .map(|(i, coords)| {
+            let block: Vec<u32> = coords.iter().zip(&low_bits).map(|(c, bits)| c >> bits).collect();
+            *first_of_block.entry(block).or_insert(i)
+        })
+        .collect::<Vec<_>>();
+    Ok(representatives.iter().enumerate().any(|(i, &r)| r != i).then_some(representatives))
 }
 
 fn is_f32(ty: Type) -> bool {
