@@ -257,8 +257,8 @@ static LogicalResult verifyLayoutOf(Operation *op, Type type, StringRef what) {
   if (!isa<ttg::TTGDialect>(encoding.getDialect()))
     return success(); // encodings of other dialects are theirs to check
   if (!isa<ttg::DistributedEncoding>(encoding))
-    return op->emitOpError() << what << " is a tensor with " << encoding
-                             << ", which is not a distributed layout";
+    return op->emitOpError() << what << " has type " << tensor
+                             << ": Non-distributed layout is not allowed in tensor type.";
   auto layout = cast<ttg::LayoutEncoding>(encoding);
   if (layout.getRank() != tensor.getRank())
     return op->emitOpError() << what << " has rank " << tensor.getRank()
@@ -360,15 +360,25 @@ static unsigned bitWidthOf(Type type) {
 }
 
 LogicalResult BitcastOp::verify() {
-  if (bitWidthOf(getSrc().getType()) != bitWidthOf(getType()))
-    return emitOpError() << "requires source and result element types of the same bit width";
+  Type from = elementTypeOf(getSrc().getType()), to = elementTypeOf(getType());
+  auto fromPointer = dyn_cast<PointerType>(from), toPointer = dyn_cast<PointerType>(to);
+  if (fromPointer && toPointer) {
+    if (fromPointer.getAddressSpace() != toPointer.getAddressSpace())
+      return emitOpError() << "Cannot bitcast pointer between different address spaces";
+    return success();
+  }
+  if (fromPointer || toPointer)
+    return emitOpError() << "Cannot bitcast pointer to non-pointer type";
+  if (bitWidthOf(from) != bitWidthOf(to))
+    return emitOpError() << "Cannot bitcast data-type of size " << bitWidthOf(from)
+                         << " to data-type of size " << bitWidthOf(to);
   return success();
 }
 
 LogicalResult FpToFpOp::verify() {
   unsigned srcBits = bitWidthOf(getSrc().getType()), dstBits = bitWidthOf(getType());
   if (dstBits < srcBits && !getRounding())
-    return emitOpError() << "needs a rounding mode to convert to a narrower type";
+    return emitOpError() << "Rounding mode is required for FP downcast";
   return success();
 }
 
@@ -383,7 +393,7 @@ void LoadOp::getEffects(
 LogicalResult UnsplatOp::verify() {
   auto type = getSrc().getType();
   if (type.getNumElements() != 1)
-    return emitOpError() << "requires a tensor of one element, got " << type;
+    return emitOpError() << "source tensor must have exactly one element, got " << type;
   return success();
 }
 
@@ -412,10 +422,11 @@ LogicalResult ReshapeOp::verify() {
   auto srcType = getSrc().getType();
   auto resultType = getType();
   if (srcType.getNumElements() != resultType.getNumElements())
-    return emitOpError() << "requires the same number of elements in source (" << srcType
-                         << ") and result (" << resultType << ")";
+    return emitOpError() << "number of src and dst elements of reshape must be the same: "
+                         << srcType << " and " << resultType;
   if (bool(srcType.getEncoding()) != bool(resultType.getEncoding()))
-    return emitOpError() << "requires both or neither of source and result to have a layout";
+    return emitOpError() << "Op requires that either (a) src and dst both have encodings, or "
+                            "(b) neither does.";
   return success();
 }
 
@@ -423,36 +434,50 @@ LogicalResult BroadcastOp::verify() {
   auto srcShape = getSrc().getType().getShape();
   auto resultShape = getType().getShape();
   if (srcShape.size() != resultShape.size())
-    return emitOpError() << "requires source and result of the same rank";
+    return emitOpError() << "rank of source must be same as rank of result";
   for (auto [i, dims] : llvm::enumerate(llvm::zip(srcShape, resultShape))) {
     auto [from, to] = dims;
     if (from != to && from != 1)
-      return emitOpError() << "can only grow dimensions of size 1; dimension " << i << " is "
-                           << from << " in the source and " << to << " in the result";
+      return emitOpError() << "Different dimensions at index " << i
+                           << " between source and result.  Broadcast requires the source "
+                              "dimension to be 1.";
   }
   return success();
 }
 
 LogicalResult JoinOp::verify() {
-  auto srcShape = getLhs().getType().getShape();
+  SmallVector<int64_t> expected(getLhs().getType().getShape());
+  expected.push_back(2);
   auto resultShape = getType().getShape();
-  if (resultShape.size() != srcShape.size() + 1 || resultShape.back() != 2 ||
-      resultShape.drop_back() != srcShape)
-    return emitOpError() << "result shape must be the operand shape with a minor dimension of 2";
+  if (resultShape != ArrayRef<int64_t>(expected))
+    return emitOpError() << "result shape must be (" << ArrayRef<int64_t>(expected) << "), but got "
+                         << resultShape;
   if (getType().getElementType() != getLhs().getType().getElementType())
-    return emitOpError() << "requires operands and result of the same element type";
+    return emitOpError() << "result element type must match the input element type";
+  if (getLhs().getType().getEncoding() && !getType().getEncoding())
+    return emitOpError() << "result encoding must be specified";
   return success();
 }
 
+// Upstream infers tt.split's result types, so a mismatch reads as a failed
+// inference: the reason, then "failed to infer returned types".
 LogicalResult SplitOp::verify() {
-  auto srcShape = getSrc().getType().getShape();
-  auto resultShape = getOutLHS().getType().getShape();
+  auto srcType = getSrc().getType();
+  auto srcShape = srcType.getShape();
+  auto inferenceFailed = [&](InFlightDiagnostic reason) {
+    reason.report();
+    return emitOpError() << "failed to infer returned types";
+  };
   if (srcShape.empty() || srcShape.back() != 2)
-    return emitOpError() << "requires an operand whose last dimension has size 2";
-  if (resultShape != srcShape.drop_back())
-    return emitOpError() << "result shape must be the operand shape without its last dimension";
-  if (getOutLHS().getType().getElementType() != getSrc().getType().getElementType())
-    return emitOpError() << "requires operand and results of the same element type";
+    return inferenceFailed(emitOpError() << "last dimension of input tensor must be 2");
+  for (Value result : getResults()) {
+    auto type = cast<RankedTensorType>(result.getType());
+    if (type.getShape() != srcShape.drop_back() || type.getElementType() != srcType.getElementType())
+      return inferenceFailed(emitOpError()
+                             << "inferred type(s) of the results (shape " << srcShape.drop_back()
+                             << " and element type " << srcType.getElementType()
+                             << ") are incompatible with return type " << type);
+  }
   return success();
 }
 
@@ -483,6 +508,54 @@ LogicalResult TransOp::verify() {
   return success();
 }
 
+// tt.dot_scaled: e2m1 operands hold two elements per i8, packed along K
+// unless `lhs_k_pack`/`rhs_k_pack` (default true) say along M/N instead. The
+// messages are upstream's (its dot-op interface's and its own).
+LogicalResult DotScaledOp::verify() {
+  auto packedAlongK = [&](StringRef name) {
+    auto attr = (*this)->getAttrOfType<BoolAttr>(name);
+    return !attr || attr.getValue();
+  };
+  auto a = getA().getType().getShape(), b = getB().getType().getShape(),
+       c = getC().getType().getShape();
+  if (a.size() < 2 || a.size() > 3)
+    return emitOpError() << "expected operands to be 2d or 3d";
+  if (a.size() != b.size() || a.size() != c.size())
+    return emitOpError() << "expected all operands to have the same rank";
+  size_t rank = a.size();
+  bool aFp4 = getAElemType() == ScaleDotElemType::E2M1, bFp4 = getBElemType() == ScaleDotElemType::E2M1;
+  bool aAlongK = packedAlongK("lhs_k_pack"), bAlongK = packedAlongK("rhs_k_pack");
+  int64_t aK = a[rank - 1] * (aFp4 && aAlongK ? 2 : 1);
+  int64_t bK = b[rank - 2] * (bFp4 && bAlongK ? 2 : 1);
+  if (aK != bK)
+    return emitOpError() << "expected the last dimension of the first operand to be equal to the "
+                            "second-to-last dimension of the second operand";
+  int64_t m = a[rank - 2] * (aFp4 && !aAlongK ? 2 : 1);
+  int64_t n = b[rank - 1] * (bFp4 && !bAlongK ? 2 : 1);
+  if (m != c[rank - 2] || n != c[rank - 1])
+    return emitOpError() << "expected the output shape to be the concatenation of the last "
+                            "dimension of the first operand and the last dimension of the second ";
+  // One e8m0 scale per 32 elements of K (per 16 for e4m3 scales).
+  auto checkScale = [&](Value scale, int64_t rows, StringRef which) -> LogicalResult {
+    if (!scale)
+      return success();
+    auto type = cast<RankedTensorType>(scale.getType());
+    auto shape = type.getShape();
+    if (shape.size() != rank)
+      return emitOpError() << "scales must have the rank of the operands";
+    if (shape[rank - 2] != rows)
+      return emitOpError() << "scales " << which << " dimension must match the operand " << which
+                           << " dimension";
+    int64_t factor = isa<Float8E4M3FNType>(type.getElementType()) ? 16 : 32;
+    if (shape[rank - 1] != aK / factor)
+      return emitOpError() << "scales K dimension must match the operand K divided by the scale factor";
+    return success();
+  };
+  if (failed(checkScale(getAScale(), c[rank - 2], "M")) || failed(checkScale(getBScale(), c[rank - 1], "N")))
+    return failure();
+  return success();
+}
+
 LogicalResult DotOp::verify() {
   auto aType = getA().getType(), bType = getB().getType(), cType = getC().getType();
   if (aType.getRank() != bType.getRank() || aType.getRank() != cType.getRank() ||
@@ -491,13 +564,14 @@ LogicalResult DotOp::verify() {
   auto a = aType.getShape(), b = bType.getShape(), c = cType.getShape();
   size_t k = a.size() - 1;
   if (a[k] != b[k - 1])
-    return emitOpError() << "K dimensions of A (" << a[k] << ") and B (" << b[k - 1]
-                         << ") must match";
+    return emitOpError() << "expected the last dimension of the first operand to be equal to the "
+                            "second-to-last dimension of the second operand ("
+                         << a[k] << " and " << b[k - 1] << ")";
   if (c[k - 1] != a[k - 1] || c[k] != b[k])
     return emitOpError() << "accumulator shape must be M x N of A and B";
   if (aType.getElementType().getIntOrFloatBitWidth() !=
       bType.getElementType().getIntOrFloatBitWidth())
-    return emitOpError() << "element types of operands A and B must have the same bit width";
+    return emitOpError() << "element types of operands A and B must have same bit width";
   if (bool(aType.getEncoding()) != bool(bType.getEncoding()) ||
       bool(aType.getEncoding()) != bool(cType.getEncoding()))
     return emitOpError() << "requires all or none of A, B and C to have a layout";
@@ -516,6 +590,12 @@ LogicalResult DotOp::verify() {
   };
   if (failed(checkOperand(aType.getEncoding(), 0)) || failed(checkOperand(bType.getEncoding(), 1)))
     return failure();
+  // mma.sync takes f32 operands only as tf32: an IEEE f32 dot is an FMA dot.
+  auto mma = dyn_cast_or_null<ttg::NvidiaMmaEncodingAttr>(cType.getEncoding());
+  if (mma && mma.getVersionMajor() == 2 && aType.getElementType().isF32() &&
+      getInputPrecision() == InputPrecision::IEEE)
+    return emitOpError() << "unsupported MMA version: mma v2 takes f32 operands only as tf32, "
+                            "not with inputPrecision = ieee";
   return success();
 }
 
@@ -559,8 +639,16 @@ static SmallVector<Type> elementTypesOf(ValueRange values) {
   return types;
 }
 
+// Each result's element type is its operand's (upstream's wording).
+template <typename Op> static LogicalResult verifyResultElementTypes(Op op) {
+  for (auto [src, result] : llvm::zip(op.getSrcs(), op.getResults()))
+    if (cast<RankedTensorType>(src.getType()).getElementType() != getElementTypeOrSelf(result.getType()))
+      return op.emitOpError() << "operand types and result types must agree";
+  return success();
+}
+
 LogicalResult ReduceOp::verify() {
-  if (failed(verifyReduceOrScanOperands(*this)))
+  if (failed(verifyReduceOrScanOperands(*this)) || failed(verifyResultElementTypes(*this)))
     return failure();
   auto srcType = cast<RankedTensorType>(getSrcs()[0].getType());
   int64_t axis = getAxis();
@@ -593,7 +681,8 @@ LogicalResult ReduceOp::verifyRegions() {
 }
 
 LogicalResult ScanOp::verify() {
-  if (failed(verifyReduceOrScanOperands(*this, /*checkAxis=*/false)))
+  if (failed(verifyReduceOrScanOperands(*this, /*checkAxis=*/false)) ||
+      failed(verifyResultElementTypes(*this)))
     return failure();
   for (auto [src, result] : llvm::zip(getSrcs(), getResults()))
     if (src.getType() != result.getType())
@@ -620,22 +709,29 @@ LogicalResult MapElementwiseOp::verifyRegions() {
   auto outputTypes = elementTypesOf(getResults());
   Block &entry = region.front();
   if (entry.getNumArguments() != inputTypes.size() * pack)
-    return emitOpError() << "region must take " << inputTypes.size() * pack
-                         << " arguments (pack elements of each operand)";
+    return emitOpError() << "region has wrong number of arguments: " << entry.getNumArguments()
+                         << ", expected " << inputTypes.size() * pack << " (pack elements of each operand)";
   for (auto [i, arg] : llvm::enumerate(entry.getArguments()))
     if (arg.getType() != inputTypes[i / pack])
-      return emitOpError() << "region argument #" << i << " must have type " << inputTypes[i / pack];
-  for (Block &block : region) {
-    auto terminator = dyn_cast<MapElementwiseReturnOp>(block.getTerminator());
+      return emitOpError() << "argument types did not match: region argument #" << i << " has type "
+                           << arg.getType() << ", expected " << inputTypes[i / pack];
+  // Stores would be executed once per element, masks and all, which the
+  // scalar region cannot express.
+  WalkResult walk = region.walk([&](Operation *nested) -> WalkResult {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+    if (effects && effects.hasEffect<MemoryEffects::Write>())
+      return nested->emitOpError() << "Stores are not supported inside map_elementwise";
+    auto terminator = dyn_cast<MapElementwiseReturnOp>(nested);
     if (!terminator)
-      continue;
-    if (terminator->getNumOperands() != outputTypes.size() * pack)
-      return emitOpError() << "region must return " << outputTypes.size() * pack << " values";
+      return WalkResult::advance();
+    bool matches = terminator->getNumOperands() == outputTypes.size() * pack;
     for (auto [i, type] : llvm::enumerate(terminator->getOperandTypes()))
-      if (type != outputTypes[i / pack])
-        return emitOpError() << "returned value #" << i << " must have type " << outputTypes[i / pack];
-  }
-  return success();
+      matches = matches && type == outputTypes[i / pack];
+    if (!matches)
+      return terminator->emitOpError() << "region return does not match map_elementwise result";
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 void ExternElementwiseOp::getEffects(
@@ -665,6 +761,14 @@ Speculation::Speculatability ElementwiseInlineAsmOp::getSpeculatability() {
 LogicalResult ElementwiseInlineAsmOp::verify() {
   if (getPackedElement() < 1)
     return emitOpError() << "packed_element must be at least 1";
+  if (!getArgs().empty()) {
+    auto tensor = dyn_cast<RankedTensorType>(getArgs()[0].getType());
+    int64_t elements = tensor ? tensor.getNumElements() : 0;
+    if (elements % getPackedElement() != 0)
+      return emitOpError() << "number of input elements " << elements
+                           << " must be a multiple of the op's packed_element attribute, "
+                           << getPackedElement();
+  }
   if (getArgs().empty() && getNumResults() == 0)
     return success();
   std::optional<ArrayRef<int64_t>> shape;
@@ -695,17 +799,23 @@ LogicalResult MakeRangeOp::verify() {
 
 LogicalResult GatherOp::verify() {
   auto srcType = getSrc().getType(), indicesType = getIndices().getType();
+  auto resultType = getType();
   int64_t axis = getAxis();
+  if (indicesType.getShape() != resultType.getShape())
+    return emitOpError() << "indices and output shapes must match";
+  if (indicesType.getEncoding() != resultType.getEncoding())
+    return emitOpError() << "indices and output encodings must match";
+  if (srcType.getElementType() != resultType.getElementType())
+    return emitOpError() << "input and output element types must match";
   if (srcType.getRank() != indicesType.getRank())
-    return emitOpError() << "requires src and indices of the same rank";
+    return emitOpError() << "input and indices ranks must match";
   if (axis < 0 || axis >= srcType.getRank())
-    return emitOpError() << "axis " << axis << " is out of range for rank " << srcType.getRank();
-  if (getType().getShape() != indicesType.getShape() ||
-      getType().getElementType() != srcType.getElementType())
-    return emitOpError() << "result must have the shape of indices and the element type of src";
+    return emitOpError() << "gather dimension must be less than the input rank";
+  // Along the other dimensions, each index row reads the source row it is in.
   for (int64_t d = 0; d < srcType.getRank(); ++d)
-    if (d != axis && indicesType.getShape()[d] > srcType.getShape()[d])
-      return emitOpError() << "indices dimension " << d << " is larger than src's";
+    if (d != axis && indicesType.getShape()[d] != srcType.getShape()[d])
+      return emitOpError() << "indices dimension " << d
+                           << " must match the corresponding input dimension";
   return success();
 }
 
@@ -723,12 +833,13 @@ static LogicalResult verifyDescriptorBlock(Operation *op, TensorDescType desc,
   };
   auto blockShape = block.getShape(), shape = tensor.getShape();
   auto isOne = [](int64_t d) { return d == 1; };
-  bool dropsUnitDims = blockShape.size() >= shape.size() &&
-                       llvm::all_of(blockShape.drop_back(shape.size()), isOne);
-  if (!dropsUnitDims || blockShape.take_back(shape.size()) != shape ||
+  if (blockShape.size() > shape.size() && !llvm::all_of(blockShape.drop_back(shape.size()), isOne))
+    return op->emitOpError()
+           << "ranked reduce load only allowed for unit dimension leading dim.";
+  if (blockShape.size() < shape.size() || blockShape.take_back(shape.size()) != shape ||
       signless(block.getElementType()) != signless(tensor.getElementType()))
-    return op->emitOpError() << "tensor type " << tensor << " does not match descriptor block "
-                             << block;
+    return op->emitOpError() << "tensor descriptor block and tensor types must match: " << tensor
+                             << " and block " << block;
   return success();
 }
 
@@ -746,15 +857,35 @@ LogicalResult DescriptorReduceOp::verify() {
 
 static LogicalResult verifyGatherScatter(Operation *op, TensorDescType desc, RankedTensorType tile,
                                          RankedTensorType xOffsets) {
+  // Rows of a `1 x N` block, one per x offset, into an `M x N` tile.
   auto block = desc.getBlockType();
-  if (block.getRank() != 2 || block.getShape()[0] != 1)
-    return op->emitOpError() << "requires a descriptor whose block is a single row, got " << block;
+  if (block.getRank() != 2)
+    return op->emitOpError() << "block must be a 2D tensor, but got " << block;
+  if (block.getShape()[0] != 1)
+    return op->emitOpError() << "block must have exactly 1 row, but got " << block;
   if (xOffsets.getRank() != 1)
-    return op->emitOpError() << "requires 1-D row offsets";
-  if (tile.getRank() != 2 || tile.getShape()[0] != xOffsets.getShape()[0] ||
-      tile.getShape()[1] != block.getShape()[1])
-    return op->emitOpError() << "tile " << tile << " must have one row per offset and the "
-                             << "descriptor's row width";
+    return op->emitOpError() << "x offsets must be a 1D tensor, but got " << xOffsets;
+  if (tile.getRank() != 2)
+    return op->emitOpError() << "result must be a 2D tensor, but got " << tile;
+  // TMA gathers move rows of at least 8 x 32 bytes (the smallest swizzled tile).
+  if (tile.getShape()[0] < 8)
+    return op->emitOpError() << "gather must have at least 8 rows, but got " << tile.getShape()[0];
+  unsigned bits = tile.getElementType().getIntOrFloatBitWidth();
+  if (bits > 32)
+    return op->emitOpError() << "TMA dtype cannot be greater than 32 bits";
+  int64_t minColumns = 32 / bits * 8;
+  if (tile.getShape()[1] < minColumns)
+    return op->emitOpError() << "gather of " << tile.getElementType() << " must have at least "
+                             << minColumns << " columns, but got " << tile.getShape()[1];
+  if (tile.getShape()[0] != xOffsets.getShape()[0])
+    return op->emitOpError() << "result tensor must have as many rows as indices ("
+                             << xOffsets.getShape()[0] << "), but got " << tile;
+  if (tile.getShape()[1] != block.getShape()[1])
+    return op->emitOpError() << "result tensor number of columns must match block ("
+                             << block.getShape()[1] << "), but got " << tile;
+  if (tile.getElementType() != block.getElementType())
+    return op->emitOpError() << "result tensor element type must match block ("
+                             << block.getElementType() << "), but got " << tile;
   return success();
 }
 

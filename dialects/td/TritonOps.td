@@ -193,7 +193,9 @@ def TT_AtomicRMWOp : TT_Op<"atomic_rmw", [
 
 def TT_AtomicCASOp : TT_Op<"atomic_cas", [
     MemoryEffects<[MemRead<TT_GlobalMemory>, MemWrite<TT_GlobalMemory>]>,
-    SameOperandsAndResultShape, TT_SameOperandsAndResultEncoding]> {
+    SameOperandsAndResultShape, TT_SameOperandsAndResultEncoding,
+    TypesMatchWith<"ptr type matches cmp type", "cmp", "ptr", "::tritium::tt::getPointerTypeSameShape($_self)">,
+    TypesMatchWith<"ptr type matches value type", "val", "ptr", "::tritium::tt::getPointerTypeSameShape($_self)">]> {
   let summary = "atomic compare-and-swap; returns the old value";
   let arguments = (ins TT_PtrLike:$ptr, TT_Type:$cmp, TT_Type:$val,
                        TT_MemSemanticAttr:$sem, TT_MemSyncScopeAttr:$scope);
@@ -347,6 +349,7 @@ def TT_DotScaledOp : TT_Op<"dot_scaled", [Pure, AttrSizedOperandSegments,
     TT_ScaleDotElemTypeAttr:$b_elem_type,
     BoolAttr:$fastMath);
   let results = (outs TT_FloatTensor:$d);
+  let hasVerifier = 1;
   let assemblyFormat = [{
     $a (`scale` $a_scale^)? `,` $b (`scale` $b_scale^)? `,` $c
     `lhs` `=` $a_elem_type `rhs` `=` $b_elem_type attr-dict

@@ -234,7 +234,7 @@ tt.func @layout_rank(%x: f32) {
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
 tt.func @tensor_of_shared_layout(%x: f32) {
-  // expected-error @+1 {{which is not a distributed layout}}
+  // expected-error @+1 {{Non-distributed layout is not allowed in tensor type.}}
   %0 = tt.splat %x : f32 -> tensor<128xf32, #shared>
   tt.return
 }
