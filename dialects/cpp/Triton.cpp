@@ -164,7 +164,7 @@ static bool sameEncodingOrAbsent(Type a, Type b) {
 
 static constexpr int64_t kMaxTensorElements = 1 << 20;
 
-static LogicalResult verifyTensorSize(Operation *op, Type type) {
+static LogicalResult checkTensorSize(Operation *op, Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
     return success();
@@ -247,6 +247,12 @@ static std::optional<LayoutSpread> spreadOf(Attribute layout) {
   return std::nullopt;
 }
 
+// tt.make_range checks its size against its range first (upstream reports an
+// empty range as such), then the size rule.
+static LogicalResult verifyTensorSize(Operation *op, Type type) {
+  return isa<tt::MakeRangeOp>(op) ? success() : checkTensorSize(op, type);
+}
+
 static LogicalResult verifyLayoutOf(Operation *op, Type type, StringRef what) {
   if (failed(verifyTensorSize(op, type)))
     return failure();
@@ -260,21 +266,24 @@ static LogicalResult verifyLayoutOf(Operation *op, Type type, StringRef what) {
     return op->emitOpError() << what << " has type " << tensor
                              << ": Non-distributed layout is not allowed in tensor type.";
   auto layout = cast<ttg::LayoutEncoding>(encoding);
+  // Upstream's wording and order: rank, lanes, warps, CTAs.
   if (layout.getRank() != tensor.getRank())
-    return op->emitOpError() << what << " has rank " << tensor.getRank()
-                             << " but its layout " << encoding << " has rank " << layout.getRank();
+    return op->emitOpError() << what << ": Layout has rank " << layout.getRank()
+                             << ", but the tensor it's attached to has rank " << tensor.getRank() << ".";
   auto spread = spreadOf(encoding);
   if (!spread)
     return success();
-  if (auto numWarps = enclosingNumWarps(op); numWarps && spread->warps != *numWarps)
-    return op->emitOpError() << what << " has layout " << encoding << " over " << spread->warps
-                             << " warps, but the code runs on " << *numWarps << " warps";
   if (auto lanes = moduleIntAttr(op, "ttg.threads-per-warp"); lanes && spread->lanes != *lanes)
-    return op->emitOpError() << what << " has layout " << encoding << " over " << spread->lanes
-                             << " threads per warp, but the module has " << *lanes;
+    return op->emitOpError() << what << ": " << encoding << ". Layout has " << spread->lanes
+                             << " threads per warp, but the module specifies " << *lanes
+                             << " threads per warp.";
+  if (auto numWarps = enclosingNumWarps(op); numWarps && spread->warps != *numWarps)
+    return op->emitOpError() << what << ": " << encoding << ". Layout has " << spread->warps
+                             << " warps per CTA, but the context requires " << *numWarps
+                             << " warps per CTA.";
   if (auto ctas = moduleIntAttr(op, "ttg.num-ctas"); ctas && spread->ctas != *ctas)
-    return op->emitOpError() << what << " has layout " << encoding << " over " << spread->ctas
-                             << " CTAs, but the module has " << *ctas;
+    return op->emitOpError() << what << ": " << encoding << ". Layout has " << spread->ctas
+                             << " CTAs per CGA, but the context requires " << *ctas << " CTAs per CGA.";
   return success();
 }
 
@@ -572,9 +581,16 @@ LogicalResult DotOp::verify() {
   if (aType.getElementType().getIntOrFloatBitWidth() !=
       bType.getElementType().getIntOrFloatBitWidth())
     return emitOpError() << "element types of operands A and B must have same bit width";
-  if (bool(aType.getEncoding()) != bool(bType.getEncoding()) ||
-      bool(aType.getEncoding()) != bool(cType.getEncoding()))
+  if (bool(aType.getEncoding()) != bool(bType.getEncoding()))
+    return emitOpError() << "mismatching encoding between A and B operands";
+  if (aType.getEncoding() && !cType.getEncoding())
+    return emitOpError() << "miss encoding of C operand";
+  if (!aType.getEncoding() && cType.getEncoding())
     return emitOpError() << "requires all or none of A, B and C to have a layout";
+  auto aDot = dyn_cast_or_null<ttg::DotOperandEncodingAttr>(aType.getEncoding());
+  auto bDot = dyn_cast_or_null<ttg::DotOperandEncodingAttr>(bType.getEncoding());
+  if (aDot && bDot && aDot.getKWidth() != bDot.getKWidth())
+    return emitOpError() << "mismatching kWidth between A and B operands";
   auto checkOperand = [&](Attribute encoding, unsigned opIdx) -> LogicalResult {
     if (!encoding)
       return success();
@@ -786,15 +802,16 @@ LogicalResult MakeRangeOp::verify() {
   int64_t start = getStartAttr().getInt(), end = getEndAttr().getInt();
   auto type = getType();
   if (start >= end)
-    return emitOpError() << "start (" << start << ") must be less than end (" << end << ")";
+    return emitOpError() << "start must be less than end (" << start << " and " << end << ")";
   if (type.getRank() != 1)
-    return emitOpError() << "result must be a 1-D tensor";
-  if (!type.getElementType().isInteger(32))
-    return emitOpError() << "result must have i32 elements";
+    return emitOpError() << "return type must be a 1D tensor";
   if (type.getShape()[0] != end - start)
-    return emitOpError() << "result has " << type.getShape()[0] << " elements but the range ["
-                         << start << ", " << end << ") has " << end - start;
-  return success();
+    return emitOpError() << "number of elements in returned tensor, " << type.getShape()[0]
+                         << ", must match size of range [" << start << ", " << end << "), which has "
+                         << end - start << " elements";
+  if (!type.getElementType().isInteger(32))
+    return emitOpError() << "returned tensor must have i32 elements";
+  return impl::checkTensorSize(*this, type);
 }
 
 LogicalResult GatherOp::verify() {

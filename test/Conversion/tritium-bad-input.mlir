@@ -82,10 +82,10 @@
 // ATTR75: target-75.mlir:2:1: error: ttg.target: target 'cuda:75' is older than sm_80
 // ATTR100: target-100.mlir:2:1: error: ttg.target: target 'cuda:100' is newer than sm_90
 // ATTRINT: target-not-a-string.mlir:2:1: error: ttg.target: unknown target '90 : i64'
-// WARPSMISMATCH: warps-mismatch.mlir:4:10: error: 'tt.make_range' op result #0 has layout {{.*}} over 4 warps, but the code runs on 8 warps
-// WARPSZERO: warps-zero.mlir:4:10: error: {{.*}} but the code runs on 0 warps
-// TPW64: threads-per-warp-64.mlir:4:10: error: {{.*}} over 32 threads per warp, but the module has 64
-// CTASZERO: ctas-zero.mlir:4:10: error: {{.*}} over 1 CTAs, but the module has 0
+// WARPSMISMATCH: warps-mismatch.mlir:4:10: error: 'tt.make_range' op result #0: {{.*}}Layout has 4 warps per CTA, but the context requires 8 warps per CTA.
+// WARPSZERO: warps-zero.mlir:4:10: error: {{.*}} but the context requires 0 warps per CTA.
+// TPW64: threads-per-warp-64.mlir:4:10: error: {{.*}}Layout has 32 threads per warp, but the module specifies 64 threads per warp.
+// CTASZERO: ctas-zero.mlir:4:10: error: {{.*}}Layout has 1 CTAs per CGA, but the context requires 0 CTAs per CGA.
 // NOLAYOUT: no-layout.mlir:3:10: error: 'tt.make_range': tensor<128xi32> has no layout; run the TTGIR passes first
 // PRESET: preset-shared.mlir:2:1: error: the kernel needs 300000 bytes of shared memory (ttg.shared), more than the 232448 bytes a CTA can have on sm_90
 // SMEM90: shared-over-sm90.mlir:8:10: error: the kernel needs 262144 bytes (256.0 KiB) of shared memory, more than the 232448 bytes (227.0 KiB) a CTA can have on sm_90; alive together here: 'ttg.local_alloc' at {{.*}}shared-over-sm90.mlir:7:10: 131072 bytes (128.0 KiB), 'ttg.local_alloc' at {{.*}}shared-over-sm90.mlir:8:10: 131072 bytes (128.0 KiB)

@@ -189,7 +189,7 @@ tt.func @trans_result_rank(%x: tensor<16x32xf32>) {
 // -----
 
 tt.func @make_range_size(%x: i32) {
-  // expected-error @+1 {{result has 32 elements but the range [0, 16) has 16}}
+  // expected-error @+1 {{number of elements in returned tensor, 32, must match size of range [0, 16), which has 16 elements}}
   %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<32xi32>
   tt.return
 }
@@ -197,7 +197,7 @@ tt.func @make_range_size(%x: i32) {
 // -----
 
 tt.func @make_range_empty(%x: i32) {
-  // expected-error @+1 {{start (16) must be less than end (16)}}
+  // expected-error @+1 {{start must be less than end (16 and 16)}}
   %0 = tt.make_range {end = 16 : i32, start = 16 : i32} : tensor<16xi32>
   tt.return
 }
@@ -205,7 +205,7 @@ tt.func @make_range_empty(%x: i32) {
 // -----
 
 tt.func @make_range_rank(%x: i32) {
-  // expected-error @+1 {{result must be a 1-D tensor}}
+  // expected-error @+1 {{return type must be a 1D tensor}}
   %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<4x4xi32>
   tt.return
 }
@@ -213,7 +213,7 @@ tt.func @make_range_rank(%x: i32) {
 // -----
 
 tt.func @make_range_element_type(%x: i32) {
-  // expected-error @+1 {{result must have i32 elements}}
+  // expected-error @+1 {{returned tensor must have i32 elements}}
   %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi64>
   tt.return
 }

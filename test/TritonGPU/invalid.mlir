@@ -53,12 +53,12 @@
 
 // -----
 
-// expected-error @+1 {{the parent of a slice layout must have rank at least 2}}
+// expected-error @+1 {{parent layout must have at least rank >= 2}}
 #slice = #ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>}>
 
 // -----
 
-// expected-error @+1 {{slice dim 2 must be less than the parent rank 2}}
+// expected-error @+1 {{slice dim=2 must be less than the parent rank=2}}
 #slice = #ttg.slice<{dim = 2, parent = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}>
 
 // -----
@@ -69,25 +69,25 @@
 // -----
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-// expected-error @+1 {{dot_op opIdx must be 0 (operand A) or 1 (operand B)}}
+// expected-error @+1 {{ttg.dot_op opIdx parameter can be 0 or 1, got: 2}}
 #dot = #ttg.dot_op<{opIdx = 2, parent = #blocked}>
 
 // -----
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-// expected-error @+1 {{kWidth applies only to dot_op layouts with an nvidia_mma parent}}
+// expected-error @+1 {{ttg.dot_op kWidth parameter is not supported when the parent is a blocked layout}}
 #dot = #ttg.dot_op<{opIdx = 0, parent = #blocked, kWidth = 2}>
 
 // -----
 
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
-// expected-error @+1 {{dot_op with an nvidia_mma parent needs kWidth}}
+// expected-error @+1 {{ttg.dot_op kWidth parameter is mandatory for Ampere or Hopper MMA parent}}
 #dot = #ttg.dot_op<{opIdx = 0, parent = #mma}>
 
 // -----
 
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
-// expected-error @+1 {{wgmma (nvidia_mma version 3) takes only operand A from registers}}
+// expected-error @+1 {{ttg.dot_op opIdx parameter must be 0 for Hopper MMA parent}}
 #dot = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
 
 // -----
@@ -98,8 +98,8 @@
 
 // -----
 
-// expected-error @+1 {{nvidia_mma versionMajor must be 2 (mma.sync) or 3 (wgmma), got 1}}
-#mma = #ttg.nvidia_mma<{versionMajor = 1, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// expected-error @+1 {{nvidia_mma versionMajor must be 1, 2 (mma.sync) or 3 (wgmma), got 4}}
+#mma = #ttg.nvidia_mma<{versionMajor = 4, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 
 // -----
 
@@ -173,7 +173,7 @@
 
 // -----
 
-// expected-error @+1 {{memdesc must have rank at least 1}}
+// expected-error @+1 {{rank 0 memdesc is not allowed}}
 !memdesc = !ttg.memdesc<i64, #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>, #ttg.shared_memory>
 
 // -----
@@ -203,7 +203,7 @@
 // -----
 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-// expected-error @+1 {{the memdesc's rank 3 must be that or one more}}
+// expected-error @+1 {{rank must be equal to or one less than the shape size. Got 1 and 3}}
 !memdesc = !ttg.memdesc<2x64x64xf16, #shared, #ttg.shared_memory>
 
 // -----
@@ -223,7 +223,7 @@
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
 tt.func @layout_rank(%x: f32) {
-  // expected-error @+1 {{result #0 has rank 1 but its layout}}
+  // expected-error @+1 {{result #0: Layout has rank 2, but the tensor it's attached to has rank 1.}}
   %0 = tt.splat %x : f32 -> tensor<128xf32, #blocked>
   tt.return
 }
@@ -245,7 +245,7 @@ tt.func @tensor_of_shared_layout(%x: f32) {
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
 tt.func @module_warps() {
-  // expected-error @+1 {{over 8 warps, but the code runs on 4 warps}}
+  // expected-error @+1 {{Layout has 8 warps per CTA, but the context requires 4 warps per CTA.}}
   %0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
   tt.return
 }
@@ -256,7 +256,7 @@ tt.func @module_warps() {
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
 tt.func @function_warps() attributes {"ttg.num-warps" = 8 : i32} {
-  // expected-error @+1 {{over 4 warps, but the code runs on 8 warps}}
+  // expected-error @+1 {{Layout has 4 warps per CTA, but the context requires 8 warps per CTA.}}
   %0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
   tt.return
 }
@@ -272,7 +272,7 @@ tt.func @partition_warps() {
     ttg.warp_yield
   }
   partition0() num_warps(2) {
-    // expected-error @+1 {{over 4 warps, but the code runs on 2 warps}}
+    // expected-error @+1 {{Layout has 4 warps per CTA, but the context requires 2 warps per CTA.}}
     %0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
     ttg.warp_return
   } : () -> ()
@@ -285,7 +285,7 @@ tt.func @partition_warps() {
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
 tt.func @module_lanes() {
-  // expected-error @+1 {{over 64 threads per warp, but the module has 32}}
+  // expected-error @+1 {{Layout has 64 threads per warp, but the module specifies 32 threads per warp.}}
   %0 = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
   tt.return
 }
@@ -296,7 +296,7 @@ tt.func @module_lanes() {
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CGALayout = [[1]]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
 tt.func @module_ctas() {
-  // expected-error @+1 {{over 2 CTAs, but the module has 1}}
+  // expected-error @+1 {{Layout has 2 CTAs per CGA, but the context requires 1 CTAs per CGA.}}
   %0 = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
   tt.return
 }
@@ -307,7 +307,7 @@ tt.func @module_ctas() {
 #linear = #ttg.linear<{register = [[1]], lane = [[2], [4], [8], [16], [32]], warp = [[64]], block = []}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
 tt.func @linear_warps() {
-  // expected-error @+1 {{over 2 warps, but the code runs on 4 warps}}
+  // expected-error @+1 {{Layout has 2 warps per CTA, but the context requires 4 warps per CTA.}}
   %0 = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #linear>
   tt.return
 }
@@ -358,7 +358,7 @@ tt.func @dot_operand_layout(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 1, parent
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
 tt.func @dot_missing_layout(%a: tensor<64x32xf16>, %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>, %c: tensor<64x64xf32, #mma>) {
-  // expected-error @+1 {{requires all or none of A, B and C to have a layout}}
+  // expected-error @+1 {{mismatching encoding between A and B operands}}
   %0 = tt.dot %a, %b, %c : tensor<64x32xf16> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
   tt.return
 }
@@ -429,7 +429,7 @@ tt.func @load_shape(%buf: !ttg.memdesc<64x64xf16, #shared, #smem>) {
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
 tt.func @index_result_shape(%buf: !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>, %i: i32) {
-  // expected-error @+1 {{result shape must be the source shape without its first dimension}}
+  // expected-error @+1 {{result shape must equal to srcShape[1:]}}
   %0 = ttg.memdesc_index %buf[%i] : !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
   tt.return
 }
@@ -469,7 +469,7 @@ tt.func @subslice_out_of_bounds(%buf: !ttg.memdesc<64x64xf16, #shared, #smem>) {
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
 tt.func @subslice_offsets(%buf: !ttg.memdesc<64x64xf16, #shared, #smem>) {
-  // expected-error @+1 {{needs one offset per dimension and a result of the source's rank}}
+  // expected-error @+1 {{offsets must have the same rank as input}}
   %0 = ttg.memdesc_subslice %buf[0] : !ttg.memdesc<64x64xf16, #shared, #smem> -> !ttg.memdesc<64x32xf16, #shared, #smem, 64x64>
   tt.return
 }
@@ -479,7 +479,7 @@ tt.func @subslice_offsets(%buf: !ttg.memdesc<64x64xf16, #shared, #smem>) {
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
 tt.func @subslice_element_type(%buf: !ttg.memdesc<64x64xf16, #shared, #smem>) {
-  // expected-error @+1 {{result must keep the source's element type}}
+  // expected-error @+1 {{result element type must match desc element type}}
   %0 = ttg.memdesc_subslice %buf[0, 0] : !ttg.memdesc<64x64xf16, #shared, #smem> -> !ttg.memdesc<64x32xf32, #shared, #smem, 64x64>
   tt.return
 }
@@ -570,7 +570,7 @@ tt.func @fp4_shape(%x: tensor<64x32xi8, #blocked>) {
 // -----
 
 tt.func @ws_partition_arguments(%a: i32) {
-  // expected-error @+1 {{partition #0 takes 0 arguments but 1 values are captured}}
+  // expected-error @+1 {{partition region #0 has 0 arguments but expected 1}}
   ttg.warp_specialize(%a)
   default {
     ttg.warp_yield
@@ -584,7 +584,7 @@ tt.func @ws_partition_arguments(%a: i32) {
 // -----
 
 tt.func @ws_partition_argument_type(%a: i32) {
-  // expected-error @+1 {{partition #0 argument type 'i64' does not match captured value type 'i32'}}
+  // expected-error @+1 {{partition region #0 argument #0 has type 'i64' but corresponding capture has type 'i32'}}
   ttg.warp_specialize(%a)
   default {
     ttg.warp_yield
@@ -598,7 +598,7 @@ tt.func @ws_partition_argument_type(%a: i32) {
 // -----
 
 tt.func @ws_partition_warps() {
-  // expected-error @+1 {{partition warp counts must be powers of two}}
+  // expected-error @+1 {{partition #0 number of warps (3) must be a power of 2}}
   ttg.warp_specialize()
   default {
     ttg.warp_yield
@@ -612,7 +612,7 @@ tt.func @ws_partition_warps() {
 // -----
 
 tt.func @ws_start_ids() {
-  // expected-error @+1 {{has 1 warp group start IDs for 2 partitions}}
+  // expected-error @+1 {{has 1 warp group start IDs but expected 2}}
   ttg.warp_specialize() attributes {warpGroupStartIds = array<i32: 4>}
   default {
     ttg.warp_yield
@@ -631,7 +631,7 @@ tt.func @ws_start_ids() {
 tt.func @ws_nested() {
   ttg.warp_specialize()
   default {
-    // expected-error @+1 {{cannot be nested inside another ttg.warp_specialize}}
+    // expected-error @+1 {{cannot be nested inside another `ttg.warp_specialize` op}}
     ttg.warp_specialize()
     default {
       ttg.warp_yield
@@ -644,7 +644,7 @@ tt.func @ws_nested() {
 // -----
 
 tt.func @ws_partition_count() {
-  // expected-error @+1 {{has 0 partitions but 1 partitionNumWarps entries}}
+  // expected-error @+1 {{has 0 partitions but `partitionNumWarps` has 1 elements}}
   "ttg.warp_specialize"() ({
     "ttg.warp_yield"() : () -> ()
   }, {
@@ -656,7 +656,7 @@ tt.func @ws_partition_count() {
 // -----
 
 tt.func @ws_holder() {
-  // expected-error @+1 {{expects its second region to hold a ttg.warp_specialize.partitions}}
+  // expected-error @+1 {{expected to find only a `ttg.warp_specialize.partitions` op inside its second region}}
   "ttg.warp_specialize"() ({
     "ttg.warp_yield"() : () -> ()
   }, {
@@ -670,7 +670,7 @@ tt.func @ws_holder() {
 tt.func @ws_yield_types(%a: i32, %b: i64) {
   %0 = ttg.warp_specialize()
   default {
-    // expected-error @+1 {{must yield values of the types ttg.warp_specialize returns}}
+    // expected-error @+1 {{operand #0 has type 'i64' but parent op expected 'i32'}}
     ttg.warp_yield %b : i64
   } : () -> i32
   tt.return

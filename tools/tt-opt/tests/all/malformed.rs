@@ -30,7 +30,7 @@ fn cases() -> Vec<(&'static str, String, &'static str)> {
         ("pointer without pointee", tt_func("  %x = tt.bitcast %p : !tt.ptr<f32> -> !tt.ptr<>"), "expected"),
         ("dot of mismatched shapes", tt_func(
             "  %a = arith.constant dense<0.0> : tensor<16x32xf16>\n  %b = arith.constant dense<0.0> : tensor<16x16xf16>\n  %c = arith.constant dense<0.0> : tensor<16x16xf32>\n  %d = tt.dot %a, %b, %c : tensor<16x32xf16> * tensor<16x16xf16> -> tensor<16x16xf32>"),
-            "K dimensions"),
+            "expected the last dimension of the first operand"),
         ("reduce combiner of the wrong type", tt_func(
             "  %a = arith.constant dense<1.0> : tensor<4xf32>\n  %s = \"tt.reduce\"(%a) <{axis = 0 : i32}> ({\n  ^bb0(%x: i32, %y: i32):\n    %z = arith.addi %x, %y : i32\n    tt.reduce.return %z : i32\n  }) : (tensor<4xf32>) -> f32"),
             "combiner"),
@@ -51,12 +51,12 @@ fn cases() -> Vec<(&'static str, String, &'static str)> {
         ("layout over the wrong number of warps", ttg_module(
             "#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>",
             "  %r = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>"),
-            "runs on 4 warps"),
+            "the context requires 4 warps per CTA"),
         ("layout of the wrong rank", ttg_module(blocked, "  %c = arith.constant dense<0> : tensor<4x4xi32, #blocked>\n  %d = tt.broadcast %c : tensor<4x4xi32, #blocked> -> tensor<4x4xi32, #blocked>"), "rank"),
         ("slice dim out of range", ttg_module(
             "#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>",
             "  %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 2, parent = #blocked}>>"),
-            "slice dim 2"),
+            "slice dim=2"),
         ("mma of an unknown version", ttg_module(
             "#mma = #ttg.nvidia_mma<{versionMajor = 4, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>",
             "  %c = arith.constant dense<0.0> : tensor<64x64xf32, #mma>"),
@@ -68,7 +68,7 @@ fn cases() -> Vec<(&'static str, String, &'static str)> {
         ("memdesc of rank 0", ttg_module(
             "#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>\n#smem = #ttg.shared_memory",
             "  %a = ttg.local_alloc : () -> !ttg.memdesc<f32, #shared, #smem, mutable>"),
-            "rank at least 1"),
+            "rank 0 memdesc is not allowed"),
         ("memdesc larger than its allocation", ttg_module(
             "#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>\n#smem = #ttg.shared_memory",
             "  %a = ttg.local_alloc : () -> !ttg.memdesc<64xf32, #shared, #smem, mutable, 32>"),
