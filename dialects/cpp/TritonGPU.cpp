@@ -1265,6 +1265,10 @@ LogicalResult MemDescSubsliceOp::verify() {
   }
   if (split && splitOverCtas(srcType.getEncoding()))
     return emitOpError() << "non-trivial block dimension not supported";
+  if (auto padded = dyn_cast_or_null<PaddedSharedEncodingAttr>(srcType.getEncoding());
+      split && padded && padded.getRank() < srcType.getRank())
+    return emitOpError() << "SubSlice of low rank PaddedSharedEncoding from higher rank tensors is not "
+                            "supported yet";
   return success();
 }
 

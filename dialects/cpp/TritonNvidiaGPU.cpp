@@ -163,7 +163,7 @@ LogicalResult WarpGroupDotWaitOp::verify() {
 
 static LogicalResult verifyBarrier(Operation *op, MemDescType type) {
   if (!type.getElementType().isInteger(64) || type.getNumElements() != 1)
-    return op->emitOpError() << "barrier must be a one-element i64 buffer, got " << type;
+    return op->emitOpError() << "barrier allocation must be a descriptor of 1xi64 type, got " << type;
   return success();
 }
 
@@ -184,7 +184,17 @@ LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
   if (getCoord().size() != size_t(block.getRank()))
     return emitOpError() << "needs " << block.getRank() << " coordinates, got " << getCoord().size();
   if (!getResult().getType().getMutableMemory())
-    return emitOpError() << "cannot copy into immutable memory";
+    return emitOpError() << "Cannot store into immutable memory";
+  if (!isa<ttg::NVMMASharedEncodingAttr>(getResult().getType().getEncoding()))
+    return emitOpError() << "TMA result must have NVMMA shared layout";
+  return success();
+}
+
+LogicalResult AsyncTMAGatherOp::verify() {
+  if (failed(verifyBarrier(*this, getBarrier().getType())))
+    return failure();
+  if (!getResult().getType().getMutableMemory())
+    return emitOpError() << "cannot store into immutable memory";
   return success();
 }
 

@@ -223,7 +223,7 @@ def TTNG_AsyncTMAGatherOp : TTNG_Op<"async_tma_gather"> {
   let assemblyFormat = [{
     $desc `[` $x_offsets `,` $y_offset `]` $result `,` $barrier `,` $pred
     attr-dict `:` type(operands)
-  }];
+  }];  let hasVerifier = 1;
 }
 
 def TTNG_AsyncTMAScatterOp : TTNG_Op<"async_tma_scatter"> {

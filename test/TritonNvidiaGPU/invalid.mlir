@@ -83,7 +83,7 @@ tt.func @wgmma_wait_types(%c: tensor<128x64xf32, #mma>) {
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
 tt.func @init_barrier_type(%bar: !ttg.memdesc<1xi32, #shared, #smem, mutable>) {
-  // expected-error @+1 {{barrier must be a one-element i64 buffer}}
+  // expected-error @+1 {{barrier allocation must be a descriptor of 1xi64 type}}
   ttng.init_barrier %bar, 1 : !ttg.memdesc<1xi32, #shared, #smem, mutable>
   tt.return
 }
@@ -93,7 +93,7 @@ tt.func @init_barrier_type(%bar: !ttg.memdesc<1xi32, #shared, #smem, mutable>) {
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
 tt.func @inval_barrier_size(%bar: !ttg.memdesc<2xi64, #shared, #smem, mutable>) {
-  // expected-error @+1 {{barrier must be a one-element i64 buffer}}
+  // expected-error @+1 {{barrier allocation must be a descriptor of 1xi64 type}}
   ttng.inval_barrier %bar : !ttg.memdesc<2xi64, #shared, #smem, mutable>
   tt.return
 }
@@ -103,7 +103,7 @@ tt.func @inval_barrier_size(%bar: !ttg.memdesc<2xi64, #shared, #smem, mutable>) 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
 tt.func @barrier_expect_type(%bar: !ttg.memdesc<1xf64, #shared, #smem, mutable>, %pred: i1) {
-  // expected-error @+1 {{barrier must be a one-element i64 buffer}}
+  // expected-error @+1 {{barrier allocation must be a descriptor of 1xi64 type}}
   ttng.barrier_expect %bar, 16384, %pred : !ttg.memdesc<1xf64, #shared, #smem, mutable>
   tt.return
 }
@@ -113,7 +113,7 @@ tt.func @barrier_expect_type(%bar: !ttg.memdesc<1xf64, #shared, #smem, mutable>,
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
 tt.func @wait_barrier_type(%bar: !ttg.memdesc<4xi64, #shared, #smem, mutable>, %phase: i32) {
-  // expected-error @+1 {{barrier must be a one-element i64 buffer}}
+  // expected-error @+1 {{barrier allocation must be a descriptor of 1xi64 type}}
   ttng.wait_barrier %bar, %phase : !ttg.memdesc<4xi64, #shared, #smem, mutable>
   tt.return
 }
@@ -147,7 +147,7 @@ tt.func @tma_load_coordinates(%desc: !tt.tensordesc<tensor<128x64xf16, #nvmma>>,
 #smem = #ttg.shared_memory
 tt.func @tma_load_immutable(%desc: !tt.tensordesc<tensor<128x64xf16, #nvmma>>, %i: i32, %pred: i1,
                             %buf: !ttg.memdesc<128x64xf16, #nvmma, #smem>, %bar: !ttg.memdesc<1xi64, #shared, #smem, mutable>) {
-  // expected-error @+1 {{cannot copy into immutable memory}}
+  // expected-error @+1 {{Cannot store into immutable memory}}
   ttng.async_tma_copy_global_to_local %desc[%i, %i] %buf, %bar, %pred : !tt.tensordesc<tensor<128x64xf16, #nvmma>>, !ttg.memdesc<1xi64, #shared, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem>
   tt.return
 }
@@ -158,7 +158,7 @@ tt.func @tma_load_immutable(%desc: !tt.tensordesc<tensor<128x64xf16, #nvmma>>, %
 #smem = #ttg.shared_memory
 tt.func @tma_load_barrier(%desc: !tt.tensordesc<tensor<128x64xf16, #nvmma>>, %i: i32, %pred: i1,
                           %buf: !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>) {
-  // expected-error @+1 {{barrier must be a one-element i64 buffer}}
+  // expected-error @+1 {{barrier allocation must be a descriptor of 1xi64 type}}
   ttng.async_tma_copy_global_to_local %desc[%i, %i] %buf, %buf, %pred : !tt.tensordesc<tensor<128x64xf16, #nvmma>>, !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
   tt.return
 }
