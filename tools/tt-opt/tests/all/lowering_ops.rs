@@ -215,6 +215,30 @@ const CASES: &[Case] = &[
         shared: Some(16384),
         instructions: &["wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32", "st.shared.b32"],
     },
+    // f64 dots: m16n8k16 on sm_90 (as upstream), pairs of m8n8k4 before
+    // (test/Conversion/tritium-compile-dot-f64.mlir counts them).
+    Case {
+        fixture: "dot_f64_sm90",
+        shared: Some(16384),
+        instructions: &["mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64"],
+    },
+    Case {
+        fixture: "dot_f64_sm80",
+        shared: Some(16384),
+        instructions: &["mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"],
+    },
+    // wgmma with A in registers (`}, {%r`: a register list after D's): a
+    // tf32 word holds one k, an fp8 word four.
+    Case {
+        fixture: "dot_chain_tf32_sm90",
+        shared: Some(49152),
+        instructions: &["wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32", "}, {%r"],
+    },
+    Case {
+        fixture: "dot_chain_e4m3_sm90",
+        shared: Some(65536),
+        instructions: &["wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3", "}, {%r"],
+    },
 ];
 
 /// ptxas: $PTXAS, else the one scripts/setup.sh installs under .tools/.
