@@ -207,6 +207,32 @@ fn quad_lanes(row: usize, column: usize, rank: usize, step: u32) -> Vec<Vec<u32>
     vec![basis(column, step), basis(column, 2 * step), basis(row, 1), basis(row, 2), basis(row, 4)]
 }
 
+/// Bases of a tensor smaller than the instruction's tile: a step beyond the
+/// tensor's extent along a dim is no step (the linear layout of a 2x4 tensor
+/// in a 16x8 mma layout broadcasts rows 2-15 onto rows 0-1), as upstream's
+/// mma.sync lowering of tiny dots feeds the same elements to several rows.
+fn wrapped(bases: Vec<Vec<u32>>, shape: &[i64]) -> Vec<Vec<u32>> {
+    bases.into_iter().map(|b| b.iter().zip(shape).map(|(x, s)| x % *s as u32).collect()).collect()
+}
+
+/// A layout's registers by coordinates, where coordinates of the
+/// instruction's tile beyond the tensor wrap around it (see `wrapped`).
+struct Fragments<'a> {
+    index: HashMap<&'a [u32], usize>,
+    shape: Vec<u32>,
+}
+
+impl<'a> Fragments<'a> {
+    fn of(layout: &'a TensorLayout) -> Fragments<'a> {
+        Fragments { index: by_coordinates(layout), shape: layout.shape.iter().map(|s| *s as u32).collect() }
+    }
+
+    fn get(&self, coords: &[u32]) -> Option<usize> {
+        let inside: Vec<u32> = coords.iter().zip(&self.shape).map(|(c, s)| c % s).collect();
+        self.index.get(inside.as_slice()).copied()
+    }
+}
+
 /// Each warp holds the operand rows (A) or columns (B) of the accumulator
 /// tiles it holds, and all of K: the operand's warp bases are the
 /// accumulator's, with nothing along `k_dim` (K's position in the operand,
@@ -239,9 +265,9 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
     if k_width == 0
         || k_width % step != 0
         || !k_width.is_power_of_two()
-        || c_layout.lane_bases != quad_lanes(m, n, rank, 2)
-        || a_layout.lane_bases != quad_lanes(m, n, rank, k_width)
-        || b_layout.lane_bases != quad_lanes(n, m, rank, k_width)
+        || c_layout.lane_bases != wrapped(quad_lanes(m, n, rank, 2), &c_layout.shape)
+        || a_layout.lane_bases != wrapped(quad_lanes(m, n, rank, k_width), &a_layout.shape)
+        || b_layout.lane_bases != wrapped(quad_lanes(n, m, rank, k_width), &b_layout.shape)
     {
         return Err(LowerError::at(&op, "the operand and accumulator layouts are not mma.sync's fragments"));
     }
@@ -256,9 +282,9 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
         let message = format!("K must be a multiple of {k_tile} for mma.sync.m16n8k{} with kWidth {k_width}", mma.k());
         return Err(LowerError::at(&op, message));
     }
-    let (a_index, b_index, c_index) = (by_coordinates(&a_layout), by_coordinates(&b_layout), by_coordinates(c_layout));
-    let lookup = |index: &HashMap<&[u32], usize>, coords: &[u32]| {
-        index.get(coords).copied().ok_or_else(|| LowerError::at(&op, "a thread lacks part of an mma.sync fragment"))
+    let (a_index, b_index, c_index) = (Fragments::of(&a_layout), Fragments::of(&b_layout), Fragments::of(c_layout));
+    let lookup = |index: &Fragments, coords: &[u32]| {
+        index.get(coords).ok_or_else(|| LowerError::at(&op, "a thread lacks part of an mma.sync fragment"))
     };
     let at = |base: &[u32], row: u32, column: u32, row_dim: usize, column_dim: usize| {
         let mut coords = base.to_vec();

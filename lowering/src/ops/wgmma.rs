@@ -789,10 +789,15 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             }
             if add_partial {
                 let p = partial.take().unwrap();
+                // Contractable, as upstream's adds (compiled with FP fusion
+                // on): `add.f32`, not the `add.rn.f32` that forbids fusion.
+                let contract = crate::ops::elementwise::contract(l.context());
                 d = Some(match d {
-                    Some(d) => {
-                        d.iter().zip(&p).map(|(x, y)| l.b.op1("arith.addf", &[*x, *y], accumulator_type, &[])).collect()
-                    }
+                    Some(d) => d
+                        .iter()
+                        .zip(&p)
+                        .map(|(x, y)| l.b.op1("arith.addf", &[*x, *y], accumulator_type, &[("fastmath", contract)]))
+                        .collect(),
                     None => p,
                 });
                 low_precision = 0;
