@@ -359,6 +359,13 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
             result[*t] = v;
         }
     }
+    // Registers repeating an element (a tensor smaller than the layout's
+    // tile) were skipped: they take the sum of their first copy.
+    for r in 0..result.len() {
+        if let Some(first) = c_layout.register_coords[..r].iter().position(|c| *c == c_layout.register_coords[r]) {
+            result[r] = result[first];
+        }
+    }
     l.set_result(&op, 0, result);
     Ok(())
 }
