@@ -3,7 +3,8 @@
 //! of B it needs, so the dot is a chain of fused multiply-adds per register.
 //! With an Ampere nvidia_mma accumulator (sm_80) it is mma.sync: m16n8k16 of
 //! f16/bf16, m16n8k32 of i8 and m16n8k8 of tf32, which differ only in how
-//! many operand elements share a 32-bit register.
+//! many operand elements share a 32-bit register; f64 is m16n8k16 on sm_90
+//! and four pairs of m8n8k4 per 16-deep K tile before.
 use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
@@ -107,7 +108,7 @@ impl MmaSync {
         let (operand, elements_per_word, accumulator) = match (operand_type, accumulator_type) {
             ("f16", "f32") => ("f16", 2, "f32"),
             ("f16", "f16") => ("f16", 2, "f16"),
-            // Two m8n8k4 per 16x8 tile and K step of 4 (see `f64_steps`).
+            // m16n8k16 on sm_90, four pairs of m8n8k4 before (see `f64_tile`).
             ("f64", "f64") => ("f64", 1, "f64"),
             ("bf16", "f32") => ("bf16", 2, "f32"),
             ("i8", "i32") => ("s8", 4, "s32"),
@@ -130,7 +131,7 @@ impl MmaSync {
 
     fn k(&self) -> u32 {
         if self.operand == "f64" {
-            return 4;
+            return 16;
         }
         8 * self.elements_per_word
     }
@@ -206,6 +207,32 @@ fn quad_lanes(row: usize, column: usize, rank: usize, step: u32) -> Vec<Vec<u32>
     vec![basis(column, step), basis(column, 2 * step), basis(row, 1), basis(row, 2), basis(row, 4)]
 }
 
+/// Bases of a tensor smaller than the instruction's tile: a step beyond the
+/// tensor's extent along a dim is no step (the linear layout of a 2x4 tensor
+/// in a 16x8 mma layout broadcasts rows 2-15 onto rows 0-1), as upstream's
+/// mma.sync lowering of tiny dots feeds the same elements to several rows.
+fn wrapped(bases: Vec<Vec<u32>>, shape: &[i64]) -> Vec<Vec<u32>> {
+    bases.into_iter().map(|b| b.iter().zip(shape).map(|(x, s)| x % *s as u32).collect()).collect()
+}
+
+/// A layout's registers by coordinates, where coordinates of the
+/// instruction's tile beyond the tensor wrap around it (see `wrapped`).
+struct Fragments<'a> {
+    index: HashMap<&'a [u32], usize>,
+    shape: Vec<u32>,
+}
+
+impl<'a> Fragments<'a> {
+    fn of(layout: &'a TensorLayout) -> Fragments<'a> {
+        Fragments { index: by_coordinates(layout), shape: layout.shape.iter().map(|s| *s as u32).collect() }
+    }
+
+    fn get(&self, coords: &[u32]) -> Option<usize> {
+        let inside: Vec<u32> = coords.iter().zip(&self.shape).map(|(c, s)| c % s).collect();
+        self.index.get(inside.as_slice()).copied()
+    }
+}
+
 /// Each warp holds the operand rows (A) or columns (B) of the accumulator
 /// tiles it holds, and all of K: the operand's warp bases are the
 /// accumulator's, with nothing along `k_dim` (K's position in the operand,
@@ -238,9 +265,9 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
     if k_width == 0
         || k_width % step != 0
         || !k_width.is_power_of_two()
-        || c_layout.lane_bases != quad_lanes(m, n, rank, 2)
-        || a_layout.lane_bases != quad_lanes(m, n, rank, k_width)
-        || b_layout.lane_bases != quad_lanes(n, m, rank, k_width)
+        || c_layout.lane_bases != wrapped(quad_lanes(m, n, rank, 2), &c_layout.shape)
+        || a_layout.lane_bases != wrapped(quad_lanes(m, n, rank, k_width), &a_layout.shape)
+        || b_layout.lane_bases != wrapped(quad_lanes(n, m, rank, k_width), &b_layout.shape)
     {
         return Err(LowerError::at(&op, "the operand and accumulator layouts are not mma.sync's fragments"));
     }
@@ -248,14 +275,16 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
         return Err(LowerError::at(&op, "the operands' warps do not hold their accumulator tiles' rows and columns"));
     }
     let k_size = a_layout.shape[n] as u32;
-    let k_tile = 8 * k_width;
+    // f64: four slots of k per thread and instruction (m16n8k16, or four
+    // pairs of m8n8k4), so a tile is twice as deep as the 32-bit words'.
+    let k_tile = if mma.operand == "f64" { 16 * k_width } else { 8 * k_width };
     if !k_size.is_multiple_of(k_tile) {
         let message = format!("K must be a multiple of {k_tile} for mma.sync.m16n8k{} with kWidth {k_width}", mma.k());
         return Err(LowerError::at(&op, message));
     }
-    let (a_index, b_index, c_index) = (by_coordinates(&a_layout), by_coordinates(&b_layout), by_coordinates(c_layout));
-    let lookup = |index: &HashMap<&[u32], usize>, coords: &[u32]| {
-        index.get(coords).copied().ok_or_else(|| LowerError::at(&op, "a thread lacks part of an mma.sync fragment"))
+    let (a_index, b_index, c_index) = (Fragments::of(&a_layout), Fragments::of(&b_layout), Fragments::of(c_layout));
+    let lookup = |index: &Fragments, coords: &[u32]| {
+        index.get(coords).ok_or_else(|| LowerError::at(&op, "a thread lacks part of an mma.sync fragment"))
     };
     let at = |base: &[u32], row: u32, column: u32, row_dim: usize, column_dim: usize| {
         let mut coords = base.to_vec();
@@ -278,36 +307,19 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
             .map(|(dr, dc)| lookup(&c_index, &at(coords, *dr, *dc, m, n)))
             .collect::<Result<_>>()?;
         let mut accumulator: Vec<V> = tile.iter().map(|t| result[*t]).collect();
-        let parts = k_width / step;
+        let parts = if mma.operand == "f64" { k_width } else { k_width / step };
         for (k0, part) in (0..k_size).step_by(k_tile as usize).flat_map(|k0| (0..parts).map(move |p| (k0, p))) {
             let mut a_base = coords.clone();
             a_base[n] = k0;
             let mut b_base = coords.clone();
             b_base[m] = k0;
             if mma.operand == "f64" {
-                // m8n8k4: the tile's rows 0-7, then rows 8-15, each with one
-                // A and one B element per thread and two accumulators.
-                let b_element = b[lookup(&b_index, &b_base)?];
-                let mut next = Vec::with_capacity(4);
-                for half in 0..2 {
-                    let a_element = a[lookup(&a_index, &at(&a_base, 8 * half, 0, m, n))?];
-                    let operands = [a_element, b_element, accumulator[2 * half as usize], accumulator[2 * half as usize + 1]];
-                    let pair = melior::dialect::llvm::r#type::r#struct(l.context(), &[accumulator_type; 2], false);
-                    let out = l
-                        .b
-                        .inline_asm(
-                            "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {$0, $1}, {$2}, {$3}, {$4, $5};",
-                            "=d,=d,d,d,0,1",
-                            &operands,
-                            Some(pair),
-                        )
-                        .unwrap();
-                    for i in 0..2 {
-                        let position = melior::ir::attribute::DenseI64ArrayAttribute::new(l.context(), &[i]);
-                        next.push(l.b.op1("llvm.extractvalue", &[out], accumulator_type, &[("position", position.into())]));
-                    }
-                }
-                accumulator = next;
+                let slot = |s: u32| f64_k_offset(k_width, 4 * part + s);
+                let a_of = |row: u32, s: u32| lookup(&a_index, &at(&a_base, row, slot(s), m, n)).map(|r| a[r]);
+                let b_of = |s: u32| lookup(&b_index, &at(&b_base, slot(s), 0, m, n)).map(|r| b[r]);
+                let a_slots = (0..4).map(|s| Ok([a_of(0, s)?, a_of(8, s)?])).collect::<Result<Vec<[V; 2]>>>()?;
+                let b_slots = (0..4).map(b_of).collect::<Result<Vec<V>>>()?;
+                accumulator = f64_tile(l, l.target.capability, &a_slots, &b_slots, &accumulator, accumulator_type);
                 continue;
             }
             let mut operands = Vec::new();
@@ -347,8 +359,91 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
             result[*t] = v;
         }
     }
+    // Registers repeating an element (a tensor smaller than the layout's
+    // tile) were skipped: they take the sum of their first copy.
+    for r in 0..result.len() {
+        if let Some(first) = c_layout.register_coords[..r].iter().position(|c| *c == c_layout.register_coords[r]) {
+            result[r] = result[first];
+        }
+    }
     l.set_result(&op, 0, result);
     Ok(())
+}
+
+/// k of a thread's f64 operand slot `slot`, from its origin in the K tile:
+/// a thread holds runs of `k_width` consecutive k, one run every
+/// `4 * k_width` (its quad's three other threads hold the runs between).
+/// The same for A and B, so a slot pairs equal k.
+fn f64_k_offset(k_width: u32, slot: u32) -> u32 {
+    (slot / k_width) * 4 * k_width + slot % k_width
+}
+
+/// One 16x8 f64 accumulator tile through a K tile of four slots per thread:
+/// `a[s]` holds A's rows g and g + 8 at slot s, `b[s]` B's column at slot
+/// s, `c` the accumulator (rows g, g, g + 8, g + 8). sm_90 has
+/// mma.sync.m16n8k16 for f64 (upstream uses it on exactly sm_90); before,
+/// each slot is an m8n8k4 for rows 0-7 and one for rows 8-15, in
+/// upstream's order.
+fn f64_tile<'c>(
+    l: &mut Lowering<'c>,
+    capability: u32,
+    a: &[[V; 2]],
+    b: &[V],
+    c: &[V],
+    element: melior::ir::Type<'c>,
+) -> Vec<V> {
+    let extract = |l: &mut Lowering<'c>, out: V, count: i64| -> Vec<V> {
+        (0..count)
+            .map(|i| {
+                let position =
+                    melior::ir::attribute::DenseI64ArrayAttribute::new(l.context(), &[i]);
+                l.b.op1(
+                    "llvm.extractvalue",
+                    &[out],
+                    element,
+                    &[("position", position.into())],
+                )
+            })
+            .collect()
+    };
+    if capability == 90 {
+        let operands: Vec<V> = a.iter().flatten().chain(b).chain(c).copied().collect();
+        let quad = melior::dialect::llvm::r#type::r#struct(l.context(), &[element; 4], false);
+        let out =
+            l.b.inline_asm(
+                "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {$0, $1, $2, $3}, \
+                 {$4, $5, $6, $7, $8, $9, $10, $11}, {$12, $13, $14, $15}, {$16, $17, $18, $19};",
+                "=d,=d,=d,=d,d,d,d,d,d,d,d,d,d,d,d,d,0,1,2,3",
+                &operands,
+                Some(quad),
+            )
+            .unwrap();
+        return extract(l, out, 4);
+    }
+    let pair = melior::dialect::llvm::r#type::r#struct(l.context(), &[element; 2], false);
+    let mut accumulator = c.to_vec();
+    for (rows, column) in a.iter().zip(b) {
+        for half in 0..2 {
+            let operands = [
+                rows[half],
+                *column,
+                accumulator[2 * half],
+                accumulator[2 * half + 1],
+            ];
+            let out = l
+                .b
+                .inline_asm(
+                    "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {$0, $1}, {$2}, {$3}, {$4, $5};",
+                    "=d,=d,d,d,0,1",
+                    &operands,
+                    Some(pair),
+                )
+                .unwrap();
+            let out = extract(l, out, 2);
+            accumulator[2 * half..2 * half + 2].copy_from_slice(&out);
+        }
+    }
+    accumulator
 }
 
 #[cfg(test)]
@@ -416,6 +511,49 @@ mod tests {
                             assert_eq!(mma.a_element(k_width, part, 2 * half + 1, i), (8, a_k));
                             used[(t * k_width + a_k) as usize] += 1;
                         }
+                    }
+                }
+            }
+            assert!(used.iter().all(|u| *u == 1), "k_width {k_width}: {used:?}");
+        }
+    }
+
+    /// f64 (m16n8k16, PTX ISA): lane (g, t) holds A's a_i at row g + 8 * (i %
+    /// 2), k = t + 4 * (i / 2), and B's b_i at k = t + 4 * i; `f64_tile`
+    /// takes A's slot s as registers 2s (row g) and 2s + 1 (row g + 8), B's
+    /// as register s, and `f64_k_offset` must give those k from the lane's
+    /// origin (k = t with kWidth 1).
+    #[test]
+    fn f64_slots_are_the_isa_tables() {
+        for t in 0..4 {
+            for i in 0..8 {
+                assert_eq!(
+                    t + f64_k_offset(1, i / 2),
+                    t + 4 * (i / 2),
+                    "A lane t={t} register {i}"
+                );
+            }
+            for i in 0..4 {
+                assert_eq!(
+                    t + f64_k_offset(1, i),
+                    t + 4 * i,
+                    "B lane t={t} register {i}"
+                );
+            }
+        }
+    }
+
+    /// The f64 instructions of a K tile (`16 * k_width` deep, `k_width`
+    /// instructions of four slots) use every k of the tile exactly once
+    /// across the quad's four threads.
+    #[test]
+    fn f64_slots_cover_the_k_tile_once() {
+        for k_width in [1u32, 2, 4] {
+            let mut used = vec![0u32; 16 * k_width as usize];
+            for t in 0..4 {
+                for part in 0..k_width {
+                    for s in 0..4 {
+                        used[(t * k_width + f64_k_offset(k_width, 4 * part + s)) as usize] += 1;
                     }
                 }
             }

@@ -190,6 +190,13 @@ fn scalar<'c>(
             }
             return Ok(b.op1(kind, args, result_type, &[]));
         }
+        // fp8 elements are bytes here (LLVM has no fp8 arithmetic): |x|
+        // clears the sign bit, as upstream's lowering does.
+        "math.absf" if result_type.to_string().starts_with('i') => {
+            let bits: u32 = result_type.to_string()[1..].parse().unwrap_or(8);
+            let mask = b.int(result_type, (1i64 << (bits - 1)) - 1);
+            return Ok(b.op1("arith.andi", &[args[0], mask], result_type, &[]));
+        }
         "tt.int_to_ptr" => return Ok(b.op1("llvm.inttoptr", args, result_type, &[])),
         "tt.ptr_to_int" => return Ok(b.op1("llvm.ptrtoint", args, result_type, &[])),
         "tt.extern_elementwise" => {
@@ -223,7 +230,7 @@ fn scalar<'c>(
 }
 
 /// `#arith.fastmath<contract>`: the multiply and add may fuse.
-fn contract(context: &melior::Context) -> Attribute<'_> {
+pub(crate) fn contract(context: &melior::Context) -> Attribute<'_> {
     Attribute::parse(context, "#arith.fastmath<contract>").expect("valid attribute")
 }
 

@@ -74,6 +74,21 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         _ if name.starts_with("arith.") || name.starts_with("math.") => elementwise::lower(l, op, &name),
         "tt.precise_sqrt" | "tt.precise_divf" | "tt.clampf" | "tt.mulhiui" | "tt.bitcast"
         | "tt.extern_elementwise" | "tt.int_to_ptr" | "tt.ptr_to_int" => elementwise::lower(l, op, &name),
+        "ub.poison" => poison(l, op),
         _ => Err(LowerError::at(&op, "the lowering does not support this op yet")),
     }
+}
+
+/// `ub.poison` (the value of a function that returns nothing on some path):
+/// LLVM's poison, in every register of a tensor.
+fn poison<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    use melior::ir::{TypeLike, ValueLike};
+    use tritium_dialects::access::OpAccess;
+    let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let count =
+        if result.r#type().is_ranked_tensor() { l.tensor_layout(&op, result.r#type())?.num_registers() } else { 1 };
+    let element = l.lower_type(result.r#type());
+    let value = l.b.op1("llvm.mlir.poison", &[], element, &[]);
+    l.set_result(&op, 0, vec![value; count]);
+    Ok(())
 }

@@ -8,7 +8,7 @@ use crate::{
     emit::{LowerError, Lowering, Result},
     layout::TensorLayout,
 };
-use melior::ir::{OperationRef, ValueLike};
+use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 use std::collections::HashMap;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
@@ -92,6 +92,24 @@ pub fn same_threads(
     Ok(())
 }
 
+/// Whether `src` and `dst` hold as many registers, replicated alike (the
+/// same duplicate registers, the same lanes and warps holding copies), so
+/// that handing each thread's registers over in order gives a permutation of
+/// the elements: what a `tt.reshape` with `allow_reorder` may do, and what
+/// upstream's lowering does when the elements do not stay in their threads
+/// (a whole-tensor `tl.sum` reshapes to 1-D that way).
+fn same_replication(src: &TensorLayout, dst: &TensorLayout) -> bool {
+    let first_copies = |t: &TensorLayout| -> Vec<usize> {
+        (0..t.num_registers()).map(|r| t.register_coords.iter().position(|c| *c == t.register_coords[r]).unwrap()).collect()
+    };
+    src.num_registers() == dst.num_registers()
+        && first_copies(src) == first_copies(dst)
+        && src.free_lane_mask() == dst.free_lane_mask()
+        && src.free_warp_mask() == dst.free_warp_mask()
+        && src.lane_bases.len() == dst.lane_bases.len()
+        && src.warp_bases.len() == dst.warp_bases.len()
+}
+
 fn remap<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
     let src_type = op.operand_at(0).unwrap().r#type();
     let dst_type = op.result_at(0).unwrap().r#type();
@@ -130,7 +148,13 @@ fn remap<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Resu
         }),
         _ => return Err(LowerError::at(&op, "is not a shape op")),
     };
-    let map = register_map(&src, &dst, to_source.as_ref()).map_err(|e| LowerError::at(&op, e))?;
+    let map = match register_map(&src, &dst, to_source.as_ref()) {
+        Ok(map) => map,
+        Err(_) if name == "tt.reshape" && op.attribute("allow_reorder").is_ok() && same_replication(&src, &dst) => {
+            (0..src.num_registers()).collect()
+        }
+        Err(e) => return Err(LowerError::at(&op, e)),
+    };
     let registers = l.operand(&op, 0)?;
     l.set_result(&op, 0, map.iter().map(|r| registers[*r]).collect());
     Ok(())

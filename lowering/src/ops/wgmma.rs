@@ -167,6 +167,13 @@ fn fragment_lanes() -> Vec<Vec<u32>> {
     vec![vec![0, 2], vec![0, 4], vec![1, 0], vec![2, 0], vec![4, 0]]
 }
 
+/// The lane bases of a register-A fragment of elements `per_word` to a
+/// 32-bit register: lanes 0-1 step k by one and two registers' elements,
+/// lanes 2-4 the row (for 16-bit elements, `fragment_lanes`).
+fn register_a_lanes(per_word: u32) -> Vec<Vec<u32>> {
+    vec![vec![0, per_word], vec![0, 2 * per_word], vec![1, 0], vec![2, 0], vec![4, 0]]
+}
+
 fn by_coordinates(layout: &TensorLayout) -> HashMap<Vec<u32>, usize> {
     let mut map = HashMap::new();
     for (r, coords) in layout.register_coords.iter().enumerate() {
@@ -635,34 +642,36 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             OperandA::Shared(shared_operand(l, &op, "A", a_type, pointer, [64, instr_k], 0, a_origins, &steps)?)
         }
         None => {
-            if bits != 16 {
-                return Err(LowerError::at(
-                    &op,
-                    format!("wgmma with {a_kind} A in registers is not supported (16-bit types are)"),
-                ));
-            }
+            // A 32-bit register holds `per_word` consecutive k (two f16/bf16,
+            // one tf32, four fp8/s8): wgmma's fragment is mma.sync's A.
+            let per_word = 32 / bits;
             let a_layout = l.tensor_layout(&op, a_type)?;
             let warps_match = a_layout.warp_bases.len() == c_layout.warp_bases.len()
                 && a_layout.warp_bases.iter().zip(&c_layout.warp_bases).all(|(a, c)| a[0] == c[0] && a[1] == 0);
-            if a_layout.lane_bases != fragment_lanes() || !warps_match {
+            if a_layout.lane_bases != register_a_lanes(per_word) || !warps_match {
                 return Err(LowerError::at(&op, "operand A's layout is not wgmma's register fragment"));
             }
             let a_registers = l.operand(&op, 0)?;
             let a_index = by_coordinates(&a_layout);
+            let half_k = instr_k / 2;
             let mut fragments = HashMap::new();
             for m0 in &m_origins {
                 for k0 in &k_steps {
                     let mut words = Vec::with_capacity(4);
-                    // a0..a3: rows +0/+8 and k +0/+8, two consecutive k each.
-                    for (dr, dk) in [(0, 0), (8, 0), (0, 8), (8, 8)] {
-                        let mut pair = [0usize; 2];
-                        for (j, slot) in pair.iter_mut().enumerate() {
-                            let coords = vec![m0 + dr, k0 + dk + j as u32];
-                            *slot = *a_index
-                                .get(&coords)
-                                .ok_or_else(|| LowerError::at(&op, "a thread lacks part of its wgmma A fragment"))?;
-                        }
-                        words.push(pack_pair(l, a_registers[pair[0]], a_registers[pair[1]]));
+                    // a0..a3: rows +0/+8 and k +0/+instr_k/2, `per_word` consecutive k each.
+                    for (dr, dk) in [(0, 0), (8, 0), (0, half_k), (8, half_k)] {
+                        let elements = (0..per_word)
+                            .map(|j| {
+                                let coords = vec![m0 + dr, k0 + dk + j];
+                                a_index.get(&coords).map(|r| a_registers[*r]).ok_or_else(|| {
+                                    LowerError::at(&op, "a thread lacks part of its wgmma A fragment")
+                                })
+                            })
+                            .collect::<Result<Vec<V>>>()?;
+                        words.push(match bits {
+                            16 => pack_pair(l, elements[0], elements[1]),
+                            _ => crate::ops::memory::pack(l, &elements, bits, 32)[0],
+                        });
                     }
                     fragments.insert([*m0, *k0], words);
                 }
@@ -780,10 +789,15 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             }
             if add_partial {
                 let p = partial.take().unwrap();
+                // Contractable, as upstream's adds (compiled with FP fusion
+                // on): `add.f32`, not the `add.rn.f32` that forbids fusion.
+                let contract = crate::ops::elementwise::contract(l.context());
                 d = Some(match d {
-                    Some(d) => {
-                        d.iter().zip(&p).map(|(x, y)| l.b.op1("arith.addf", &[*x, *y], accumulator_type, &[])).collect()
-                    }
+                    Some(d) => d
+                        .iter()
+                        .zip(&p)
+                        .map(|(x, y)| l.b.op1("arith.addf", &[*x, *y], accumulator_type, &[("fastmath", contract)]))
+                        .collect(),
                     None => p,
                 });
                 low_precision = 0;

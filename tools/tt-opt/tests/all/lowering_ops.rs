@@ -215,6 +215,64 @@ const CASES: &[Case] = &[
         shared: Some(16384),
         instructions: &["wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32", "st.shared.b32"],
     },
+    // f64 dots: m16n8k16 on sm_90 (as upstream), pairs of m8n8k4 before
+    // (test/Conversion/tritium-compile-dot-f64.mlir counts them).
+    Case {
+        fixture: "dot_f64_sm90",
+        shared: Some(16384),
+        instructions: &["mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64"],
+    },
+    Case {
+        fixture: "dot_f64_sm80",
+        shared: Some(16384),
+        instructions: &["mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64"],
+    },
+    // wgmma with A in registers (`}, {%r`: a register list after D's): a
+    // tf32 word holds one k, an fp8 word four.
+    Case {
+        fixture: "dot_chain_tf32_sm90",
+        shared: Some(49152),
+        instructions: &["wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32", "}, {%r"],
+    },
+    Case {
+        fixture: "dot_chain_e4m3_sm90",
+        shared: Some(65536),
+        instructions: &["wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3", "}, {%r"],
+    },
+    // Dots smaller than mma.sync's 16x8 tile: the fragments' rows and
+    // columns beyond the tensor wrap onto it, as upstream feeds them.
+    // (Tritium's convert_layout scratch is 256 bytes here, upstream's 128.)
+    Case {
+        fixture: "dot_tiny_f16_sm90",
+        shared: None,
+        instructions: &["mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"],
+    },
+    Case {
+        fixture: "dot_tiny_e5m2_sm90",
+        shared: Some(64),
+        instructions: &["mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"],
+    },
+    // tl.sum of a whole 3-D tile: tt.reshape allow_reorder to 1-D keeps each
+    // thread's registers (a permutation), as upstream.
+    Case {
+        fixture: "reduce_all_3d_sm90",
+        shared: Some(16),
+        instructions: &["shfl.sync.bfly.b32", "min.f32", "max.f32"],
+    },
+    // |x| of fp8 bytes: the sign bit cleared.
+    Case {
+        fixture: "abs_e4m3_sm90",
+        shared: Some(0),
+        instructions: &["and.b"],
+    },
+    // max_num_imprecise_acc: each partial wgmma sum is added with add.f32
+    // (upstream's count, which test_dot_max_num_imprecise_acc checks), not
+    // add.rn.f32.
+    Case {
+        fixture: "matmul_split_acc_e5m2_sm90",
+        shared: Some(16384),
+        instructions: &["wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2", "add.f32"],
+    },
 ];
 
 /// ptxas: $PTXAS, else the one scripts/setup.sh installs under .tools/.
