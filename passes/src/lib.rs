@@ -27,6 +27,7 @@ mod triton_rewrite_tensor_pointer;
 mod tritium_ttgir_pipeline;
 mod tritongpu_accelerate_matmul;
 mod tritongpu_assign_latencies;
+mod tritium_warn_unspecialized_loops;
 mod tritongpu_coalesce;
 mod tritongpu_f32_dot_tc;
 mod tritongpu_membar;

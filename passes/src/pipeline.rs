@@ -114,6 +114,8 @@ pub fn ttgir_passes(
             plain("canonicalize"),
             plain("tritongpu-combine-tensor-select-and-if"),
             with("nvgpu-warp-specialization", stages.clone()),
+            // Until the pass above exists: say so at every loop it would have specialized.
+            plain("tritium-warn-unspecialized-loops"),
             with("tritongpu-assign-latencies", stages.clone()),
             plain("tritongpu-schedule-loops"),
             with("tritongpu-pipeline", stages),
@@ -128,6 +130,7 @@ pub fn ttgir_passes(
             with("tritongpu-assign-latencies", stages.clone()),
             plain("tritongpu-schedule-loops"),
             with("tritongpu-automatic-warp-specialization", stages.clone()),
+            plain("tritium-warn-unspecialized-loops"),
             with("tritongpu-pipeline", stages),
             plain("tritongpu-optimize-partition-warps"),
             plain("tritongpu-combine-tensor-select-and-if"),

@@ -87,6 +87,11 @@ class _Kernel:
             self.fallback = True
             stats["fallback"] += 1
             return self.upstream["ttgir"](src, metadata)
+        # Warnings (e.g. a warp_specialize=True loop compiled unspecialized) reach the
+        # user as Python warnings; remarks stay quiet.
+        for text in self.result.get("warnings") or ():
+            if ": warning: " in text:
+                warnings.warn(f"Tritium: {text}", RuntimeWarning, stacklevel=2)
         # The TTIR had no tensor descriptors Tritium could lower (it would have failed).
         metadata["tensordesc_meta"] = []
         self.ttgir = self.result["ttgir"] if self.result["ttgir"] is not None else text
