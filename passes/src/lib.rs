@@ -11,7 +11,7 @@ mod op_traits;
 pub mod pattern_driver;
 pub mod pipeline;
 pub mod registry;
-mod ssa;
+pub mod ssa;
 mod test_internal_error;
 mod test_print_alignment;
 mod test_print_linear_layouts;
