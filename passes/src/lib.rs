@@ -28,6 +28,7 @@ mod tritium_ttgir_pipeline;
 mod tritongpu_accelerate_matmul;
 mod tritongpu_assign_latencies;
 mod tritium_warn_unspecialized_loops;
+mod tritongpu_allocate_warp_groups;
 mod tritongpu_coalesce;
 mod tritongpu_f32_dot_tc;
 mod tritongpu_membar;
