@@ -27,6 +27,7 @@ mod triton_rewrite_tensor_pointer;
 mod tritium_ttgir_pipeline;
 mod tritongpu_accelerate_matmul;
 mod tritongpu_assign_latencies;
+mod nvgpu_warp_specialization;
 mod tritium_warn_unspecialized_loops;
 mod tritongpu_allocate_warp_groups;
 mod tritongpu_coalesce;
