@@ -87,8 +87,7 @@ impl<'c> Emit<'c> {
     }
     fn constant(&self, bits: u32, value: i64) -> V {
         let ty = self.b.int_type(bits);
-        self.b
-            .op1("llvm.mlir.constant", &[], ty, &[("value", self.b.int_attr(ty, value))])
+        self.b.op1("llvm.mlir.constant", &[], ty, &[("value", self.b.int_attr(ty, value))])
     }
     fn binary(&self, name: &str, a: V, b: V) -> V {
         let ty = crate::builder::type_of(a);
@@ -117,10 +116,7 @@ impl<'c> Emit<'c> {
             &[base],
             ptr,
             &[
-                (
-                    "rawConstantIndices",
-                    DenseI32ArrayAttribute::new(self.b.context, indices).into(),
-                ),
+                ("rawConstantIndices", DenseI32ArrayAttribute::new(self.b.context, indices).into()),
                 ("elem_type", self.b.type_attr(element)),
             ],
         )
@@ -132,10 +128,7 @@ impl<'c> Emit<'c> {
             &[base, index],
             ptr,
             &[
-                (
-                    "rawConstantIndices",
-                    DenseI32ArrayAttribute::new(self.b.context, &[i32::MIN]).into(),
-                ),
+                ("rawConstantIndices", DenseI32ArrayAttribute::new(self.b.context, &[i32::MIN]).into()),
                 ("elem_type", self.b.type_attr(element)),
             ],
         )
@@ -174,12 +167,7 @@ impl<'c> Emit<'c> {
         let id = self.constant(32, id);
         let threads = self.constant(32, threads);
         let segments = DenseI32ArrayAttribute::new(self.b.context, &[1, 1, 0]).into();
-        self.b.op(
-            "nvvm.barrier",
-            &[id, threads],
-            &[],
-            &[("operandSegmentSizes", segments)],
-        );
+        self.b.op("nvvm.barrier", &[id, threads], &[], &[("operandSegmentSizes", segments)]);
     }
     /// `setmaxnreg` from `current` to `target` registers per thread (at most 256).
     fn set_max_registers(&self, current: i64, target: i64) {
@@ -187,19 +175,13 @@ impl<'c> Emit<'c> {
         let action = if target < current { "decrease" } else { "increase" };
         let action = Attribute::parse(self.b.context, &format!("#nvvm<action {action}>")).expect("nvvm action");
         let count = self.b.int_attr(self.b.i32(), target);
-        self.b.op(
-            "nvvm.setmaxregister",
-            &[],
-            &[],
-            &[("action", action), ("regCount", count)],
-        );
+        self.b.op("nvvm.setmaxregister", &[], &[], &[("action", action), ("regCount", count)]);
     }
     fn branch(&self, dest: MlirBlock, operands: &[V], annotation: Option<Attribute<'c>>) {
         let dest = unsafe { BlockRef::from_raw(dest) };
         let operands: Vec<_> = operands.iter().map(|v| crate::builder::value(*v)).collect();
-        let mut builder = OperationBuilder::new("llvm.br", self.b.location)
-            .add_operands(&operands)
-            .add_successors(&[&dest]);
+        let mut builder =
+            OperationBuilder::new("llvm.br", self.b.location).add_operands(&operands).add_successors(&[&dest]);
         if let Some(annotation) = annotation {
             builder = builder.add_attributes(&[(Identifier::new(self.b.context, "loop_annotation"), annotation)]);
         }
@@ -213,9 +195,7 @@ impl<'c> Emit<'c> {
                 }
                 Cursor::Before(op) => {
                     let op = OperationRef::from_raw(op);
-                    op.block()
-                        .expect("op in a block")
-                        .insert_operation_before(op, operation);
+                    op.block().expect("op in a block").insert_operation_before(op, operation);
                 }
             }
         }
@@ -279,7 +259,11 @@ fn drop_arguments(block: MlirBlock, values: &[V]) {
 
 /// Ops that can be recomputed anywhere (no memory effects, no side effects).
 fn is_rematerializable(name: &str) -> bool {
-    name.starts_with("nvvm.read.ptx.sreg.")
+    // Special registers the same in every warp (ctaid, nctaid, ...); a thread,
+    // lane or warp id differs between the default warps and a partition's.
+    let uniform_register =
+        name.starts_with("nvvm.read.ptx.sreg.") && !["tid", "laneid", "warpid"].iter().any(|id| name.contains(id));
+    uniform_register
         || matches!(
             name,
             "llvm.mlir.constant"
@@ -393,9 +377,7 @@ impl WarpSpecialize {
         let holder = unsafe { mlir_sys::mlirOperationGetRegion(self.op, 1) };
         let partitions_op = unsafe { mlir_sys::mlirBlockGetFirstOperation(mlir_sys::mlirRegionGetFirstBlock(holder)) };
         let n = unsafe { mlir_sys::mlirOperationGetNumRegions(partitions_op) };
-        (0..n)
-            .map(|i| unsafe { mlir_sys::mlirOperationGetRegion(partitions_op, i) })
-            .collect()
+        (0..n).map(|i| unsafe { mlir_sys::mlirOperationGetRegion(partitions_op, i) }).collect()
     }
     fn default_region(&self) -> mlir_sys::MlirRegion {
         unsafe { mlir_sys::mlirOperationGetRegion(self.op, 0) }
@@ -458,13 +440,7 @@ fn converted_operand(op: &OperationRef, index: usize) -> Result<(), PassFailed> 
             tritium_passes::ssa::set_operand(op, index, source);
             Ok(())
         }
-        None => Err(fail(
-            op,
-            format!(
-                "operand {index} of type {} has no LLVM value to replace it",
-                operand.r#type()
-            ),
-        )),
+        None => Err(fail(op, format!("operand {index} of type {} has no LLVM value to replace it", operand.r#type()))),
     }
 }
 
@@ -510,10 +486,8 @@ fn convert_types(op: &OperationRef) -> PassResult {
 }
 
 fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -> PassResult {
-    let ws_ops: Vec<OperationRef> = collect_ops(function, Order::Pre)
-        .into_iter()
-        .filter(|op| name_of(op) == "ttg.warp_specialize")
-        .collect();
+    let ws_ops: Vec<OperationRef> =
+        collect_ops(function, Order::Pre).into_iter().filter(|op| name_of(op) == "ttg.warp_specialize").collect();
     if ws_ops.is_empty() {
         return Ok(());
     }
@@ -531,10 +505,7 @@ fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -
     for op in &ws_ops {
         let partition_num_warps = i32_array(op, "partitionNumWarps").unwrap_or_default();
         let Some(start_ids) = i32_array(op, "warpGroupStartIds") else {
-            return Err(fail(
-                op,
-                "has no warpGroupStartIds (run tritongpu-allocate-warp-groups)",
-            ));
+            return Err(fail(op, "has no warpGroupStartIds (run tritongpu-allocate-warp-groups)"));
         };
         let ws = WarpSpecialize {
             op: op.to_raw(),
@@ -545,40 +516,23 @@ fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -
         if ws.partitions().len() + RESERVED_BARRIERS > HARDWARE_BARRIERS {
             return Err(fail(
                 op,
-                format!(
-                    "cannot support more than {} partitions",
-                    HARDWARE_BARRIERS - RESERVED_BARRIERS
-                ),
+                format!("cannot support more than {} partitions", HARDWARE_BARRIERS - RESERVED_BARRIERS),
             ));
         }
         if ws.partition_num_warps.len() != ws.partitions().len() || ws.start_ids.len() != ws.partitions().len() {
-            return Err(fail(
-                op,
-                "partitionNumWarps and warpGroupStartIds must name every partition",
-            ));
+            return Err(fail(op, "partitionNumWarps and warpGroupStartIds must name every partition"));
         }
         for (start, n) in ws.start_ids.iter().zip(&ws.partition_num_warps) {
             if i64::from(*start) < default_warps || i64::from(start + n) > total_warps {
-                return Err(fail(
-                    op,
-                    format!("partition warps {start}..{} lie outside the worker warps", start + n),
-                ));
+                return Err(fail(op, format!("partition warps {start}..{} lie outside the worker warps", start + n)));
             }
         }
         wss.push(ws);
     }
-    let mut emit = Emit {
-        b: Builder::new(context, location, Cursor::Before(function.to_raw())),
-    };
+    let mut emit = Emit { b: Builder::new(context, location, Cursor::Before(function.to_raw())) };
 
     // Named barriers first, while the regions still tell who runs what.
-    rewrite_barriers(
-        &mut emit,
-        function,
-        &wss,
-        default_warps * threads_per_warp,
-        threads_per_warp,
-    );
+    rewrite_barriers(&mut emit, function, &wss, default_warps * threads_per_warp, threads_per_warp);
 
     // Register budgets (from the kernel's ttg.maxnreg).
     let max_registers = crate::int_attribute(module, "ttg.maxnreg");
@@ -618,17 +572,10 @@ fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -
     let warp = emit.binary("llvm.udiv", tid, warp_size);
     let (all_lanes, zero, clamp) = (emit.constant(32, -1), emit.constant(32, 0), emit.constant(32, 31));
     let kind = Attribute::parse(context, "#nvvm<shfl_kind idx>").expect("shfl kind");
-    let warp = emit.b.op1(
-        "nvvm.shfl.sync",
-        &[all_lanes, warp, zero, clamp],
-        i32,
-        &[("kind", kind)],
-    );
+    let warp = emit.b.op1("nvvm.shfl.sync", &[all_lanes, warp, zero, clamp], i32, &[("kind", kind)]);
     let default_count = emit.constant(32, default_warps);
     let ult = emit.b.int_attr(emit.b.i64(), 6);
-    let is_default = emit
-        .b
-        .op1("llvm.icmp", &[warp, default_count], emit.b.i1(), &[("predicate", ult)]);
+    let is_default = emit.b.op1("llvm.icmp", &[warp, default_count], emit.b.i1(), &[("predicate", ult)]);
     let (entry_ref, switch_ref) = unsafe { (BlockRef::from_raw(entry), BlockRef::from_raw(switch_loop)) };
     let segments = DenseI32ArrayAttribute::new(context, &[1, 0, 0]).into();
     emit.insert(
@@ -639,14 +586,12 @@ fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -
             .build()
             .expect("llvm.cond_br"),
     );
-    let header_arguments: Vec<V> = (0..argument_count)
-        .map(|i| unsafe { mlir_sys::mlirBlockGetArgument(header, i) })
-        .collect();
+    let header_arguments: Vec<V> =
+        (0..argument_count).map(|i| unsafe { mlir_sys::mlirBlockGetArgument(header, i) }).collect();
     drop_arguments(entry, &header_arguments);
-    if max_registers.is_some() {
+    if let Some(start) = max_registers {
         let first = block_ops(entry)[0];
-        emit.at(Cursor::Before(first))
-            .set_max_registers(max_registers.unwrap(), default_registers);
+        emit.at(Cursor::Before(first)).set_max_registers(start, default_registers);
     }
 
     // The switch loop.
@@ -706,18 +651,13 @@ fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -
 
     emit.at(Cursor::End(switch_loop));
     let case_values: Vec<String> = (0..=next_state).map(|s| s.to_string()).collect();
-    let case_values = Attribute::parse(
-        context,
-        &format!("dense<[{}]> : vector<{}xi8>", case_values.join(", "), next_state + 1),
-    )
-    .expect("case values");
+    let case_values =
+        Attribute::parse(context, &format!("dense<[{}]> : vector<{}xi8>", case_values.join(", "), next_state + 1))
+            .expect("case values");
     let case_segments = DenseI32ArrayAttribute::new(context, &vec![0; partition_blocks.len()]).into();
     let segments = DenseI32ArrayAttribute::new(context, &[1, 0, 0]).into();
     let idle_ref = unsafe { BlockRef::from_raw(idle) };
-    let destination_refs: Vec<BlockRef> = partition_blocks
-        .iter()
-        .map(|b| unsafe { BlockRef::from_raw(*b) })
-        .collect();
+    let destination_refs: Vec<BlockRef> = partition_blocks.iter().map(|b| unsafe { BlockRef::from_raw(*b) }).collect();
     let mut successors: Vec<&melior::ir::Block> = vec![&idle_ref];
     successors.extend(destination_refs.iter().map(|r| &**r));
     emit.insert(
@@ -747,11 +687,7 @@ fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -
         let base = emit.shared_base(function_offset);
         let exit_state = emit.constant(8, next_state);
         for i in 0..worker_warps {
-            let ptr = if i == 0 {
-                base
-            } else {
-                emit.gep_const(base, &[i as i32], i8)
-            };
+            let ptr = if i == 0 { base } else { emit.gep_const(base, &[i as i32], i8) };
             emit.store(exit_state, ptr);
         }
         emit.all_barrier(SWITCH_BARRIER);
@@ -787,8 +723,7 @@ fn rewrite_barriers(
     };
     for op in collect_ops(function, Order::Pre) {
         if name_of(&op) == "nvvm.barrier0" && !inside_partition(&op) {
-            emit.at(Cursor::Before(op.to_raw()))
-                .named_barrier(DEFAULT_BARRIER, default_threads);
+            emit.at(Cursor::Before(op.to_raw())).named_barrier(DEFAULT_BARRIER, default_threads);
             unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
         }
     }
@@ -949,24 +884,16 @@ fn lower_default_side(
             }
             parent = p.parent_operation();
         }
-        parent
-            .and_then(|f| crate::int_attribute(&f, "allocation.offset"))
-            .unwrap_or(0)
+        parent.and_then(|f| crate::int_attribute(&f, "allocation.offset")).unwrap_or(0)
     };
     emit.at(Cursor::Before(ws.op));
     let base = emit.shared_base(function_offset);
     for (i, state) in states.iter().enumerate() {
         let value = emit.constant(8, *state);
-        let ptr = if i == 0 {
-            base
-        } else {
-            emit.gep_const(base, &[i as i32], i8)
-        };
+        let ptr = if i == 0 { base } else { emit.gep_const(base, &[i as i32], i8) };
         emit.store(value, ptr);
     }
-    let captures: Vec<V> = (0..op.operand_count())
-        .map(|i| op.operand(i).unwrap().to_raw())
-        .collect();
+    let captures: Vec<V> = (0..op.operand_count()).map(|i| op.operand(i).unwrap().to_raw()).collect();
     if !captures.is_empty() {
         let types: Vec<Type> = captures.iter().map(|v| crate::builder::type_of(*v)).collect();
         let layout = capture_struct(context, &types);
@@ -992,9 +919,8 @@ fn lower_default_side(
                 if name_of(&nested) == "ttg.warp_yield"
                     && nested.parent_operation().map(|p| p.to_raw().ptr) == Some(ws.op.ptr)
                 {
-                    let values: Vec<V> = (0..nested.operand_count())
-                        .map(|i| nested.operand(i).unwrap().to_raw())
-                        .collect();
+                    let values: Vec<V> =
+                        (0..nested.operand_count()).map(|i| nested.operand(i).unwrap().to_raw()).collect();
                     emit.at(Cursor::Before(nested.to_raw()));
                     emit.all_barrier(SWITCH_BARRIER);
                     if let Some(actual) = &ws.actual_registers {

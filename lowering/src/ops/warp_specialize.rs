@@ -50,7 +50,10 @@ fn lower_warp_specialize<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> 
     for i in 0..op.operand_count() {
         let ty = op.operand(i).unwrap().r#type();
         if ty.is_ranked_tensor() {
-            return Err(LowerError::at(&op, format!("capture {i} is a tensor ({ty}); only scalars, pointers and descriptors can be captured")));
+            return Err(LowerError::at(
+                &op,
+                format!("capture {i} is a tensor ({ty}); only scalars, pointers and descriptors can be captured"),
+            ));
         }
         let registers = l.operand(&op, i)?;
         if registers.len() != 1 {
@@ -100,7 +103,11 @@ fn lower_warp_specialize<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> 
             mlir_sys::MlirStringRef { data: partitions_name.as_ptr().cast(), length: partitions_name.len() },
             location.to_raw(),
         );
-        mlir_sys::mlirOperationStateAddOwnedRegions(&mut state, partition_regions.len() as isize, partition_regions.as_mut_ptr());
+        mlir_sys::mlirOperationStateAddOwnedRegions(
+            &mut state,
+            partition_regions.len() as isize,
+            partition_regions.as_mut_ptr(),
+        );
         melior::ir::Operation::from_raw(mlir_sys::mlirOperationCreate(&mut state))
     };
     let holder = Region::new();
@@ -109,7 +116,8 @@ fn lower_warp_specialize<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> 
     let mut attributes = Vec::new();
     for attribute in ["partitionNumWarps", "warpGroupStartIds", "requestedRegisters", "actualRegisters"] {
         if let Some(values) = crate::dense_i32_attribute(&op, attribute) {
-            attributes.push((Identifier::new(context, attribute), DenseI32ArrayAttribute::new(context, &values).into()));
+            attributes
+                .push((Identifier::new(context, attribute), DenseI32ArrayAttribute::new(context, &values).into()));
         }
     }
     if let Some(offset) = crate::int_attribute(&op, "allocation.offset") {
@@ -129,7 +137,11 @@ fn lower_warp_specialize<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> 
     // The default region: the kernel's warps, the kernel's ids.
     let saved = l.b.cursor;
     l.b.cursor = Cursor::End(default_block);
-    let old_default = op.region_at(0).ok().and_then(|r| r.first_block()).ok_or_else(|| LowerError::at(&op, "has no default region"))?;
+    let old_default = op
+        .region_at(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .ok_or_else(|| LowerError::at(&op, "has no default region"))?;
     l.lower_block(&old_default)?;
     l.b.cursor = saved;
 
@@ -140,7 +152,8 @@ fn lower_warp_specialize<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> 
             let argument = unsafe { mlir_sys::mlirBlockGetArgument(partition_blocks[i], a as isize) };
             l.set(old_block.argument(a).unwrap().to_raw(), vec![argument]);
         }
-        let num_warps = u32::try_from(partition_warps[i]).map_err(|_| LowerError::at(&op, "negative partition warps"))?;
+        let num_warps =
+            u32::try_from(partition_warps[i]).map_err(|_| LowerError::at(&op, "negative partition warps"))?;
         l.lower_isolated_block(&old_block, partition_blocks[i], i64::from(start_ids[i]), num_warps)?;
     }
 
