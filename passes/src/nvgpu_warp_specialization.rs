@@ -97,14 +97,19 @@ fn analyze<'c, 'a>(lp: OperationRef<'c, 'a>, function_entry: &BlockRef<'c, 'a>) 
             "tt.descriptor_load" => {
                 let result = op.result(0).unwrap();
                 let users = crate::analysis::slice::users(result.into());
-                let [alloc] = users[..] else { return Err("a descriptor load is used other than by one ttg.local_alloc".into()) };
-                if name_of(&alloc) != "ttg.local_alloc" || alloc.block().map(|b| b.to_raw().ptr) != Some(body.to_raw().ptr) {
+                let [alloc] = users[..] else {
+                    return Err("a descriptor load is used other than by one ttg.local_alloc".into());
+                };
+                if name_of(&alloc) != "ttg.local_alloc"
+                    || alloc.block().map(|b| b.to_raw().ptr) != Some(body.to_raw().ptr)
+                {
                     return Err("a descriptor load is used other than by one ttg.local_alloc".into());
                 }
                 if !crate::ssa::is_defined_outside(op.operand(0).unwrap(), &lp) {
                     return Err("a descriptor is made inside the loop".into());
                 }
-                let memdesc = MemDesc::of(alloc.result(0).unwrap().r#type()).ok_or("a local_alloc without a memdesc")?;
+                let memdesc =
+                    MemDesc::of(alloc.result(0).unwrap().r#type()).ok_or("a local_alloc without a memdesc")?;
                 if !memdesc.encoding.to_string().contains("nvmma_shared") {
                     return Err("a loaded tile is not stored in an NVMMA shared layout".into());
                 }
@@ -121,7 +126,10 @@ fn analyze<'c, 'a>(lp: OperationRef<'c, 'a>, function_entry: &BlockRef<'c, 'a>) 
             "ttng.warp_group_dot" => {
                 dots += 1;
                 let reads_tiles = (0..2).all(|i| views.contains(&value_key(op.operand(i).unwrap())));
-                if !reads_tiles || op.operand(2).unwrap().to_raw().ptr != accumulator.to_raw().ptr || op.operand_count() != 3 {
+                if !reads_tiles
+                    || op.operand(2).unwrap().to_raw().ptr != accumulator.to_raw().ptr
+                    || op.operand_count() != 3
+                {
                     return Err("the dot must read loaded tiles and accumulate into the loop's value".into());
                 }
             }
@@ -192,7 +200,13 @@ impl<'c> Build<'c> {
         self.op(at, "arith.constant", &[], &[ty], &[("value", self.int_attr(ty, value))]).result(0).unwrap().into()
     }
     /// `ttg.memdesc_index %source[%index]` as `result`.
-    fn index<'a>(&self, at: &At<'c, 'a>, source: Value<'c, '_>, index: Value<'c, '_>, result: Type<'c>) -> Value<'c, 'a> {
+    fn index<'a>(
+        &self,
+        at: &At<'c, 'a>,
+        source: Value<'c, '_>,
+        index: Value<'c, '_>,
+        result: Type<'c>,
+    ) -> Value<'c, 'a> {
         self.value(at, "ttg.memdesc_index", &[source, index], result)
     }
     fn wait(&self, at: &At<'c, '_>, barrier: Value<'c, '_>, phase: Value<'c, '_>) {
@@ -209,7 +223,12 @@ enum At<'c, 'a> {
 
 /// Slot and phase of iteration counter `it` over `stages` buffers:
 /// (it mod S, (it / S) mod 2).
-fn slot_and_phase<'c, 'a>(b: &Build<'c>, at: &At<'c, 'a>, it: Value<'c, '_>, stages: i64) -> (Value<'c, 'a>, Value<'c, 'a>) {
+fn slot_and_phase<'c, 'a>(
+    b: &Build<'c>,
+    at: &At<'c, 'a>,
+    it: Value<'c, '_>,
+    stages: i64,
+) -> (Value<'c, 'a>, Value<'c, 'a>) {
     let i32 = b.i32_type();
     let s = b.constant(at, i32, stages);
     let one = b.constant(at, i32, 1);
@@ -241,7 +260,8 @@ fn specialize(m: &MatmulLoop, stages: i64) -> Result<(), String> {
         }
         ops
     };
-    let earlier: HashSet<usize> = block_ops(&function_entry).iter().take_while(|o| key(o) != key(&lp)).map(key).collect();
+    let earlier: HashSet<usize> =
+        block_ops(&function_entry).iter().take_while(|o| key(o) != key(&lp)).map(key).collect();
     let outside = |v: Value| -> bool {
         match crate::ssa::defining_op(v) {
             Some(d) => earlier.contains(&key(&d)),
@@ -267,9 +287,10 @@ fn specialize(m: &MatmulLoop, stages: i64) -> Result<(), String> {
         }
         match crate::ssa::defining_op(v) {
             Some(d) if name_of(&d) == "arith.constant" => constants.push(d),
-            _ if v.r#type().is_ranked_tensor() => {
-                return Err("the code after the loop uses a tensor computed before it (it cannot be passed to the consumer warps)".into())
-            }
+            _ if v.r#type().is_ranked_tensor() => return Err(
+                "the code after the loop uses a tensor computed before it (it cannot be passed to the consumer warps)"
+                    .into(),
+            ),
             _ => captures.push(unsafe { Value::from_raw(v.to_raw()) }),
         }
     }
@@ -287,9 +308,14 @@ fn specialize(m: &MatmulLoop, stages: i64) -> Result<(), String> {
             shape.join("x"),
             memdesc.encoding
         ));
-        let slot_type = b.ty(&format!("!ttg.memdesc<{}x{element}, {}, #ttg.shared_memory, mutable>", shape.join("x"), memdesc.encoding));
+        let slot_type = b.ty(&format!(
+            "!ttg.memdesc<{}x{element}, {}, #ttg.shared_memory, mutable>",
+            shape.join("x"),
+            memdesc.encoding
+        ));
         let buffer: Value = b.op(&before, "ttg.local_alloc", &[], &[ring], &[]).result(0).unwrap().into();
-        bytes += memdesc.shape.iter().product::<i64>() * crate::analysis::scratch::element_bytes(memdesc.element_type) as i64;
+        bytes += memdesc.shape.iter().product::<i64>()
+            * crate::analysis::scratch::element_bytes(memdesc.element_type) as i64;
         buffers.push((buffer, slot_type, tile_type));
     }
     let barrier_layout = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>";
@@ -317,7 +343,10 @@ fn specialize(m: &MatmulLoop, stages: i64) -> Result<(), String> {
     let partition_region = Region::new();
     let capture_types: Vec<(Type, Location)> = captures.iter().map(|v| (v.r#type(), b.location)).collect();
     let consumer_block = partition_region.append_block(Block::new(&capture_types));
-    let partitions = OperationBuilder::new("ttg.warp_specialize.partitions", b.location).add_regions([partition_region]).build().unwrap();
+    let partitions = OperationBuilder::new("ttg.warp_specialize.partitions", b.location)
+        .add_regions([partition_region])
+        .build()
+        .unwrap();
     let holder = Region::new();
     holder.append_block(Block::new(&[])).append_operation(partitions);
     let ws = OperationBuilder::new("ttg.warp_specialize", b.location)
@@ -327,7 +356,10 @@ fn specialize(m: &MatmulLoop, stages: i64) -> Result<(), String> {
         // thread can have, so moving registers between the groups gains
         // nothing (upstream's 232-register consumers come with its data
         // partition into two consumer groups, 12 warps).
-        .add_attributes(&[(Identifier::new(context, "partitionNumWarps"), DenseI32ArrayAttribute::new(context, &[4]).into())])
+        .add_attributes(&[(
+            Identifier::new(context, "partitionNumWarps"),
+            DenseI32ArrayAttribute::new(context, &[4]).into(),
+        )])
         .add_regions([default_region, holder])
         .build()
         .expect("ttg.warp_specialize");
@@ -335,7 +367,19 @@ fn specialize(m: &MatmulLoop, stages: i64) -> Result<(), String> {
 
     let no_pipelining = b.int_attr(i32, 0);
     build_producer(&b, m, &buffers, full, empty, stages, bytes, producer_block, no_pipelining);
-    build_consumer(&b, m, &buffers, &captures, &constants, full, empty, stages, consumer_block, &after_loop, no_pipelining);
+    build_consumer(
+        &b,
+        m,
+        &buffers,
+        &captures,
+        &constants,
+        full,
+        empty,
+        stages,
+        consumer_block,
+        &after_loop,
+        no_pipelining,
+    );
 
     for op in after_loop.iter().rev() {
         unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
@@ -510,16 +554,18 @@ fn upstream_declines(module: &OperationRef, function: OperationRef) -> bool {
     if module_capability(module) / 10 != 9 || int_attribute(module, "ttg.num-warps") != Some(4) {
         return true;
     }
-    collect_ops(function, Order::Pre)
-        .iter()
-        .any(|o| name_of(o) == "scf.if" && o.region_at(1).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation()).is_some())
+    collect_ops(function, Order::Pre).iter().any(|o| {
+        name_of(o) == "scf.if"
+            && o.region_at(1).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation()).is_some()
+    })
 }
 
 fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     let module = enclosing_module(module).unwrap_or(module);
     let stages = options.int("num-stages").max(1);
     // The functions first: specializing destroys ops a lazy walk would visit.
-    let functions: Vec<OperationRef> = collect_ops(module, Order::Pre).into_iter().filter(|o| name_of(o) == "tt.func").collect();
+    let functions: Vec<OperationRef> =
+        collect_ops(module, Order::Pre).into_iter().filter(|o| name_of(o) == "tt.func").collect();
     for function in functions {
         let loops: Vec<OperationRef> = collect_ops(function, Order::Pre)
             .into_iter()

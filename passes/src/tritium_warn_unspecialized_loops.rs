@@ -1,17 +1,15 @@
 //! `tritium-warn-unspecialized-loops` (Tritium's own; upstream has no such
-//! pass): a loop marked `tt.warp_specialize` (`tl.range(...,
-//! warp_specialize=True)`) that reaches this point was not specialized,
-//! because Tritium does not have upstream's `nvgpu-warp-specialization`
-//! (sm_90) or `tritongpu-automatic-warp-specialization` (sm_100) yet. The
-//! loop still computes the same results (specialization only reorganises
-//! which warps issue the loads and the dots; upstream itself leaves such
-//! loops unspecialized on sm_90 unless num_warps is 4), so this is a warning
-//! at the loop, not an error: the kernel compiles, and the user (`tritium
-//! compile` on stderr, the Python plug-in as a Python warning) learns that
-//! the request was not honoured, and why.
-//!
-//! The pass sits where upstream's warp specialization runs in the pipeline,
-//! and goes away when that pass is implemented.
+//! pass): a loop still marked `tt.warp_specialize` (`tl.range(...,
+//! warp_specialize=True)`) after the warp specialization passes was not
+//! specialized: upstream itself leaves it (sm_90 with num_warps other than
+//! 4, a kernel with an `scf.if` else block, before sm_90), or Tritium lacks
+//! the pass (sm_100's `tritongpu-automatic-warp-specialization`). (Loops
+//! Tritium's `nvgpu-warp-specialization` declines for its own reasons get
+//! their warning there, with the reason.) The loop still computes the same
+//! results (specialization only reorganises which warps issue the loads and
+//! the dots), so this is a warning at the loop, not an error: the kernel
+//! compiles, and the user (`tritium compile` on stderr, the Python plug-in
+//! as a Python warning) learns that the request was not honoured, and why.
 use crate::{
     analysis::scratch::module_capability,
     ir::{collect_ops, enclosing_module, int_attribute, name_of, Order},
@@ -22,8 +20,7 @@ use tritium_dialects::pass::{emit_warning, PassDefinition, PassOptions, PassResu
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "tritium-warn-unspecialized-loops",
-    description:
-        "Warn at each loop marked tt.warp_specialize that is compiled without warp specialization",
+    description: "Warn at each loop marked tt.warp_specialize that is compiled without warp specialization",
     anchor: "builtin.module",
     options: &[],
     run,
@@ -44,32 +41,26 @@ fn function_has_else(op: melior::ir::OperationRef) -> bool {
     // Upstream counts any op of an else block, its scf.yield included.
     collect_ops(function, Order::Pre).iter().any(|o| {
         name_of(o) == "scf.if"
-            && o.region_at(1)
-                .ok()
-                .and_then(|r| r.first_block())
-                .and_then(|b| b.first_operation())
-                .is_some()
+            && o.region_at(1).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation()).is_some()
     })
 }
 
 /// Why upstream Triton 3.6 would not specialize the loop either, if it would
 /// not; `None` when upstream would have.
-fn upstream_leaves_unspecialized(
-    capability: u32,
-    num_warps: Option<i64>,
-    has_else: bool,
-) -> Option<String> {
+fn upstream_leaves_unspecialized(capability: u32, num_warps: Option<i64>, has_else: bool) -> Option<String> {
     if capability < 90 {
-        return Some(format!(
-            "warp specialization needs sm_90 or newer, the target is sm_{capability}"
-        ));
+        return Some(format!("warp specialization needs sm_90 or newer, the target is sm_{capability}"));
     }
     if capability / 10 == 9 {
         if let Some(n) = num_warps.filter(|n| *n != 4) {
-            return Some(format!("upstream Triton does not specialize it on sm_90 with num_warps={n} either (it needs num_warps=4)"));
+            return Some(format!(
+                "upstream Triton does not specialize it on sm_90 with num_warps={n} either (it needs num_warps=4)"
+            ));
         }
         if has_else {
-            return Some("upstream Triton does not specialize it either: the kernel has an scf.if with an else block".into());
+            return Some(
+                "upstream Triton does not specialize it either: the kernel has an scf.if with an else block".into(),
+            );
         }
     }
     None
@@ -85,10 +76,11 @@ fn run(module: melior::ir::OperationRef, _options: &PassOptions) -> PassResult {
         }
         let message = match upstream_leaves_unspecialized(capability, num_warps, function_has_else(op)) {
             Some(reason) => format!("this loop asks for warp specialization (warp_specialize=True) but is compiled without it: {reason}"),
-            None => "this loop asks for warp specialization (warp_specialize=True) but is compiled without it: Tritium does not \
-                     have upstream's warp specialization pass (nvgpu-warp-specialization) yet; the results are the same, the speed \
-                     may not be"
-                .to_string(),
+            None => format!(
+                "this loop asks for warp specialization (warp_specialize=True) but is compiled without it: Tritium does not \
+                 have upstream's warp specialization for sm_{capability} ({}) yet; the results are the same, the speed may not be",
+                if capability >= 100 { "tritongpu-automatic-warp-specialization" } else { "nvgpu-warp-specialization" }
+            ),
         };
         emit_warning(op.location(), &message);
     }

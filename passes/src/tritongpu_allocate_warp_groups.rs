@@ -120,7 +120,8 @@ fn padding_sizes(mut warps: i32) -> Vec<i32> {
 
 fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     let module = enclosing_module(module).unwrap_or(module);
-    let ws_ops: Vec<_> = collect_ops(module, Order::Pre).into_iter().filter(|o| name_of(o) == "ttg.warp_specialize").collect();
+    let ws_ops: Vec<_> =
+        collect_ops(module, Order::Pre).into_iter().filter(|o| name_of(o) == "ttg.warp_specialize").collect();
     let base_warps = int_attribute(&module, "ttg.num-warps").unwrap_or(4) as i32;
     let threads_per_warp = int_attribute(&module, "ttg.threads-per-warp").unwrap_or(32) as i32;
     let total_of = |ws: &OperationRef| dense_i32(ws, "partitionNumWarps").unwrap_or_default().iter().sum::<i32>();
