@@ -13,11 +13,18 @@ use crate::tma::sass_of;
 use tritium_lowering::{compile_source, CompileOptions, Target};
 
 fn fixture(stage: &str) -> String {
-    std::fs::read_to_string(repo_root().join(format!("test/fixtures/warp_specialize/ws_matmul_host_sm90.{stage}"))).unwrap()
+    std::fs::read_to_string(repo_root().join(format!("test/fixtures/warp_specialize/ws_matmul_host_sm90.{stage}")))
+        .unwrap()
 }
 
 fn options() -> CompileOptions {
-    CompileOptions { target: Target::parse("cuda:90").unwrap(), num_warps: 4, num_stages: 3, verify_each_pass: true, ..CompileOptions::default() }
+    CompileOptions {
+        target: Target::parse("cuda:90").unwrap(),
+        num_warps: 4,
+        num_stages: 3,
+        verify_each_pass: true,
+        ..CompileOptions::default()
+    }
 }
 
 #[test]
@@ -26,11 +33,22 @@ fn upstream_ttgir_of_a_warp_specialized_matmul_lowers_to_setmaxnreg() {
     let bundle = &compiled.bundle;
     assert_eq!(bundle.info.num_warps, 12, "the producer's 4 warps and two consumer warp groups");
     assert!(bundle.ptx.contains(".maxnreg 168"), "the register budget ptxas needs for setmaxnreg");
-    for text in ["setmaxnreg.dec.sync.aligned.u32 40", "setmaxnreg.inc.sync.aligned.u32 232", "setmaxnreg.dec.sync.aligned.u32 120"] {
+    for text in [
+        "setmaxnreg.dec.sync.aligned.u32 40",
+        "setmaxnreg.inc.sync.aligned.u32 232",
+        "setmaxnreg.dec.sync.aligned.u32 120",
+    ] {
         assert!(bundle.ptx.split_whitespace().collect::<Vec<_>>().join(" ").contains(text), "no `{text}` in the PTX");
     }
     let sass = sass_of(bundle, "ws-ttgir").unwrap();
-    for instruction in ["USETMAXREG.DEALLOC", "USETMAXREG.TRY_ALLOC", "HGMMA.64x128x16.F32", "UTMALDG.2D", "UTMASTG.2D", "SYNCS.PHASECHK"] {
+    for instruction in [
+        "USETMAXREG.DEALLOC",
+        "USETMAXREG.TRY_ALLOC",
+        "HGMMA.64x128x16.F32",
+        "UTMALDG.2D",
+        "UTMASTG.2D",
+        "SYNCS.PHASECHK",
+    ] {
         assert!(sass.contains(instruction), "no {instruction} in the SASS");
     }
 }
