@@ -170,6 +170,10 @@ void tritiumEmitRemark(MlirLocation location, const char *message) {
   emitRemark(unwrap(location)) << message;
 }
 
+void tritiumEmitWarning(MlirLocation location, const char *message) {
+  emitWarning(unwrap(location)) << message;
+}
+
 int tritiumOptMain(int argc, char **argv) {
   DialectRegistry registry;
   registerDialects(registry);

@@ -62,6 +62,7 @@ unsafe extern "C" {
         source_name: mlir_sys::MlirStringRef,
     ) -> MlirOperation;
     pub fn tritiumEmitRemark(location: MlirLocation, message: *const c_char);
+    pub fn tritiumEmitWarning(location: MlirLocation, message: *const c_char);
     pub fn tritiumOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
 
     pub fn tritiumLayoutToDictionary(attr: MlirAttribute) -> MlirAttribute;

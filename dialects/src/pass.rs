@@ -160,3 +160,11 @@ pub fn emit_remark(location: Location, message: &str) {
     // SAFETY: as for emit_error.
     unsafe { crate::ffi::tritiumEmitRemark(location.to_raw(), message.as_ptr()) };
 }
+
+/// Emits a warning at `location` (matched by `expected-warning`): the
+/// compile goes on, and `tritium compile` and the Python plug-in show it.
+pub fn emit_warning(location: Location, message: &str) {
+    let message = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // SAFETY: as for emit_error.
+    unsafe { crate::ffi::tritiumEmitWarning(location.to_raw(), message.as_ptr()) };
+}

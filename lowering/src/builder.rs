@@ -50,7 +50,7 @@ impl<'c> Builder<'c> {
         Builder { context, location, cursor, constants: HashMap::new(), constant_anchor: None }
     }
 
-    fn insert(&self, operation: Operation<'c>, cursor: Cursor) -> OperationRef<'c, 'c> {
+    pub(crate) fn insert(&self, operation: Operation<'c>, cursor: Cursor) -> OperationRef<'c, 'c> {
         unsafe {
             match cursor {
                 Cursor::End(block) => BlockRef::from_raw(block).append_operation(operation),
@@ -156,6 +156,12 @@ impl<'c> Builder<'c> {
             .build()
             .expect("constant");
         self.insert(operation, cursor).result_at(0).unwrap().to_raw()
+    }
+
+    /// Swaps the cache of hoisted constants (a region isolated from the
+    /// function's entry block needs its own).
+    pub fn swap_constants(&mut self, constants: HashMap<(String, i64), V>) -> HashMap<(String, i64), V> {
+        std::mem::replace(&mut self.constants, constants)
     }
 
     pub fn i32_const(&mut self, value: i64) -> V {

@@ -164,7 +164,7 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     // make_llir does; a module that already carries `ttg.shared` was.
     if module.as_operation().attribute("ttg.shared").is_err() {
         let pipeline = format!(
-            "builtin.module(allocate-shared-memory-nv{{compute-capability={} ptx-version=87}},tritongpu-membar)",
+            "builtin.module(tritongpu-allocate-warp-groups,allocate-shared-memory-nv{{compute-capability={} ptx-version=87}},tritongpu-membar)",
             target.capability
         );
         run_pipeline(context, module, &pipeline, options.verify_each_pass)?;
@@ -189,7 +189,8 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     // diagnostic naming it, as in every pass).
     let test_panic = options.test_internal_error.as_deref() == Some("lowering");
     let lowering = format!(
-        "builtin.module(convert-triton-gpu-to-llvm{{compute-capability={} scratch-parameters={} test-internal-error={test_panic}}})",
+        "builtin.module(convert-triton-gpu-to-llvm{{compute-capability={} scratch-parameters={} test-internal-error={test_panic}}},\
+         convert-warp-specialize-to-llvm)",
         target.capability, options.scratch_parameters
     );
     run_pipeline(context, module, &lowering, options.verify_each_pass)?;

@@ -217,6 +217,62 @@ impl<'c> Lowering<'c> {
         Ok(())
     }
 
+    /// Lowers `block` (a region isolated from above: a partition of
+    /// `ttg.warp_specialize`) into `into`, as a function body of its own:
+    /// constants, hoisted values and thread coordinates are made inside it,
+    /// from `ids` (the thread and warp ids relative to the partition's first
+    /// warp) and a shared-memory base of its own, over `num_warps` warps.
+    pub fn lower_isolated_block(
+        &mut self,
+        block: &melior::ir::BlockRef<'c, '_>,
+        into: mlir_sys::MlirBlock,
+        first_warp: i64,
+        num_warps: u32,
+    ) -> Result<()> {
+        let i32 = self.b.i32();
+        let saved_cursor = self.b.cursor;
+        self.b.cursor = Cursor::End(into);
+        let anchor = self.b.op_ref("llvm.mlir.undef", &[], &[i32], &[]).to_raw();
+        let saved_anchor = self.b.constant_anchor.replace(anchor);
+        let saved_constants = self.b.swap_constants(HashMap::new());
+        let saved_prologue = std::mem::replace(&mut self.prologue, anchor);
+        let saved_thread_coords = std::mem::take(&mut self.thread_coords);
+        let saved_register_coords = std::mem::take(&mut self.register_coords);
+        let saved = (self.tid, self.lane, self.warp, self.shared_base, self.num_warps);
+
+        self.b.cursor = Cursor::Before(anchor);
+        let absolute = self.b.special_register("tid.x");
+        let offset = self.b.i32_const(first_warp * 32);
+        let tid = self.b.binary("arith.subi", absolute, offset);
+        let lane_mask = self.b.i32_const(31);
+        let lane = self.b.and(tid, lane_mask);
+        let five = self.b.i32_const(5);
+        let warp = self.b.lshr(tid, five);
+        let warp = self.b.inline_asm("shfl.sync.idx.b32 $0, $1, 0, 31, -1;", "=r,r", &[warp], Some(i32)).unwrap();
+        let shared_type = self.b.ptr(3);
+        let context = self.b.context;
+        let shared_base = self.b.op1(
+            "llvm.mlir.addressof",
+            &[],
+            shared_type,
+            &[("global_name", melior::ir::attribute::FlatSymbolRefAttribute::new(context, "global_smem").into())],
+        );
+        (self.tid, self.lane, self.warp, self.shared_base, self.num_warps) = (tid, lane, warp, shared_base, num_warps);
+        self.b.cursor = Cursor::End(into);
+        let result = self.lower_top_level(block);
+
+        self.b.cursor = saved_cursor;
+        self.b.constant_anchor = saved_anchor;
+        self.b.swap_constants(saved_constants);
+        self.prologue = saved_prologue;
+        self.thread_coords = saved_thread_coords;
+        self.register_coords = saved_register_coords;
+        (self.tid, self.lane, self.warp, self.shared_base, self.num_warps) = saved;
+        // The anchor only marked where hoisted values go.
+        unsafe { mlir_sys::mlirOperationDestroy(anchor) };
+        result
+    }
+
     /// Lowers the ops of `block` in order, at the current cursor.
     pub fn lower_block(&mut self, block: &melior::ir::BlockRef<'c, '_>) -> Result<()> {
         let mut next = block.first_operation();
@@ -356,7 +412,10 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
         .unwrap_or_else(|| "kernel".into());
     let shared_bytes = crate::module_int_attribute(&module_op, "ttg.shared").unwrap_or(0) as usize;
     let tensordesc_meta = descriptor_metadata(&function_type).map_err(|e| LowerError::at(&kernel, e))?;
-    let info = KernelInfo { name, num_warps, shared_bytes, parameters, tensordesc_meta };
+    // A warp-specialized kernel is launched with the warps of its partitions
+    // too (tritongpu-allocate-warp-groups counts them).
+    let launch_warps = crate::module_int_attribute(&module_op, "ttg.total-num-warps").map_or(num_warps, |n| n as u32);
+    let info = KernelInfo { name, num_warps: launch_warps, shared_bytes, parameters, tensordesc_meta };
     Ok(Kernel { op: kernel, function_type, info })
 }
 
@@ -375,7 +434,9 @@ pub fn lower_kernel<'c>(
     let Kernel { op: kernel, function_type, info } = find_kernel(module, scratch_parameters)?;
     let body = module.body();
     let module_op = module.as_operation();
-    let num_warps = info.num_warps;
+    // The kernel's own warps (those that run its body); the launch may add
+    // warp-specialized partitions' warps (info.num_warps).
+    let num_warps = crate::module_int_attribute(&module_op, "ttg.num-warps").unwrap_or(4) as u32;
 
     // Vector widths of loads and stores come from the axis info of the TTGIR.
     let axis_info = tritium_passes::analysis::axis_info::ModuleAxisInfo::analyze(module_op)
@@ -432,16 +493,25 @@ pub fn lower_kernel<'c>(
         .expect("branch");
     let branch = prologue_ref.append_operation(branch);
     let kernel_name = info.name.clone();
-    let threads = num_warps * 32;
+    let threads = info.num_warps * 32;
     let unit = Attribute::unit(context);
+    let mut function_attributes = vec![
+        (Identifier::new(context, "sym_name"), StringAttribute::new(context, &kernel_name).into()),
+        (Identifier::new(context, "function_type"), b.type_attr(llvm_function_type)),
+        (Identifier::new(context, "nvvm.kernel"), unit),
+        (Identifier::new(context, "nvvm.reqntid"), DenseI32ArrayAttribute::new(context, &[threads as i32]).into()),
+        (Identifier::new(context, "arg_attrs"), ArrayAttribute::new(context, &parameter_attributes).into()),
+    ];
+    // Warp specialization: the warp states' shared memory, and the register
+    // budget ptxas needs to accept setmaxnreg.
+    if let Some(offset) = crate::int_attribute(&kernel, "allocation.offset") {
+        function_attributes.push((Identifier::new(context, "allocation.offset"), b.int_attr(b.i32(), offset)));
+    }
+    if let Some(registers) = crate::module_int_attribute(&module_op, "ttg.maxnreg") {
+        function_attributes.push((Identifier::new(context, "nvvm.maxnreg"), b.int_attr(b.i32(), registers)));
+    }
     let function = OperationBuilder::new("llvm.func", location)
-        .add_attributes(&[
-            (Identifier::new(context, "sym_name"), StringAttribute::new(context, &kernel_name).into()),
-            (Identifier::new(context, "function_type"), b.type_attr(llvm_function_type)),
-            (Identifier::new(context, "nvvm.kernel"), unit),
-            (Identifier::new(context, "nvvm.reqntid"), DenseI32ArrayAttribute::new(context, &[threads as i32]).into()),
-            (Identifier::new(context, "arg_attrs"), ArrayAttribute::new(context, &parameter_attributes).into()),
-        ])
+        .add_attributes(&function_attributes)
         .add_regions([region])
         .build()
         .map_err(|e| LowerError::at(&kernel, e.to_string()))?;

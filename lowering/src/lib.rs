@@ -10,6 +10,7 @@ pub mod builder;
 pub mod bundle;
 pub mod cfg;
 pub mod convert_triton_gpu_to_llvm;
+pub mod convert_warp_specialize_to_llvm;
 pub mod embed;
 pub mod emit;
 pub mod layout;
@@ -27,7 +28,10 @@ pub use bundle::{compile, Bundle, CompileOptions};
 pub fn register_all_passes() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     tritium_passes::register_all();
-    ONCE.call_once(|| tritium_dialects::pass::register(&convert_triton_gpu_to_llvm::PASS));
+    ONCE.call_once(|| {
+        tritium_dialects::pass::register(&convert_triton_gpu_to_llvm::PASS);
+        tritium_dialects::pass::register(&convert_warp_specialize_to_llvm::PASS);
+    });
 }
 pub use embed::{compile_source, Compiled, VERSION};
 pub use target::Target;

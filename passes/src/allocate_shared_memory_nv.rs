@@ -144,6 +144,20 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
             }
         }
     }
+    // The default region and the partitions of a ttg.warp_specialize run at
+    // the same time: what any of them allocates lives through the whole op.
+    for request in &mut requests {
+        let mut ancestor = ops[request.op].parent_operation();
+        while let Some(parent) = ancestor {
+            if name_of(&parent) == "ttg.warp_specialize" {
+                if let Some(&at) = position.get(&key(&parent)) {
+                    request.start = request.start.min(at);
+                    request.end = request.end.max(end[at]);
+                }
+            }
+            ancestor = parent.parent_operation();
+        }
+    }
 
     // First fit, largest buffers first.
     let mut order: Vec<usize> = (0..requests.len()).collect();

@@ -70,6 +70,18 @@ pub fn erase(op: OperationRef) {
     unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
 }
 
+/// A `array<i32: ...>` attribute of `op`.
+pub fn dense_i32_attribute(op: &OperationRef, name: &str) -> Option<Vec<i32>> {
+    let attribute = op.attribute(name).ok()?;
+    melior::ir::attribute::DenseI32ArrayAttribute::try_from(attribute).ok()?;
+    let raw = attribute.to_raw();
+    // SAFETY: a live dense i32 array attribute.
+    unsafe {
+        let n = mlir_sys::mlirDenseArrayGetNumElements(raw);
+        Some((0..n).map(|i| mlir_sys::mlirDenseI32ArrayGetElement(raw, i)).collect())
+    }
+}
+
 /// An integer attribute of `op`, inherent or discardable.
 pub fn int_attribute(op: &OperationRef, name: &str) -> Option<i64> {
     op.attribute(name).ok().and_then(|a| integer_attribute(a).ok()).map(|i| i.value())

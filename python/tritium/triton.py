@@ -69,8 +69,11 @@ class _Kernel:
                         source_name=name)
 
     def _report_warnings(self):
-        for warning in self.result.get("warnings") or ():
-            warnings.warn(f"Tritium: {warning}", RuntimeWarning, stacklevel=3)
+        # Warnings (e.g. a warp_specialize=True loop compiled unspecialized)
+        # reach the user as Python warnings; remarks stay quiet.
+        for text in self.result.get("warnings") or ():
+            if ": warning: " in text:
+                warnings.warn(f"Tritium: {text}", RuntimeWarning, stacklevel=3)
 
     def make_ttgir(self, src, metadata):
         text = str(src)

@@ -11,7 +11,7 @@
 // RUN: not tritium compile %t/no-kernel.mlir --target cuda:70 -o %t/out 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not ls %t/out
 
-// OP: unsupported-op.mlir:6:5: error: 'ttg.warp_specialize': the lowering does not support this op yet
+// OP: unsupported-op.mlir:6:5: error: 'ttng.cluster_wait': the lowering does not support this op yet
 // SIG: tensor-parameter.mlir:3:3: error: 'tt.func': kernel parameters must be scalars or pointers
 // RET: returns-value.mlir:2:3: error: 'tt.func': a kernel returns nothing
 // NONE: no-kernel.mlir:1:1: error: 'builtin.module': expected one tt.func (the kernel), found 0
@@ -24,11 +24,8 @@
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @kernel(%p: !tt.ptr<f32>) {
     %c = arith.constant 1 : i32
-    // Warp specialization is not lowered yet.
-    ttg.warp_specialize()
-    default {
-      ttg.warp_yield
-    } : () -> ()
+    // Thread-block clusters (num-ctas > 1) are not lowered yet.
+    ttng.cluster_wait
     tt.return
   }
 }

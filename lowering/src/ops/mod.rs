@@ -17,6 +17,7 @@ pub mod shape;
 pub mod shared;
 pub mod tma;
 pub mod warp;
+pub mod warp_specialize;
 pub mod wgmma;
 
 use crate::emit::{LowerError, Lowering, Result};
@@ -65,6 +66,7 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         "ttng.warp_group_dot" | "ttng.warp_group_dot_wait" | "ttng.fence_async_shared" => wgmma::lower(l, op, &name),
         n if (n.starts_with("ttng.") && (n.contains("barrier") || n.contains("tma") || n.contains("tensormap")))
             || n == "ttg.global_scratch_alloc" => tma::lower(l, op, &name),
+        "ttg.warp_specialize" | "ttg.warp_yield" | "ttg.warp_return" => warp_specialize::lower(l, op, &name),
         "tt.fp_to_fp" => fp8::lower_fp_to_fp(l, op),
         "ttg.fp4_to_fp" => fp8::lower_fp4_to_fp(l, op),
         "arith.constant" if fp8::is_fp8_constant(&op) => fp8::lower_constant(l, op),

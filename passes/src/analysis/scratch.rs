@@ -224,6 +224,40 @@ pub fn scratch_bytes(op: &OperationRef, capability: u32) -> usize {
         "tt.atomic_rmw" | "tt.atomic_cas" => atomic_scratch_bytes(op),
         "tt.gather" => gather_scratch_bytes(op),
         "tt.histogram" => histogram_scratch_bytes(op),
+        "ttg.warp_specialize" => warp_specialize_capture_bytes(op),
+        "tt.func" => warp_state_bytes(op),
         _ => 0,
     }
+}
+
+/// Bytes of one capture of `ttg.warp_specialize` in the packed struct the
+/// default warps hand it over in (upstream's sizes: a shared-memory
+/// descriptor as base pointer and one i32 offset per dimension; Tritium's
+/// lowering passes only the pointer, so this is an upper bound). Tensors
+/// cannot be captured (each thread holds different registers).
+pub fn capture_bytes(ty: Type) -> usize {
+    if let Some(memdesc) = tritium_dialects::types::MemDesc::of(ty) {
+        return 8 + 4 * memdesc.shape.len();
+    }
+    if ty.to_string().starts_with("!tt.tensordesc") {
+        return 8; // its address
+    }
+    element_bytes(ty) // scalars; pointers are 8
+}
+
+/// `ttg.warp_specialize` passes its captures through shared memory.
+pub fn warp_specialize_capture_bytes(op: &OperationRef) -> usize {
+    (0..op.operand_count()).map(|i| capture_bytes(op.operand(i).unwrap().r#type())).sum()
+}
+
+/// A kernel with `ttg.warp_specialize` tells each worker warp what to run
+/// through one byte per warp, for the whole kernel.
+pub fn warp_state_bytes(function: &OperationRef) -> usize {
+    crate::ir::collect_ops(*function, crate::ir::Order::Pre)
+        .iter()
+        .filter(|o| name_of(o) == "ttg.warp_specialize")
+        .filter_map(|o| crate::ir::dense_i32_attribute(o, "partitionNumWarps"))
+        .map(|warps| warps.iter().sum::<i32>() as usize)
+        .max()
+        .unwrap_or(0)
 }

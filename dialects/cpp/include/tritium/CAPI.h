@@ -66,6 +66,8 @@ MlirOperation tritiumParseSourceString(MlirContext context, MlirStringRef source
 
 /// The C API has mlirEmitError but no remark.
 void tritiumEmitRemark(MlirLocation location, const char *message);
+/// And no warning.
+void tritiumEmitWarning(MlirLocation location, const char *message);
 
 /// mlir-opt's main (MlirOptMain) over Tritium's dialects and every registered
 /// pass. Returns the process exit code.

@@ -19,3 +19,4 @@ mod pipeline;
 mod regressions;
 mod reliability;
 mod tma;
+mod warp_specialize;

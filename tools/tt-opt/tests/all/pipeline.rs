@@ -7,7 +7,8 @@
 //!
 //! Upstream runs passes there that Tritium does not have (plan-cta,
 //! optimize-descriptor-encoding, fuse-nested-loops,
-//! combine-tensor-select-and-if, nvgpu-warp-specialization, and the
+//! combine-tensor-select-and-if, nvgpu-warp-specialization (Tritium's covers
+//! the TMA-matmul loop shape only; no corpus kernel asks for it), and the
 //! canonicalize after optimize-dot-operands). Where they change the IR, the
 //! kernel is listed in `NOT_EXACT` with the reason, and the test compares
 //! the layouts of its memory, dot, reduction, scan and conversion ops

@@ -32,7 +32,7 @@ const CASES: &[Case] = &[
     Case { kernel: "tma_store_epilogue", stages: &["ttgir", "ttir"], sass: &["UTMASTG.2D"] },
 ];
 
-fn nvdisasm() -> PathBuf {
+pub(crate) fn nvdisasm() -> PathBuf {
     if let Some(path) = std::env::var_os("NVDISASM") {
         return PathBuf::from(path);
     }
@@ -91,7 +91,7 @@ fn compile_fixture(kernel: &str, stage: &str) -> Result<Bundle, String> {
     compile(&context, &mut module, &options)
 }
 
-fn sass_of(bundle: &Bundle, label: &str) -> Result<String, String> {
+pub(crate) fn sass_of(bundle: &Bundle, label: &str) -> Result<String, String> {
     let directory = std::env::temp_dir().join(format!("tritium-tma-{}-{label}", std::process::id()));
     std::fs::create_dir_all(&directory).unwrap();
     let ptx = directory.join("kernel.ptx");

@@ -1,0 +1,78 @@
+//! Warp specialization on sm_90 (test/fixtures/warp_specialize/: upstream
+//! Triton 3.6's TTIR and TTGIR of the kernels in kernels.py).
+//!
+//! From upstream's TTGIR (a producer default region and two wgmma consumer
+//! partitions), Tritium's lowering gives PTX that ptxas accepts for sm_90a,
+//! launched with upstream's 12 warps, whose SASS moves registers between the
+//! groups (USETMAXREG). From the TTIR, Tritium's own nvgpu-warp-specialization
+//! splits the loop into a TMA producer and one wgmma consumer group (8
+//! warps); with 8 warps asked for, upstream and Tritium leave it
+//! unspecialized, and Tritium says so in a located warning.
+use crate::common::repo_root;
+use crate::tma::sass_of;
+use tritium_lowering::{compile_source, CompileOptions, Target};
+
+fn fixture(stage: &str) -> String {
+    std::fs::read_to_string(repo_root().join(format!("test/fixtures/warp_specialize/ws_matmul_host_sm90.{stage}")))
+        .unwrap()
+}
+
+fn options() -> CompileOptions {
+    CompileOptions {
+        target: Target::parse("cuda:90").unwrap(),
+        num_warps: 4,
+        num_stages: 3,
+        verify_each_pass: true,
+        ..CompileOptions::default()
+    }
+}
+
+#[test]
+fn upstream_ttgir_of_a_warp_specialized_matmul_lowers_to_setmaxnreg() {
+    let compiled = compile_source(&fixture("ttgir"), "ws_matmul_host.ttgir", &options(), false).unwrap();
+    let bundle = &compiled.bundle;
+    assert_eq!(bundle.info.num_warps, 12, "the producer's 4 warps and two consumer warp groups");
+    assert!(bundle.ptx.contains(".maxnreg 168"), "the register budget ptxas needs for setmaxnreg");
+    for text in [
+        "setmaxnreg.dec.sync.aligned.u32 40",
+        "setmaxnreg.inc.sync.aligned.u32 232",
+        "setmaxnreg.dec.sync.aligned.u32 120",
+    ] {
+        assert!(bundle.ptx.split_whitespace().collect::<Vec<_>>().join(" ").contains(text), "no `{text}` in the PTX");
+    }
+    let sass = sass_of(bundle, "ws-ttgir").unwrap();
+    for instruction in [
+        "USETMAXREG.DEALLOC",
+        "USETMAXREG.TRY_ALLOC",
+        "HGMMA.64x128x16.F32",
+        "UTMALDG.2D",
+        "UTMASTG.2D",
+        "SYNCS.PHASECHK",
+    ] {
+        assert!(sass.contains(instruction), "no {instruction} in the SASS");
+    }
+}
+
+#[test]
+fn ttir_of_a_tma_matmul_loop_is_specialized_by_tritiums_pipeline() {
+    let compiled = compile_source(&fixture("ttir"), "ws_matmul_host.ttir", &options(), false).unwrap();
+    assert_eq!(compiled.bundle.info.num_warps, 8, "the kernel's 4 producer warps and one consumer warp group");
+    let warnings: Vec<&String> = compiled.warnings.iter().filter(|w| w.contains(": warning: ")).collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let sass = sass_of(&compiled.bundle, "ws-ttir").unwrap();
+    for instruction in ["HGMMA.64x128x16.F32", "UTMALDG.2D", "UTMASTG.2D", "SYNCS.PHASECHK", "SYNCS.ARRIVE"] {
+        assert!(sass.contains(instruction), "no {instruction} in the SASS");
+    }
+}
+
+#[test]
+fn ttir_with_eight_warps_compiles_unspecialized_with_a_warning() {
+    let options = CompileOptions { num_warps: 8, ..options() };
+    let compiled = compile_source(&fixture("ttir"), "ws_matmul_host.ttir", &options, false).unwrap();
+    assert_eq!(compiled.bundle.info.num_warps, 8);
+    let warnings: Vec<&String> = compiled.warnings.iter().filter(|w| w.contains(": warning: ")).collect();
+    assert_eq!(warnings.len(), 1, "{:?}", compiled.warnings);
+    assert!(warnings[0].contains("kernels.py:") && warnings[0].contains("num_warps=8"), "{}", warnings[0]);
+    let sass = sass_of(&compiled.bundle, "ws-ttir-8").unwrap();
+    assert!(!sass.contains("USETMAXREG"));
+}
