@@ -35,10 +35,18 @@ def matmul_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.c
     tl.store(c + rm[:, None] * N + rn[None, :], acc.to(tl.float16))
 
 
+@triton.jit
+def tma_copy_kernel(in_desc, out_desc, BM: tl.constexpr, BN: tl.constexpr):
+    tile = in_desc.load([tl.program_id(0) * BM, tl.program_id(1) * BN])
+    out_desc.store([tl.program_id(0) * BM, tl.program_id(1) * BN], tile + 1.0)
+
+
 CASES = {
     "add": (add_kernel, {"x": "*fp32", "y": "*fp32", "out": "*fp32", "n": "i32"}, {"BLOCK": 1024}, {}),
     "softmax": (softmax_kernel, {"out": "*fp32", "inp": "*fp32", "stride": "i32", "n_cols": "i32"}, {"BLOCK": 1024},
                 {"num_warps": 8}),
     "matmul": (matmul_kernel, {"a": "*fp16", "b": "*fp16", "c": "*fp16", "M": "i32", "N": "i32", "K": "i32"},
                {"BM": 128, "BN": 128, "BK": 64}, {"num_warps": 8, "num_stages": 3}),
+    "tma_copy": (tma_copy_kernel, {"in_desc": "tensordesc<fp16[64, 64]>", "out_desc": "tensordesc<fp16[64, 64]>"},
+                 {"BM": 64, "BN": 64}, {}),
 }

@@ -87,8 +87,12 @@ class _Kernel:
             self.fallback = True
             stats["fallback"] += 1
             return self.upstream["ttgir"](src, metadata)
-        # The TTIR had no tensor descriptors Tritium could lower (it would have failed).
-        metadata["tensordesc_meta"] = []
+        # What Triton's launcher needs to encode each host-side descriptor into
+        # the CUtensorMap the kernel takes by value (as upstream's make_ttgir
+        # sets it). Empty, the launcher would pass the descriptor decomposed
+        # into pointer, shape and strides instead, which the kernel's
+        # parameters do not match.
+        metadata["tensordesc_meta"] = self.result["metadata"]["tensordesc_meta"]
         self.ttgir = self.result["ttgir"] if self.result["ttgir"] is not None else text
         return self.ttgir
 
