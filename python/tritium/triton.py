@@ -106,10 +106,11 @@ class _Kernel:
         metadata["shared"] = info["shared"]
         metadata["num_warps"] = info["num_warps"]
         metadata["tmem_size"] = 0
-        # Tritium's kernels use no global or profile scratch memory; the
-        # launcher still passes the two pointers (null when the size is 0).
-        metadata["global_scratch_size"] = 0
-        metadata["global_scratch_align"] = 1
+        # Global scratch (device-side tensor descriptors' tensormaps): the
+        # launcher allocates size bytes per program and passes the pointer
+        # (null when the size is 0). Tritium uses no profile scratch.
+        metadata["global_scratch_size"] = info["global_scratch_size"]
+        metadata["global_scratch_align"] = info["global_scratch_align"]
         metadata["profile_scratch_size"] = 0
         metadata["profile_scratch_align"] = 1
         self.llvm_ir = self.result["llvm_ir"] or ""

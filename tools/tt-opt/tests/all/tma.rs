@@ -30,6 +30,13 @@ const CASES: &[Case] = &[
     // synchronous): see lower_loops.rs.
     Case { kernel: "tma_matmul", stages: &["ttgir", "ttir"], sass: &["UTMALDG.2D", "UTMASTG.2D", "HGMMA"] },
     Case { kernel: "tma_store_epilogue", stages: &["ttgir", "ttir"], sass: &["UTMASTG.2D"] },
+    // Device-side descriptors: tensormaps built in global scratch
+    // (tensormap.replace, then cp_fenceproxy and the acquire fence: UTMACCTL).
+    Case {
+        kernel: "device_desc_matmul",
+        stages: &["ttgir", "ttir"],
+        sass: &["UTMALDG.2D", "UTMASTG.2D", "HGMMA", "UTMACCTL"],
+    },
 ];
 
 fn nvdisasm() -> PathBuf {
@@ -116,6 +123,20 @@ fn check(case: &Case, stage: &str) -> Vec<String> {
     let expected = upstream(case.kernel, "tensordesc_meta");
     if meta != expected {
         problems.push(format!("tensordesc_meta {meta}, upstream {expected}"));
+    }
+    // Per-program global scratch (device-side descriptors' tensormaps), and
+    // the trailing parameter it comes in.
+    for (key, ours) in
+        [("global_scratch_size", bundle.info.global_scratch_size), ("global_scratch_align", bundle.info.global_scratch_align)]
+    {
+        let expected: usize = upstream(case.kernel, key).parse().unwrap();
+        if ours != expected {
+            problems.push(format!("{key} {ours}, upstream {expected}"));
+        }
+    }
+    let has_scratch_parameter = bundle.info.parameters.last().is_some_and(|(name, _)| name == "global_scratch");
+    if has_scratch_parameter != (bundle.info.global_scratch_size > 0) {
+        problems.push("a global_scratch parameter without global scratch, or the other way round".into());
     }
     if stage == "ttgir" {
         let shared: usize = upstream(case.kernel, "shared").parse().unwrap();
