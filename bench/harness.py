@@ -78,8 +78,14 @@ def check(result):
 class PtxKernel:
     """A kernel loaded from PTX, launched with cuLaunchKernel."""
 
-    def __init__(self, ptx_path, name, num_warps, shared, extra_null_args=0, tensordesc_meta=None):
+    def __init__(self, ptx_path, name, num_warps, shared, extra_null_args=0, tensordesc_meta=None,
+                 global_scratch_size=0):
         self.tensordesc_meta = tensordesc_meta or []
+        # Bytes of global scratch per program (device-side descriptors' tensormaps): the
+        # kernel takes a buffer of that many bytes per program in its global-scratch
+        # parameter (the first of upstream's two trailing pointers; Tritium's own last one).
+        self.global_scratch_size = global_scratch_size or 0
+        self._scratch = None
         with open(ptx_path, "rb") as f:
             ptx = f.read() + b"\0"
         self.module = check(cu.cuModuleLoadData(ptx))
@@ -102,13 +108,26 @@ class PtxKernel:
                 values.append(a); types.append(ctypes.c_float)
             else:
                 values.append(a); types.append(ctypes.c_int32)
-        for _ in range(self.extra):  # upstream's global and profile scratch pointers
-            values.append(0); types.append(ctypes.c_void_p)
+        for pointer in self.trailing_pointers(grid):  # global (and upstream's profile) scratch
+            values.append(pointer); types.append(ctypes.c_void_p)
         grid = tuple(grid) + (1,) * (3 - len(grid))
         stream = torch.cuda.current_stream().cuda_stream
         check(cu.cuLaunchKernel(self.function, *grid, self.threads, 1, 1, self.shared, stream,
                                 (tuple(values), tuple(types)), 0))
 
+    def trailing_pointers(self, grid):
+        """The pointers after the kernel's own arguments: upstream's two scratch pointers
+        (null unless the kernel needs global scratch), or Tritium's global-scratch one."""
+        pointers = [0] * self.extra
+        if self.global_scratch_size:
+            programs = math.prod(grid)
+            if self._scratch is None or self._scratch.numel() < self.global_scratch_size * programs:
+                self._scratch = torch.empty(self.global_scratch_size * programs, dtype=torch.uint8, device="cuda")
+            if pointers:
+                pointers[0] = self._scratch.data_ptr()
+            else:
+                pointers = [self._scratch.data_ptr()]
+        return pointers
 
     def launch_with_descriptors(self, grid, args):
         """Kernel parameters as a void** array (CUtensorMaps are 128-byte structs by value)."""
@@ -126,8 +145,8 @@ class PtxKernel:
                 held.append(ctypes.c_int64(a))
             else:
                 held.append(ctypes.c_int32(a))
-        for _ in range(self.extra):
-            held.append(ctypes.c_void_p(0))
+        for pointer in self.trailing_pointers(grid):
+            held.append(ctypes.c_void_p(pointer))
         pointers = (ctypes.c_void_p * len(held))(*[ctypes.addressof(h) for h in held])
         self._held = (held, pointers)  # alive until the launch has read them
         grid = tuple(grid) + (1,) * (3 - len(grid))
@@ -375,6 +394,20 @@ def case_list():
                     flops=2 * m * n * k, jit=TK.tma_matmul, jit_opts=dict(num_stages=3))
     cases.append(("tma_matmul", "tma_matmul", "4096^3", lambda: tma_matmul(4096)))
 
+    def device_desc_matmul(size):
+        # Device-side descriptors: the kernel builds its tensormaps in global scratch (the
+        # JIT's comes from triton.set_allocator).
+        triton.set_allocator(lambda nbytes, align, stream: torch.empty(nbytes, dtype=torch.int8, device=dev))
+        m = n = k = size
+        a = torch.randn(m, k, device=dev, dtype=torch.float16)
+        b = torch.randn(n, k, device=dev, dtype=torch.float16)
+        c = torch.empty(m, n, device=dev, dtype=torch.float16)
+        ref = (a.float() @ b.float().T).to(torch.float16)
+        return dict(args=[a, b, c, m, n, k], out=[c], ref=[ref], grid=(m // 128, n // 128),
+                    constexprs=dict(BM=128, BN=128, BK=64), tol=(0.25, 1e-2), flops=2 * m * n * k,
+                    jit=TK.device_desc_matmul, jit_opts=dict(num_stages=3))
+    cases.append(("device_desc_matmul", "device_desc_matmul", "4096^3", lambda: device_desc_matmul(4096)))
+
     def tma_store_epilogue(m, n):
         x = torch.randn(m, n, device=dev, dtype=torch.float32)
         y = torch.empty(m, n, device=dev, dtype=torch.float32)
@@ -423,18 +456,21 @@ def main():
             if meta:
                 launchers["tritium"] = PtxKernel(os.path.join(bench_dir, "tritium", args.target, case + ".ptx"),
                                                  meta["name"], meta["num_warps"], meta["shared"],
-                                                 tensordesc_meta=meta.get("tensordesc_meta"))
+                                                 tensordesc_meta=meta.get("tensordesc_meta"),
+                                                 global_scratch_size=meta.get("global_scratch_size"))
             ttir_meta = load_bundle(os.path.join(bench_dir, "tritium-ttir", args.target), case)
             if ttir_meta:
                 launchers["tritium_from_ttir"] = PtxKernel(
                     os.path.join(bench_dir, "tritium-ttir", args.target, case + ".ptx"),
                     ttir_meta["name"], ttir_meta["num_warps"], ttir_meta["shared"],
-                    tensordesc_meta=ttir_meta.get("tensordesc_meta"))
+                    tensordesc_meta=ttir_meta.get("tensordesc_meta"),
+                    global_scratch_size=ttir_meta.get("global_scratch_size"))
             if upstream_meta:
                 launchers["triton_ptx"] = PtxKernel(os.path.join(bench_dir, "upstream", args.target, case + ".ptx"),
                                                     upstream_meta["name"], upstream_meta["num_warps"],
                                                     upstream_meta["shared"], extra_null_args=2,
-                                                    tensordesc_meta=upstream_meta.get("tensordesc_meta"))
+                                                    tensordesc_meta=upstream_meta.get("tensordesc_meta"),
+                                                    global_scratch_size=upstream_meta.get("global_scratch_size"))
             num_warps = (meta or upstream_meta or {}).get("num_warps", 4)
             jit = c["jit"]
             jit_args = c.get("jit_args", c["args"])

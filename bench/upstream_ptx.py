@@ -20,4 +20,5 @@ with open(prefix + ".ptx", "w") as f:
 meta = kernel.metadata
 with open(prefix + ".json", "w") as f:
     json.dump(dict(name=meta.name, num_warps=meta.num_warps, shared=meta.shared,
-                   tensordesc_meta=getattr(meta, "tensordesc_meta", None) or []), f)
+                   tensordesc_meta=getattr(meta, "tensordesc_meta", None) or [],
+                   global_scratch_size=getattr(meta, "global_scratch_size", 0) or 0), f)

@@ -69,7 +69,7 @@ pub struct Bundle {
 
 impl Bundle {
     /// `{name, target, num_warps, threads_per_block, shared, parameters,
-    /// tensordesc_meta}`.
+    /// tensordesc_meta, global_scratch_size, global_scratch_align}`.
     pub fn metadata_json(&self) -> String {
         let parameters: Vec<String> = self
             .info
@@ -78,14 +78,16 @@ impl Bundle {
             .map(|(name, ty)| format!("    {{\"name\": {:?}, \"type\": {:?}}}", name, ty))
             .collect();
         format!(
-            "{{\n  \"name\": {:?},\n  \"target\": {:?},\n  \"num_warps\": {},\n  \"threads_per_block\": {},\n  \"shared\": {},\n  \"parameters\": [\n{}\n  ],\n  \"tensordesc_meta\": [{}]\n}}\n",
+            "{{\n  \"name\": {:?},\n  \"target\": {:?},\n  \"num_warps\": {},\n  \"threads_per_block\": {},\n  \"shared\": {},\n  \"parameters\": [\n{}\n  ],\n  \"tensordesc_meta\": [{}],\n  \"global_scratch_size\": {},\n  \"global_scratch_align\": {}\n}}\n",
             self.info.name,
             self.target.name(),
             self.info.num_warps,
             self.info.num_warps * 32,
             self.info.shared_bytes,
             parameters.join(",\n"),
-            self.info.tensordesc_meta.join(", ")
+            self.info.tensordesc_meta.join(", "),
+            self.info.global_scratch_size,
+            self.info.global_scratch_align
         )
     }
 
@@ -169,6 +171,11 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         );
         run_pipeline(context, module, &pipeline, options.verify_each_pass)?;
         lap("shared memory allocation and barriers");
+    }
+    // Global scratch (device-side descriptors' tensormaps), as upstream's
+    // make_llir lays it out.
+    if module.as_operation().attribute("ttg.global_scratch_memory_size").is_err() {
+        run_pipeline(context, module, "builtin.module(tritongpu-global-scratch-memory-allocation)", options.verify_each_pass)?;
     }
     // A module that came with its allocation was not checked by the pass.
     let shared = crate::module_int_attribute(&module.as_operation(), "ttg.shared").unwrap_or(0);

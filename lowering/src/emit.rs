@@ -87,6 +87,10 @@ pub struct Lowering<'c> {
     pub lane: V,
     pub warp: V,
     pub shared_base: V,
+    /// The kernel's global-scratch parameter, when it has one.
+    pub global_scratch: Option<V>,
+    /// Bytes of global scratch per program (`ttg.global_scratch_memory_size`).
+    pub global_scratch_size: usize,
     /// Functions declared in the module (libdevice, ...).
     pub declared_functions: std::collections::HashSet<String>,
     /// The llvm.func being built; module-level declarations go before it.
@@ -316,6 +320,11 @@ pub struct KernelInfo {
     /// For each `!tt.tensordesc` parameter, in order, what the launcher puts
     /// into its CUtensorMap (a JSON object, as upstream's `tensordesc_meta`).
     pub tensordesc_meta: Vec<String>,
+    /// Global scratch memory per program, and its alignment: a launcher
+    /// passes `global_scratch_size` x programs bytes in the `global_scratch`
+    /// parameter (upstream's metadata of these names).
+    pub global_scratch_size: usize,
+    pub global_scratch_align: usize,
 }
 
 /// The kernel ABI of one parameter: its LLVM type and parameter attributes.
@@ -337,6 +346,26 @@ fn kernel_parameter<'c>(context: &'c Context, b: &Builder<'c>, ty: Type<'c>) -> 
 /// `tensordesc_meta` of the kernel: one entry per tensor-descriptor parameter.
 fn descriptor_metadata(function_type: &FunctionType) -> std::result::Result<Vec<String>, String> {
     (0..function_type.input_count()).filter_map(|i| ops::tma::descriptor_metadata(function_type.input(i).unwrap())).collect()
+}
+
+/// Global scratch bytes per program and their alignment, as
+/// tritongpu-global-scratch-memory-allocation left them on the module (none
+/// when it did not run).
+fn global_scratch(module: &OperationRef) -> (usize, usize) {
+    let size = crate::module_int_attribute(module, "ttg.global_scratch_memory_size").unwrap_or(0);
+    let align = crate::module_int_attribute(module, "ttg.global_scratch_memory_alignment").unwrap_or(1);
+    (size.max(0) as usize, align.max(1) as usize)
+}
+
+/// The trailing pointer parameters: upstream Triton's two (global and
+/// profile scratch) with its ABI, else the global-scratch one alone when the
+/// kernel needs global scratch (device-side tensor descriptors).
+fn scratch_parameter_names(triton_abi: bool, global_scratch_size: usize) -> &'static [&'static str] {
+    match (triton_abi, global_scratch_size > 0) {
+        (true, _) => &["global_scratch", "profile_scratch"],
+        (false, true) => &["global_scratch"],
+        (false, false) => &[],
+    }
 }
 
 /// The kernel of a TTGIR module: its public `tt.func`, checked for what
@@ -400,10 +429,9 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
             .unwrap_or_else(|| format!("arg{i}"));
         parameters.push((name, ty.to_string()));
     }
-    if scratch_parameters {
-        for name in ["global_scratch", "profile_scratch"] {
-            parameters.push((name.to_string(), "!llvm.ptr<1>".to_string()));
-        }
+    let (global_scratch_size, global_scratch_align) = global_scratch(&module_op);
+    for name in scratch_parameter_names(scratch_parameters, global_scratch_size) {
+        parameters.push((name.to_string(), "!llvm.ptr<1>".to_string()));
     }
     let name = kernel
         .attribute("sym_name")
@@ -415,7 +443,15 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
     // A warp-specialized kernel is launched with the warps of its partitions
     // too (tritongpu-allocate-warp-groups counts them).
     let launch_warps = crate::module_int_attribute(&module_op, "ttg.total-num-warps").map_or(num_warps, |n| n as u32);
-    let info = KernelInfo { name, num_warps: launch_warps, shared_bytes, parameters, tensordesc_meta };
+    let info = KernelInfo {
+        name,
+        num_warps: launch_warps,
+        shared_bytes,
+        parameters,
+        tensordesc_meta,
+        global_scratch_size,
+        global_scratch_align,
+    };
     Ok(Kernel { op: kernel, function_type, info })
 }
 
@@ -474,10 +510,9 @@ pub fn lower_kernel<'c>(
         parameter_types.push(lowered);
         parameter_attributes.push(attributes);
     }
-    if scratch_parameters {
-        parameter_types.extend([b.ptr(1), b.ptr(1)]);
-        let empty = Attribute::parse(context, "{}").expect("empty dictionary");
-        parameter_attributes.extend([empty, empty]);
+    for _ in scratch_parameter_names(scratch_parameters, info.global_scratch_size) {
+        parameter_types.push(b.ptr(1));
+        parameter_attributes.push(Attribute::parse(context, "{}").expect("empty dictionary"));
     }
     let void = melior::dialect::llvm::r#type::void(context);
     let llvm_function_type = melior::dialect::llvm::r#type::function(void, &parameter_types, false);
@@ -554,6 +589,9 @@ pub fn lower_kernel<'c>(
         lane,
         warp,
         shared_base,
+        global_scratch: (info.global_scratch_size > 0)
+            .then(|| prologue_block.argument(function_type.input_count()).unwrap().to_raw()),
+        global_scratch_size: info.global_scratch_size,
         declared_functions: Default::default(),
         function_op: function.to_raw(),
         axis_info,

@@ -140,7 +140,9 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
         } else {
             let size = scratch_bytes(op, capability);
             if size > 0 {
-                requests.push(Request { op: i, size, alignment: 16, start: i, end: end[i] });
+                // tensormap.replace works on a 128-byte aligned tensormap.
+                let alignment = if name == "ttng.tensormap_create" { 128 } else { 16 };
+                requests.push(Request { op: i, size, alignment, start: i, end: end[i] });
             }
         }
     }

@@ -164,7 +164,8 @@ pub fn element_bits(element: Type) -> u32 {
         "f32" => 32,
         "f64" => 64,
         _ if text.starts_with("f8") => 8,
-        _ => text.trim_start_matches('i').parse().unwrap_or(32),
+        // Signless, signed (`si8`, tensor descriptors' blocks) or unsigned.
+        _ => text.trim_start_matches(['s', 'u']).trim_start_matches('i').parse().unwrap_or(32),
     }
 }
 

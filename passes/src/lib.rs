@@ -33,6 +33,7 @@ mod tritongpu_allocate_warp_groups;
 mod tritongpu_coalesce;
 mod tritongpu_f32_dot_tc;
 mod tritongpu_membar;
+mod tritongpu_global_scratch_memory_allocation;
 mod tritongpu_optimize_dot_operands;
 mod tritongpu_pipeline;
 mod tritongpu_optimize_thread_locality;

@@ -273,11 +273,14 @@ fn tma_element_type(element: Type) -> Option<i64> {
         "f16" => 6,
         "f32" => 7,
         "f64" => 9,
-        _ => match crate::ir::element_bits(element) {
-            8 => 0,
-            16 => 1,
-            32 => 2,
-            64 => 4,
+        // Integers by size; 32- and 64-bit signed ones have their own codes.
+        _ => match (crate::ir::element_bits(element), text.starts_with("si")) {
+            (8, _) => 0,
+            (16, _) => 1,
+            (32, false) => 2,
+            (32, true) => 3,
+            (64, false) => 4,
+            (64, true) => 5,
             _ => return None,
         },
     })

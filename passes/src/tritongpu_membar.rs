@@ -7,6 +7,8 @@
 //! Accesses: ttg.local_alloc with a value and ttg.local_store write their
 //! buffer; ttg.local_load and warp_group_dot read theirs; async copies write
 //! theirs, and, as upstream, every ttg.async_wait is followed by a barrier;
+//! the ttng mbarrier and TMA ops access their mbarriers and buffers as
+//! upstream's ops declare (see `accesses`);
 //! ops with scratch write and then read it (their own internal barrier is
 //! the lowering's).
 //! Loops are iterated to a fixed point; both branches of an scf.if are
@@ -187,6 +189,12 @@ fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
     let memdesc_operand = |index: usize| -> Vec<Interval> {
         op.operand_at(index).ok().map(|v| vec![buffer_of(v).unwrap_or(EVERYTHING)]).unwrap_or_default()
     };
+    let memdesc_operands = || -> Vec<Interval> {
+        (0..op.operand_count())
+            .filter(|&i| op.operand_at(i).is_ok_and(|v| MemDesc::of(v.r#type()).is_some()))
+            .flat_map(memdesc_operand)
+            .collect()
+    };
     let name = name_of(op);
     let mut access = Accesses { reads: Vec::new(), writes: Vec::new() };
     match name.as_str() {
@@ -198,6 +206,29 @@ fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
         "ttg.local_store" => access.writes = memdesc_operand(1),
         "ttg.async_copy_global_to_local" => access.writes = memdesc_operand(1),
         "ttg.local_load" => access.reads = memdesc_operand(0),
+        // mbarrier objects live in shared memory: upstream's ops declare
+        // these effects on them, so a barrier separates, e.g., one thread's
+        // mbarrier.init from the other threads' waits, and a wait from the
+        // inval that ends the mbarrier's life.
+        "ttng.init_barrier" | "ttng.inval_barrier" | "ttng.barrier_expect" | "ttng.async_copy_mbarrier_arrive" => {
+            access.writes = memdesc_operand(0)
+        }
+        "ttng.wait_barrier" => {
+            access.reads = memdesc_operand(0);
+            access.writes = memdesc_operand(0);
+        }
+        // Arriving may signal other threads that shared memory is ready: all
+        // earlier accesses must be complete first (as upstream).
+        "ttng.arrive_barrier" => {
+            access.reads = vec![EVERYTHING];
+            access.writes = vec![EVERYTHING];
+        }
+        // TMA loads write their destination and their mbarrier (every memdesc
+        // operand); TMA stores read their source, written by other threads.
+        "ttng.async_tma_copy_global_to_local" | "ttng.async_tma_gather" => access.writes = memdesc_operands(),
+        "ttng.async_tma_copy_local_to_global" | "ttng.async_tma_reduce" | "ttng.async_tma_scatter" => {
+            access.reads = memdesc_operands()
+        }
         "ttng.warp_group_dot" => {
             for i in 0..2 {
                 if op.operand_at(i).is_ok_and(|v| MemDesc::of(v.r#type()).is_some()) {

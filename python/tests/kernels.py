@@ -35,12 +35,29 @@ def matmul_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.c
     tl.store(c + rm[:, None] * N + rn[None, :], acc.to(tl.float16))
 
 
+@triton.jit
+def tma_copy_kernel(in_desc, out_desc, BM: tl.constexpr, BN: tl.constexpr):
+    tile = in_desc.load([tl.program_id(0) * BM, tl.program_id(1) * BN])
+    out_desc.store([tl.program_id(0) * BM, tl.program_id(1) * BN], tile + 1.0)
+
+
+@triton.jit
+def device_desc_copy_kernel(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    src = tl.make_tensor_descriptor(x, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    dst = tl.make_tensor_descriptor(y, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    dst.store([tl.program_id(0) * BM, 0], src.load([tl.program_id(0) * BM, 0]))
+
+
 CASES = {
     "add": (add_kernel, {"x": "*fp32", "y": "*fp32", "out": "*fp32", "n": "i32"}, {"BLOCK": 1024}, {}),
     "softmax": (softmax_kernel, {"out": "*fp32", "inp": "*fp32", "stride": "i32", "n_cols": "i32"}, {"BLOCK": 1024},
                 {"num_warps": 8}),
     "matmul": (matmul_kernel, {"a": "*fp16", "b": "*fp16", "c": "*fp16", "M": "i32", "N": "i32", "K": "i32"},
                {"BM": 128, "BN": 128, "BK": 64}, {"num_warps": 8, "num_stages": 3}),
+    "tma_copy": (tma_copy_kernel, {"in_desc": "tensordesc<fp16[64, 64]>", "out_desc": "tensordesc<fp16[64, 64]>"},
+                 {"BM": 64, "BN": 64}, {}),
+    "device_desc_copy": (device_desc_copy_kernel, {"x": "*fp16", "y": "*fp16", "M": "i32", "N": "i32"},
+                         {"BM": 64, "BN": 64}, {}),
 }
 
 

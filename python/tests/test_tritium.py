@@ -170,6 +170,31 @@ def plugin_compile(name, **extra):
                           options={**options, **extra})
 
 
+def test_triton_plugin_tensor_descriptor_metadata():
+    """Host-side descriptors: the launcher encodes each CUtensorMap from the
+    kernel's tensordesc_meta (empty, it would pass pointer, shape and strides,
+    which the kernel's by-value CUtensorMap parameter does not match).
+    Device-side ones: the launcher allocates the global scratch the kernel
+    builds its tensormaps in."""
+    need_triton()
+    import tritium.triton
+    tritium.triton.enable()
+    try:
+        host = plugin_compile("tma_copy")
+        assert host.metadata.tritium == tritium.VERSION
+        meta = [dict(m) for m in host.metadata.tensordesc_meta]
+        assert len(meta) == 2 and all(m["block_size"] == [64, 64] and m["swizzle"] == 3 for m in meta), meta
+        assert ".param .align 64 .b8 tma_copy_kernel_param_0[128]" in host.asm["ptx"]
+        device = plugin_compile("device_desc_copy")
+        assert device.metadata.tritium == tritium.VERSION
+        assert not device.metadata.tensordesc_meta
+        # Two 128-byte tensormaps per program, 128-byte aligned.
+        assert (device.metadata.global_scratch_size, device.metadata.global_scratch_align) == (256, 128)
+        assert "tensormap.cp_fenceproxy.global.shared::cta" in device.asm["ptx"]
+    finally:
+        tritium.triton.disable()
+
+
 def test_triton_plugin_ptx_is_tritiums_and_cubin_from_ptxas():
     need_triton()
     import tritium.triton

@@ -115,10 +115,11 @@ class _Kernel:
         metadata["shared"] = info["shared"]
         metadata["num_warps"] = info["num_warps"]
         metadata["tmem_size"] = 0
-        # The launcher allocates the global scratch memory the kernel asks for
-        # and passes the two trailing pointers (null when a size is 0).
-        metadata["global_scratch_size"] = info.get("global_scratch_size", 0)
-        metadata["global_scratch_align"] = info.get("global_scratch_align", 1)
+        # Global scratch (device-side tensor descriptors' tensormaps): the
+        # launcher allocates size bytes per program and passes the pointer
+        # (null when the size is 0). Tritium uses no profile scratch.
+        metadata["global_scratch_size"] = info["global_scratch_size"]
+        metadata["global_scratch_align"] = info["global_scratch_align"]
         metadata["profile_scratch_size"] = 0
         metadata["profile_scratch_align"] = 1
         self.llvm_ir = self.result["llvm_ir"] or ""

@@ -112,3 +112,61 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// mbarriers and TMA copies (upstream's effects of the ttng ops): one thread
+// initialises the mbarrier, so every thread waits before using it; the TMA
+// load and the wait both touch the mbarrier, so a barrier separates them, and
+// one separates the wait from the inval (no thread may still be waiting); the
+// TMA store reads what all threads wrote with local_alloc, so a barrier comes
+// after the fence and before it. Two inits of disjoint slices need none.
+// CHECK-LABEL: tt.func public @tma_round_trip
+// CHECK: ttng.init_barrier
+// CHECK-NEXT: ttng.init_barrier
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttng.barrier_expect
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttng.async_tma_copy_global_to_local
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttng.wait_barrier
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttng.inval_barrier
+// CHECK-NEXT: ttng.inval_barrier
+// CHECK-NEXT: ttg.local_load
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttg.local_alloc
+// CHECK-NEXT: ttng.fence_async_shared
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttng.async_tma_copy_local_to_global
+// CHECK-NEXT: ttng.async_tma_store_wait
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @tma_round_trip(%in: !tt.tensordesc<tensor<64x64xf16, #shared>>, %out: !tt.tensordesc<tensor<64x64xf16, #shared>>, %x: i32) {
+    %true = arith.constant true
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %tile = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %bars = ttg.local_alloc : () -> !ttg.memdesc<2x1xi64, #shared1, #smem, mutable>
+    %bar = ttg.memdesc_index %bars[%c0] : !ttg.memdesc<2x1xi64, #shared1, #smem, mutable> -> !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    %bar1 = ttg.memdesc_index %bars[%c1] : !ttg.memdesc<2x1xi64, #shared1, #smem, mutable> -> !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    ttng.init_barrier %bar, 1 : !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    ttng.init_barrier %bar1, 1 : !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    ttng.barrier_expect %bar, 8192, %true : !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    ttng.async_tma_copy_global_to_local %in[%x, %x] %tile, %bar, %true : !tt.tensordesc<tensor<64x64xf16, #shared>>, !ttg.memdesc<1xi64, #shared1, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    ttng.wait_barrier %bar, %c0 : !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    ttng.inval_barrier %bar : !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    ttng.inval_barrier %bar1 : !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    %v = ttg.local_load %tile : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> tensor<64x64xf16, #blocked>
+    %staged = ttg.local_alloc %v : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+    ttng.fence_async_shared {bCluster = false}
+    ttng.async_tma_copy_local_to_global %out[%x, %x] %staged : !tt.tensordesc<tensor<64x64xf16, #shared>>, !ttg.memdesc<64x64xf16, #shared, #smem>
+    ttng.async_tma_store_wait {pendings = 0 : i32}
+    tt.return
+  }
+}

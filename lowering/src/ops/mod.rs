@@ -65,7 +65,8 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         | "ttg.async_commit_group" | "ttg.async_wait" => shared::lower(l, op, &name),
         "ttng.warp_group_dot" | "ttng.warp_group_dot_wait" | "ttng.fence_async_shared" => wgmma::lower(l, op, &name),
         n if (n.starts_with("ttng.") && (n.contains("barrier") || n.contains("tma") || n.contains("tensormap")))
-            || n == "ttg.global_scratch_alloc" => tma::lower(l, op, &name),
+            || n == "ttg.global_scratch_alloc"
+            || n == "ttng.reinterpret_tensor_descriptor" => tma::lower(l, op, &name),
         "ttg.warp_specialize" | "ttg.warp_yield" | "ttg.warp_return" => warp_specialize::lower(l, op, &name),
         "tt.fp_to_fp" => fp8::lower_fp_to_fp(l, op),
         "ttg.fp4_to_fp" => fp8::lower_fp4_to_fp(l, op),

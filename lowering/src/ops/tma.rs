@@ -20,8 +20,10 @@
 //!
 //! The descriptor (a `!tt.tensordesc` value) is the generic address of a
 //! 128-byte CUtensorMap: for a kernel parameter, the by-value
-//! `.param .align 64 .b8 [128]` (see [`parameter_abi`]). The host fills
-//! that CUtensorMap with the box shape, swizzle and element type that
+//! `.param .align 64 .b8 [128]` (see [`parameter_abi`]); for a device-side
+//! descriptor, the tensormap the kernel built in global scratch
+//! (`device_descriptors`). For a parameter, the host fills the
+//! CUtensorMap with the box shape, swizzle and element type that
 //! [`descriptor_metadata`] writes into the bundle's json (upstream's
 //! `tensordesc_meta`), since they must match the copies emitted here.
 use crate::{
@@ -32,6 +34,8 @@ use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::{layout::layout_of, types, types::MemDesc};
 use tritium_layout::{kinds::tma_box, Dim};
+
+mod device_descriptors;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
     match name {
@@ -88,17 +92,12 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
             Ok(())
         }
         // Device-side descriptors (tt.make_tensor_descriptor, lowered by
-        // triton-nvidia-tma-lowering) live in per-program global scratch,
-        // which needs upstream's global-scratch kernel parameter and a
-        // launcher that allocates it: not there yet.
-        "ttg.global_scratch_alloc"
-        | "ttng.tensormap_create"
-        | "ttng.tensormap_fenceproxy_acquire"
-        | "ttng.reinterpret_tensor_descriptor" => Err(LowerError::at(
-            &op,
-            "device-side tensor descriptors (tt.make_tensor_descriptor) are not supported by the lowering yet: \
-             they need global scratch memory, which Tritium's kernel ABI does not pass yet",
-        )),
+        // triton-nvidia-tma-lowering): a tensormap built in the program's
+        // global scratch, see `device_descriptors`.
+        "ttg.global_scratch_alloc" => device_descriptors::global_scratch_alloc(l, op),
+        "ttng.tensormap_create" => device_descriptors::tensormap_create(l, op),
+        "ttng.tensormap_fenceproxy_acquire" => device_descriptors::fenceproxy_acquire(l, op),
+        "ttng.reinterpret_tensor_descriptor" => device_descriptors::reinterpret(l, op),
         _ => Err(LowerError::at(&op, "is not supported by the TMA lowering yet")),
     }
 }
@@ -313,6 +312,9 @@ pub fn descriptor_metadata(ty: Type) -> Option<std::result::Result<String, Strin
 /// Bytes and TMA data-type code (the device-side numbering upstream's
 /// metadata uses) of an element type.
 pub fn tma_element_type(element: &str) -> Option<(u32, u32)> {
+    // Descriptor blocks keep the frontend's signedness (`si32`, `ui8`).
+    let signed = element.starts_with("si");
+    let element = element.strip_prefix('s').or_else(|| element.strip_prefix('u')).unwrap_or(element);
     Some(match element {
         "f16" => (2, 6),
         "bf16" => (2, 10),
@@ -321,8 +323,8 @@ pub fn tma_element_type(element: &str) -> Option<(u32, u32)> {
         "i8" | "i1" => (1, 0),
         _ if element.starts_with("f8") => (1, 0),
         "i16" => (2, 1),
-        "i32" => (4, 2),
-        "i64" => (8, 4),
+        "i32" => (4, if signed { 3 } else { 2 }),
+        "i64" => (8, if signed { 5 } else { 4 }),
         _ => return None,
     })
 }

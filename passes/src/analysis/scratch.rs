@@ -204,6 +204,10 @@ pub fn enclosing_capability(op: &OperationRef) -> u32 {
     crate::ir::enclosing_module(*op).map_or(90, |module| module_capability(&module))
 }
 
+/// Bytes of a TMA tensormap (CUtensorMap), built in shared memory by
+/// `ttng.tensormap_create` at a 128-byte aligned address.
+pub const TENSORMAP_BYTES: usize = 128;
+
 /// Bytes of scratch `op` needs (0 for most ops) on a GPU of `capability`
 /// (conversions split into rounds as upstream does there).
 pub fn scratch_bytes(op: &OperationRef, capability: u32) -> usize {
@@ -226,6 +230,8 @@ pub fn scratch_bytes(op: &OperationRef, capability: u32) -> usize {
         "tt.histogram" => histogram_scratch_bytes(op),
         "ttg.warp_specialize" => warp_specialize_capture_bytes(op),
         "tt.func" => warp_state_bytes(op),
+        // The tensormap is built in shared memory, then copied to global.
+        "ttng.tensormap_create" => TENSORMAP_BYTES,
         _ => 0,
     }
 }

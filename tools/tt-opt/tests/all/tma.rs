@@ -30,6 +30,13 @@ const CASES: &[Case] = &[
     // synchronous): see lower_loops.rs.
     Case { kernel: "tma_matmul", stages: &["ttgir", "ttir"], sass: &["UTMALDG.2D", "UTMASTG.2D", "HGMMA"] },
     Case { kernel: "tma_store_epilogue", stages: &["ttgir", "ttir"], sass: &["UTMASTG.2D"] },
+    // Device-side descriptors: tensormaps built in global scratch
+    // (tensormap.replace, then cp_fenceproxy and the acquire fence: UTMACCTL).
+    Case {
+        kernel: "device_desc_matmul",
+        stages: &["ttgir", "ttir"],
+        sass: &["UTMALDG.2D", "UTMASTG.2D", "HGMMA", "UTMACCTL"],
+    },
 ];
 
 pub(crate) fn nvdisasm() -> PathBuf {
@@ -117,6 +124,20 @@ fn check(case: &Case, stage: &str) -> Vec<String> {
     if meta != expected {
         problems.push(format!("tensordesc_meta {meta}, upstream {expected}"));
     }
+    // Per-program global scratch (device-side descriptors' tensormaps), and
+    // the trailing parameter it comes in.
+    for (key, ours) in
+        [("global_scratch_size", bundle.info.global_scratch_size), ("global_scratch_align", bundle.info.global_scratch_align)]
+    {
+        let expected: usize = upstream(case.kernel, key).parse().unwrap();
+        if ours != expected {
+            problems.push(format!("{key} {ours}, upstream {expected}"));
+        }
+    }
+    let has_scratch_parameter = bundle.info.parameters.last().is_some_and(|(name, _)| name == "global_scratch");
+    if has_scratch_parameter != (bundle.info.global_scratch_size > 0) {
+        problems.push("a global_scratch parameter without global scratch, or the other way round".into());
+    }
     if stage == "ttgir" {
         let shared: usize = upstream(case.kernel, "shared").parse().unwrap();
         if bundle.info.shared_bytes != shared {
@@ -151,6 +172,60 @@ fn tma_kernels_compile_to_sass_with_tma_instructions() {
         }
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The CTA-wide barriers a TMA kernel needs, in its PTX read in order (the
+/// fixtures' mbarrier setup is straight-line code before any loop): a
+/// `bar.sync` between one thread's `mbarrier.init` and any use of the
+/// mbarrier, between a wait on it and its `mbarrier.inval`, and between the
+/// threads' shared stores and the TMA store that reads them. Without them
+/// (tritongpu-membar ignoring the ttng ops) the kernels raced and faulted on
+/// the H100 (CUDA_ERROR_LAUNCH_FAILED).
+fn missing_barriers(ptx: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    // What happened since the last bar.sync.
+    let (mut initialised, mut waited, mut stored) = (false, false, false);
+    for line in ptx.lines().map(str::trim) {
+        let instruction = line.trim_start_matches(|c: char| c == '@' || c == '%' || c == '!' || c.is_alphanumeric());
+        let instruction = if line.starts_with('@') { instruction.trim() } else { line };
+        if instruction.starts_with("bar.sync") {
+            (initialised, waited, stored) = (false, false, false);
+        } else if instruction.starts_with("mbarrier.init") {
+            initialised = true;
+        } else if instruction.starts_with("mbarrier.inval") && waited {
+            problems.push("mbarrier.inval after a wait without bar.sync".to_string());
+        } else if (instruction.starts_with("mbarrier.") || instruction.starts_with("cp.async.bulk.tensor"))
+            && initialised
+        {
+            problems.push(format!("`{instruction}` after mbarrier.init without bar.sync"));
+        } else if instruction.starts_with("st.shared") || instruction.starts_with("stmatrix") {
+            stored = true;
+        } else if instruction.starts_with("cp.async.bulk.tensor") && instruction.contains(".global.shared") && stored {
+            problems.push("TMA store after shared stores without bar.sync".to_string());
+        }
+        if instruction.starts_with("mbarrier.try_wait") {
+            waited = true;
+        }
+    }
+    problems
+}
+
+#[test]
+fn tma_kernels_synchronise_their_mbarriers_and_stores() {
+    let mut failures = Vec::new();
+    for case in CASES {
+        for stage in case.stages {
+            match compile_fixture(case.kernel, stage) {
+                Ok(bundle) => {
+                    for problem in missing_barriers(&bundle.ptx) {
+                        failures.push(format!("{} ({stage}): {problem}", case.kernel));
+                    }
+                }
+                Err(e) => failures.push(format!("{} ({stage}): {e}", case.kernel)),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// Tritium's TMA passes on upstream's input of each (test/fixtures/tma/

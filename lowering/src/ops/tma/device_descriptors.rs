@@ -1,0 +1,151 @@
+//! Device-side tensor descriptors (`tt.make_tensor_descriptor`), as
+//! triton-nvidia-tma-lowering leaves them: each is a 128-byte tensormap in
+//! the program's global scratch.
+//!
+//! - `ttg.global_scratch_alloc`: the kernel's global-scratch parameter plus
+//!   `program * size + offset` (program = the CTA's linear id; size and
+//!   offset from tritongpu-global-scratch-memory-allocation), as upstream.
+//! - `ttng.tensormap_create`: the tensormap is built in shared memory (the
+//!   op's 128-byte scratch): the first warp zeroes it, thread 0 sets each
+//!   field with `tensormap.replace`, then the first warp copies it to global
+//!   memory with `tensormap.cp_fenceproxy` (which releases it to the tensormap
+//!   proxy).
+//! - `ttng.tensormap_fenceproxy_acquire`: the first warp acquires the
+//!   tensormap in the tensormap proxy (`fence.proxy.tensormap::generic.
+//!   acquire`, followed by a bulk commit/wait as upstream works around a
+//!   ptxas bug), then every thread waits for it (`bar.sync`).
+//! - `ttng.reinterpret_tensor_descriptor`: the descriptor is the tensormap's
+//!   generic address, as for a by-value parameter.
+use super::first_thread;
+use crate::{
+    builder::V,
+    emit::{LowerError, Lowering, Result},
+};
+use melior::ir::{operation::OperationLike, OperationRef};
+use tritium_passes::analysis::scratch::TENSORMAP_BYTES;
+
+pub fn global_scratch_alloc<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let offset = crate::int_attribute(&op, "ttg.global_scratch_memory_offset").ok_or_else(|| {
+        LowerError::at(&op, "has no ttg.global_scratch_memory_offset (run tritongpu-global-scratch-memory-allocation)")
+    })?;
+    let size = l.global_scratch_size;
+    let base = l.global_scratch.ok_or_else(|| LowerError::at(&op, "the kernel has no global-scratch parameter"))?;
+    let program = linear_program_id(l);
+    let size = l.b.i32_const(size as i64);
+    let start = l.b.mul(program, size);
+    let offset = l.b.i32_const(offset);
+    let at = l.b.add(start, offset);
+    let i8 = l.b.int_type(8);
+    let pointer = l.b.gep(base, at, i8);
+    l.set_result(&op, 0, vec![pointer]);
+    Ok(())
+}
+
+/// `(ctaid.z * nctaid.y + ctaid.y) * nctaid.x + ctaid.x` (one CTA per
+/// program: `num_ctas > 1` is refused before the lowering).
+fn linear_program_id<'c>(l: &mut Lowering<'c>) -> V {
+    let mut linear = l.b.special_register("ctaid.z");
+    for axis in ["y", "x"] {
+        let count = l.b.special_register(&format!("nctaid.{axis}"));
+        let id = l.b.special_register(&format!("ctaid.{axis}"));
+        let scaled = l.b.mul(linear, count);
+        linear = l.b.add(scaled, id);
+    }
+    linear
+}
+
+/// `tid.x < 32`: the warp that runs the warp-wide (`.sync.aligned`) steps.
+fn first_warp<'c>(l: &mut Lowering<'c>) -> V {
+    let warp_size = l.b.i32_const(32);
+    l.b.icmp(6, l.tid, warp_size) // ult
+}
+
+pub fn tensormap_create<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    // Operands: descriptor pointer, global address, then rank box dims,
+    // rank global dims, rank - 1 global strides (bytes), rank element strides.
+    let n = op.operand_count();
+    if n < 5 || (n - 1) % 4 != 0 {
+        return Err(LowerError::at(&op, "has operands of no tensormap rank"));
+    }
+    let rank = (n - 1) / 4;
+    let operand = |l: &Lowering<'c>, i: usize| l.operand(&op, i).map(|r| r[0]);
+    let descriptor = operand(l, 0)?;
+    let global_address = operand(l, 1)?;
+    let field = |name: &str| {
+        crate::int_attribute(&op, name).ok_or_else(|| LowerError::at(&op, format!("has no {name}")))
+    };
+    let (element_type, interleave, swizzle, fill) =
+        (field("elem_type")?, field("interleave_layout")?, field("swizzle_mode")?, field("fill_mode")?);
+    let smem = l.scratch_base(&op)?;
+
+    // Zero the 128 bytes: one 32-bit word per lane of the first warp.
+    let in_first_warp = first_warp(l);
+    let i32 = l.b.i32();
+    let word = l.b.gep(smem, l.tid, i32);
+    l.b.inline_asm("@$0 st.shared.b32 [$1], 0;", "b,r", &[in_first_warp, word], None);
+    l.b.inline_asm("bar.warp.sync -1;", "", &[], None);
+
+    let first = first_thread(l);
+    let replace = |l: &mut Lowering<'c>, field: &str, ordinal: Option<usize>, value: V, bits: u32| {
+        let ordinal = ordinal.map(|i| format!("{i}, ")).unwrap_or_default();
+        let asm = format!("@$0 tensormap.replace.tile.{field}.shared::cta.b1024.b{bits} [$1], {ordinal}$2;");
+        let constraint = if bits == 64 { "l" } else { "r" };
+        l.b.inline_asm(&asm, &format!("b,r,{constraint}"), &[first, smem, value], None);
+    };
+    let immediate = |l: &mut Lowering<'c>, field: &str, value: i64| {
+        let asm = format!("@$0 tensormap.replace.tile.{field}.shared::cta.b1024.b32 [$1], {value};");
+        l.b.inline_asm(&asm, "b,r", &[first, smem], None);
+    };
+    replace(l, "global_address", None, global_address, 64);
+    immediate(l, "rank", rank as i64 - 1);
+    for i in 0..rank {
+        let value = operand(l, 2 + i)?;
+        replace(l, "box_dim", Some(i), value, 32);
+    }
+    for i in 0..rank {
+        let value = operand(l, 2 + rank + i)?;
+        replace(l, "global_dim", Some(i), value, 32);
+    }
+    for i in 0..rank - 1 {
+        let value = operand(l, 2 + 2 * rank + i)?;
+        replace(l, "global_stride", Some(i), value, 64);
+    }
+    for i in 0..rank {
+        let value = operand(l, 1 + 3 * rank + i)?;
+        replace(l, "element_stride", Some(i), value, 32);
+    }
+    immediate(l, "elemtype", element_type);
+    immediate(l, "interleave_layout", interleave);
+    immediate(l, "swizzle_mode", swizzle);
+    immediate(l, "fill_mode", fill);
+
+    // The first warp copies the tensormap out and releases it.
+    let in_first_warp = first_warp(l);
+    let asm = format!(
+        "@$0 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$1], [$2], {TENSORMAP_BYTES};"
+    );
+    l.b.inline_asm(&asm, "b,l,r", &[in_first_warp, descriptor, smem], None);
+    Ok(())
+}
+
+pub fn fenceproxy_acquire<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let descriptor = l.operand(&op, 0)?[0];
+    let in_first_warp = first_warp(l);
+    let asm = format!(
+        "@$0 fence.proxy.tensormap::generic.acquire.gpu [$1], {TENSORMAP_BYTES};\n\
+         @$0 cp.async.bulk.commit_group;\n\
+         @$0 cp.async.bulk.wait_group.read 0;"
+    );
+    l.b.inline_asm(&asm, "b,l", &[in_first_warp, descriptor], None);
+    // One warp fenced; the others wait for it.
+    l.b.barrier();
+    Ok(())
+}
+
+pub fn reinterpret<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let raw = l.operand(&op, 0)?[0];
+    let generic = l.b.ptr(0);
+    let descriptor = l.b.op1("llvm.addrspacecast", &[raw], generic, &[]);
+    l.set_result(&op, 0, vec![descriptor]);
+    Ok(())
+}
