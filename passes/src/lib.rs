@@ -29,6 +29,7 @@ mod tritongpu_accelerate_matmul;
 mod tritongpu_assign_latencies;
 mod tritongpu_coalesce;
 mod tritongpu_f32_dot_tc;
+mod tritongpu_fuse_nested_loops;
 mod tritongpu_membar;
 mod tritongpu_optimize_dot_operands;
 mod tritongpu_pipeline;

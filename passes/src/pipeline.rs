@@ -22,7 +22,6 @@ const NOT_YET_IMPLEMENTED: &[&str] = &[
     "tritongpu-automatic-warp-specialization",
     "tritongpu-coalesce-async-copy",
     "tritongpu-combine-tensor-select-and-if",
-    "tritongpu-fuse-nested-loops",
     "tritongpu-hoist-tmem-alloc",
     "tritongpu-optimize-accumulator-init",
     "tritongpu-optimize-partition-warps",

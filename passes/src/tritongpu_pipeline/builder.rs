@@ -35,6 +35,7 @@ pub struct Builder<'c, 'a> {
 /// `arith.cmpi` predicates (MLIR's `arith::CmpIPredicate`).
 #[derive(Clone, Copy)]
 pub enum CmpI {
+    Eq = 0,
     Slt = 2,
     Sge = 5,
 }
