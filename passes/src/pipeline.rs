@@ -21,7 +21,6 @@ const NOT_YET_IMPLEMENTED: &[&str] = &[
     "triton-nvidia-optimize-tmem-layouts",
     "tritongpu-automatic-warp-specialization",
     "tritongpu-coalesce-async-copy",
-    "tritongpu-combine-tensor-select-and-if",
     "tritongpu-hoist-tmem-alloc",
     "tritongpu-optimize-accumulator-init",
     "tritongpu-optimize-partition-warps",

@@ -34,7 +34,7 @@ use crate::ir::{collect_ops, erase, name_of, replace_all_uses, tensor_parts, Ord
 use crate::op_traits::{has_only_read_effects, is_dot_interface, is_memory_effect_free, is_pure};
 use crate::ssa::{
     argument_owner, block_arguments, block_ops, clone_with, defining_op, move_before, move_to_end,
-    op_key, set_operand, set_operands, uses, Key, ValueMap,
+    op_key, properly_dominates, set_operand, set_operands, uses, Key, ValueMap,
 };
 use crate::tritongpu_pipeline::builder::{Builder, CmpI};
 use crate::tritongpu_pipeline::loops::{
@@ -187,31 +187,11 @@ fn flatten<'c, 'a>(nest: &mut LoopNest<'c, 'a>, node: usize, func: OperationRef<
 // ---------------------------------------------------------------------------
 // Dominance (structured control flow: every region has one block)
 
-fn is_before_in_block(a: &OperationRef, b: &OperationRef) -> bool {
-    // SAFETY: two live ops of the same block.
-    unsafe { mlir_sys::mlirOperationIsBeforeInBlock(a.to_raw(), b.to_raw()) }
-}
-
-/// MLIR's `DominanceInfo::properlyDominates(a, b, enclosingOpOk)`.
-fn op_properly_dominates(a: &OperationRef, b: &OperationRef, enclosing_ok: bool) -> bool {
-    if a == b {
-        return false;
-    }
-    let Some(block) = a.block() else { return false };
-    let Some(ancestor) = ancestor_in_block(&block, *b) else {
-        return false;
-    };
-    if ancestor == *a {
-        return enclosing_ok;
-    }
-    is_before_in_block(a, &ancestor)
-}
-
 /// Whether `value` is available at `op` without being defined by an op that
 /// encloses it.
 fn value_properly_dominates(value: Value, op: &OperationRef) -> bool {
     match defining_op(value) {
-        Some(definition) => op_properly_dominates(&definition, op, false),
+        Some(definition) => properly_dominates(&definition, op, false),
         None => argument_owner(value).is_some_and(|block| ancestor_in_block(&block, *op).is_some()),
     }
 }
@@ -585,7 +565,7 @@ impl<'c, 'a> Logue<'c, 'a> {
                 for result in results(op) {
                     if uses(result)
                         .iter()
-                        .any(|u| op_properly_dominates(last, &u.owner, true))
+                        .any(|u| properly_dominates(last, &u.owner, true))
                     {
                         outputs.push(result);
                     }
@@ -1179,7 +1159,7 @@ fn sink_prologue_into_epilogue<'c, 'a>(
     func: OperationRef<'c, 'a>,
 ) {
     let outer_body = body(outer).unwrap();
-    let in_epilogue = |op: &OperationRef| op_properly_dominates(inner, op, false);
+    let in_epilogue = |op: &OperationRef| properly_dominates(inner, op, false);
     let mut sunk = OpSet::default();
     for op in ops_between(&outer_body, None, inner).into_iter().rev() {
         if !is_pure(&op) || is_dot_interface(&op) {
