@@ -34,6 +34,7 @@ mod tritongpu_fuse_nested_loops;
 mod tritongpu_membar;
 mod tritongpu_optimize_dot_operands;
 mod tritongpu_pipeline;
+mod tritongpu_prefetch;
 mod tritongpu_optimize_thread_locality;
 mod tritongpu_reduce_data_duplication;
 mod tritongpu_remove_layout_conversions;

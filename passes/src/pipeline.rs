@@ -24,7 +24,6 @@ const NOT_YET_IMPLEMENTED: &[&str] = &[
     "tritongpu-hoist-tmem-alloc",
     "tritongpu-optimize-accumulator-init",
     "tritongpu-optimize-partition-warps",
-    "tritongpu-prefetch",
 ];
 
 /// Keeps the passes Tritium has, leaves out those of [`NOT_YET_IMPLEMENTED`],
