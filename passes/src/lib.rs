@@ -28,6 +28,7 @@ mod tritium_ttgir_pipeline;
 mod tritongpu_accelerate_matmul;
 mod tritongpu_assign_latencies;
 mod tritongpu_coalesce;
+mod tritongpu_coalesce_async_copy;
 mod tritongpu_combine_tensor_select_and_if;
 mod tritongpu_f32_dot_tc;
 mod tritongpu_fuse_nested_loops;

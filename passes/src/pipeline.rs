@@ -20,7 +20,6 @@ const NOT_YET_IMPLEMENTED: &[&str] = &[
     "triton-nvidia-mma-lowering",
     "triton-nvidia-optimize-tmem-layouts",
     "tritongpu-automatic-warp-specialization",
-    "tritongpu-coalesce-async-copy",
     "tritongpu-hoist-tmem-alloc",
     "tritongpu-optimize-accumulator-init",
     "tritongpu-optimize-partition-warps",
