@@ -162,6 +162,9 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         Some("lowering") | None => {}
         Some(other) => return Err(format!("unknown internal-error test '{other}' (pass, pattern, lowering)")),
     }
+    // make_llir starts by merging tensor selects into the `scf.if`s on the
+    // same condition (a fused persistent loop's accumulator reset).
+    run_pipeline(context, module, "builtin.module(tritongpu-combine-tensor-select-and-if)", options.verify_each_pass)?;
     // Shared memory is laid out and synchronised by passes, as upstream's
     // make_llir does; a module that already carries `ttg.shared` was.
     if module.as_operation().attribute("ttg.shared").is_err() {

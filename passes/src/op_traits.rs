@@ -170,6 +170,25 @@ pub fn is_elementwise(op: &OperationRef) -> bool {
     ELEMENTWISE_OPS.contains(&name_of(op).as_str())
 }
 
+/// MLIR's `isPure`: speculatable and free of memory effects.
+pub fn is_pure(op: &OperationRef) -> bool {
+    is_speculatable(op) && is_memory_effect_free(op)
+}
+
+/// Whether the op's own effects are reads and nothing else (MLIR's
+/// `hasSingleEffect<MemoryEffects::Read>`).
+pub fn has_only_read_effects(op: &OperationRef) -> bool {
+    own_effects(op) == Some(Effects::READ)
+}
+
+/// Ops implementing upstream's `DotOpInterface`.
+pub fn is_dot_interface(op: &OperationRef) -> bool {
+    matches!(
+        name_of(op).as_str(),
+        "tt.dot" | "tt.dot_scaled" | "ttng.warp_group_dot" | "ttng.tc_gen5_mma" | "ttng.tc_gen5_mma_scaled"
+    )
+}
+
 /// Whether the op has `RecursiveMemoryEffects`.
 fn has_recursive_effects(name: &str) -> bool {
     RECURSIVE_EFFECTS.contains(&name)

@@ -19,13 +19,9 @@ const NOT_YET_IMPLEMENTED: &[&str] = &[
     "triton-nvidia-mma-lowering",
     "triton-nvidia-optimize-tmem-layouts",
     "tritongpu-automatic-warp-specialization",
-    "tritongpu-coalesce-async-copy",
-    "tritongpu-combine-tensor-select-and-if",
-    "tritongpu-fuse-nested-loops",
     "tritongpu-hoist-tmem-alloc",
     "tritongpu-optimize-accumulator-init",
     "tritongpu-optimize-partition-warps",
-    "tritongpu-prefetch",
 ];
 
 /// Keeps the passes Tritium has, leaves out those of [`NOT_YET_IMPLEMENTED`],

@@ -72,6 +72,28 @@ pub fn is_ancestor(ancestor: &OperationRef, op: OperationRef) -> bool {
     false
 }
 
+/// MLIR's `DominanceInfo::properlyDominates(a, b, enclosingOpOk)` for
+/// structured control flow (every region one block): `a` comes before the
+/// op of its block that holds `b`; when `a` holds `b`, `enclosing_ok`.
+pub fn properly_dominates(a: &OperationRef, b: &OperationRef, enclosing_ok: bool) -> bool {
+    if a == b {
+        return false;
+    }
+    let Some(block) = a.block() else { return false };
+    let mut ancestor = *b;
+    while ancestor.block().as_ref() != Some(&block) {
+        match ancestor.parent_operation() {
+            Some(parent) => ancestor = parent,
+            None => return false,
+        }
+    }
+    if ancestor == *a {
+        return enclosing_ok;
+    }
+    // SAFETY: two live ops of the same block.
+    unsafe { mlir_sys::mlirOperationIsBeforeInBlock(a.to_raw(), ancestor.to_raw()) }
+}
+
 /// Whether `value` is defined outside `op` (MLIR's
 /// `LoopLikeOpInterface::isDefinedOutsideOfLoop`).
 pub fn is_defined_outside(value: Value, op: &OperationRef) -> bool {

@@ -47,10 +47,17 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     for op in collect_ops(module, Order::Post) {
         let regions = loop_regions(&op);
         if !regions.is_empty() {
-            LoopMotion { lp: op, only_reads: None }.hoist(&regions);
+            LoopMotion { lp: op, only_reads: None, with_loads: true }.hoist(&regions);
         }
     }
     Ok(())
+}
+
+/// MLIR's own `moveLoopInvariantCode` on one loop: only speculatable ops
+/// free of memory effects leave it (no loads), as other passes call it.
+pub(crate) fn move_loop_invariant_code(lp: OperationRef) {
+    let regions = loop_regions(&lp);
+    LoopMotion { lp, only_reads: None, with_loads: false }.hoist(&regions);
 }
 
 /// Hoisting out of one loop.
@@ -58,6 +65,9 @@ struct LoopMotion<'c, 'a> {
     lp: OperationRef<'c, 'a>,
     /// Whether the loop at most reads memory, computed when a load asks.
     only_reads: Option<bool>,
+    /// Whether loads may leave the loop too (`triton-licm`), or only
+    /// speculatable ops free of memory effects (MLIR's LICM).
+    with_loads: bool,
 }
 
 /// Whether `op` and what it holds at most read memory.
@@ -95,7 +105,7 @@ impl<'c, 'a> LoopMotion<'c, 'a> {
     }
 
     fn should_move(&mut self, op: &OperationRef) -> bool {
-        if name_of(op) != "tt.load" {
+        if !self.with_loads || name_of(op) != "tt.load" {
             return is_speculatable(op) && is_memory_effect_free(op);
         }
         let lp = self.lp;

@@ -16,9 +16,9 @@ use melior::ir::{
     Location, Operation, OperationRef, Type, Value, ValueLike,
 };
 
-/// Where new ops go.
+/// Where new ops go (MLIR's `OpBuilder::InsertPoint`).
 #[derive(Clone, Copy)]
-enum Point<'c, 'a> {
+pub enum Point<'c, 'a> {
     Before(OperationRef<'c, 'a>),
     End(BlockRef<'c, 'a>),
 }
@@ -35,6 +35,7 @@ pub struct Builder<'c, 'a> {
 /// `arith.cmpi` predicates (MLIR's `arith::CmpIPredicate`).
 #[derive(Clone, Copy)]
 pub enum CmpI {
+    Eq = 0,
     Slt = 2,
     Sge = 5,
 }
@@ -74,6 +75,15 @@ impl<'c, 'a> Builder<'c, 'a> {
             Some(first) => Point::Before(first),
             None => Point::End(block),
         };
+    }
+
+    /// The insertion point, to restore later (`saveInsertionPoint`).
+    pub fn point(&self) -> Point<'c, 'a> {
+        self.point
+    }
+
+    pub fn set_point(&mut self, point: Point<'c, 'a>) {
+        self.point = point;
     }
 
     /// Ops created from now on are scheduled at `stage` in `cluster`.

@@ -13,7 +13,7 @@
 //!
 //! With `dump-intermediate-steps`, the IR after steps 1 and 2 goes to
 //! stderr, as upstream's dumps.
-mod builder;
+pub(crate) mod builder;
 mod expander;
 pub(crate) mod loops;
 mod lower_loops;

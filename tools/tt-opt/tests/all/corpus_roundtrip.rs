@@ -15,8 +15,15 @@ fn corpus_covers_both_targets_and_every_kernel() {
     // language_cases.py, on both targets, except the sm_90-only ones:
     // language_cases.py's programmatic dependent launch, and the kernels of
     // bench/fp8_kernels.py that need sm_89+ (e4m3, and f16 scaled dots, whose
-    // sm_80 PTX upstream cannot assemble).
-    let sm90_only = |k: &String| k == "tut11_add_pdl" || k.contains("e4m3") || k == "dot_scaled_fp16_e2m1";
+    // sm_80 PTX upstream cannot assemble), and hopper_cases.py's tensor
+    // descriptor kernels (TMA).
+    let sm90_only = |k: &String| {
+        k == "tut11_add_pdl"
+            || k.contains("e4m3")
+            || k == "dot_scaled_fp16_e2m1"
+            || k.contains("_tma")
+            || k.contains("device_desc")
+    };
     let cuda90_both: std::collections::BTreeSet<String> = kernels("cuda90").into_iter().filter(|k| !sm90_only(k)).collect();
     assert_eq!(kernels("cuda80"), cuda90_both);
     assert!(kernels("cuda90").len() >= 24, "{:?}", kernels("cuda90"));

@@ -6,9 +6,8 @@
 //! parsed and printed without locations, as differential.rs compares.
 //!
 //! Upstream runs passes there that Tritium does not have (plan-cta,
-//! optimize-descriptor-encoding, fuse-nested-loops,
-//! combine-tensor-select-and-if, nvgpu-warp-specialization (Tritium's covers
-//! the TMA-matmul loop shape only; no corpus kernel asks for it), and the
+//! nvgpu-warp-specialization (Tritium's covers the TMA-matmul loop shape
+//! only; no corpus kernel asks for it), and the
 //! canonicalize after optimize-dot-operands). Where they change the IR, the
 //! kernel is listed in `NOT_EXACT` with the reason, and the test compares
 //! the layouts of its memory, dot, reduction, scan and conversion ops
@@ -39,18 +38,7 @@ const NOT_EXACT: &[(&str, &str, &str)] = &[];
 /// because Tritium lacks a pass that restructures loops, with the reason;
 /// their layouts are not compared (ops move between loops), but the test
 /// fails once they match, so that they leave the list.
-const RESTRUCTURED_BY_MISSING_PASS: &[(&str, &str, &str)] = &[
-    (
-        "tut09_persistent_128x128x64_s3w8",
-        "cuda80,cuda90",
-        "tritongpu-fuse-nested-loops fuses tl.range(flatten=True)'s tile loop with its K loop",
-    ),
-    (
-        "tut09_persistent_128x256x64_s3w8",
-        "cuda80,cuda90",
-        "tritongpu-fuse-nested-loops fuses tl.range(flatten=True)'s tile loop with its K loop",
-    ),
-];
+const RESTRUCTURED_BY_MISSING_PASS: &[(&str, &str, &str)] = &[];
 
 /// Pipeline passes from where upstream starts software pipelining (or, if
 /// Tritium's pipeline has no pipelining yet, the first pass upstream runs
