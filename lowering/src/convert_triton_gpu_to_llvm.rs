@@ -1,6 +1,6 @@
 //! `convert-triton-gpu-to-llvm` (upstream's flag): the lowering as a pass in
 //! MLIR's registry, so that `tt-opt` runs it and lit tests FileCheck the LLVM
-//! dialect it produces. The kernel is lowered by [`emit::lower_kernel`]; then
+//! dialect it produces. Every function is lowered by [`emit::lower_module`]; then
 //! upstream MLIR's conversions take the scf/arith/math/cf/index/ub ops the
 //! emitter leaves to the LLVM dialect, so the module that comes out is LLVM
 //! and NVVM only, as upstream's pass leaves it.
@@ -66,7 +66,7 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     let context_ref = module.context();
     let context = unsafe { context_ref.to_ref() };
     let module_view = ManuallyDrop::new(unsafe { Module::from_raw(mlir_sys::mlirModuleFromOperation(module.to_raw())) });
-    emit::lower_kernel(context, &module_view, target, options.bool("scratch-parameters")).map_err(|error| {
+    emit::lower_module(context, &module_view, target, options.bool("scratch-parameters")).map_err(|error| {
         error.emit();
         PassFailed
     })?;

@@ -12,6 +12,7 @@ pub mod cfg;
 pub mod convert_triton_gpu_to_llvm;
 pub mod embed;
 pub mod emit;
+pub mod function_abi;
 pub mod layout;
 pub mod llvm_check;
 pub mod ops;
