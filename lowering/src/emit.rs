@@ -22,7 +22,11 @@ use melior::{
 };
 use mlir_sys::MlirOperation;
 use std::{collections::HashMap, rc::Rc};
-use tritium_dialects::{layout::layout_of, types};
+use tritium_dialects::{
+    layout::layout_of,
+    target::{ModuleGeometry, THREADS_PER_WARP},
+    types,
+};
 
 /// A lowering failure, reported on the op that caused it.
 #[derive(Debug)]
@@ -365,15 +369,14 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
 /// Checks what the lowering needs of the module itself; returns its number
 /// of warps.
 fn check_module(module_op: &OperationRef) -> Result<u32> {
-    let num_warps = crate::module_int_attribute(module_op, "ttg.num-warps").unwrap_or(4) as u32;
-    let threads_per_warp = crate::module_int_attribute(module_op, "ttg.threads-per-warp").unwrap_or(32);
-    if threads_per_warp != 32 {
+    let geometry = ModuleGeometry::of(module_op);
+    if geometry.threads_per_warp != THREADS_PER_WARP {
         return Err(LowerError::at(module_op, "only 32 threads per warp are supported on NVIDIA GPUs"));
     }
-    if crate::module_int_attribute(module_op, "ttg.num-ctas").unwrap_or(1) != 1 {
+    if geometry.num_ctas != 1 {
         return Err(LowerError::at(module_op, "kernels over several CTAs (num-ctas > 1) are not supported yet"));
     }
-    Ok(num_warps)
+    Ok(geometry.num_warps.unwrap_or(4))
 }
 
 /// Lowers every `tt.func` of `module` (kernels and the device functions
@@ -512,7 +515,7 @@ fn lower_function<'c>(
         .build()
         .expect("branch");
     let branch = prologue_ref.append_operation(branch);
-    let threads = num_warps * 32;
+    let threads = num_warps * THREADS_PER_WARP;
     let unit = Attribute::unit(context);
     let mut attributes = vec![
         (Identifier::new(context, "sym_name"), StringAttribute::new(context, &name).into()),

@@ -34,7 +34,12 @@ pub static PASS: PassDefinition = PassDefinition {
     anchor: "builtin.module",
     options: &[
         PassOption { name: "compute-capability", description: "Target compute capability", kind: OptionKind::Int, default: "80" },
-        PassOption { name: "ptx-version", description: "PTX ISA version", kind: OptionKind::Int, default: "80" },
+        PassOption {
+            name: "ptx-version",
+            description: "PTX ISA version (the allocation does not depend on it)",
+            kind: OptionKind::Int,
+            default: tritium_dialects::target::PTX_VERSION_TEXT,
+        },
     ],
     run,
 };
