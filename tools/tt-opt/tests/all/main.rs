@@ -18,4 +18,5 @@ mod op_builders;
 mod pipeline;
 mod regressions;
 mod reliability;
+mod snapshots;
 mod tma;
