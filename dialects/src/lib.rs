@@ -19,6 +19,7 @@ pub mod layout;
 pub mod ops;
 pub mod pass;
 pub mod rewrite;
+pub mod target;
 pub mod types;
 
 pub use context::create_context;

@@ -54,15 +54,17 @@ impl PassOptions {
         let mut values: HashMap<&'static str, String> =
             options.iter().map(|o| (o.name, o.default.to_string())).collect();
         for (name, value) in overrides {
-            if let Some(option) = options.iter().find(|o| o.name == *name) {
-                values.insert(option.name, value.to_string());
-            }
+            let option = options.iter().find(|o| o.name == *name).unwrap_or_else(|| undeclared(name));
+            values.insert(option.name, value.to_string());
         }
         Self { values }
     }
 
+    /// The value of option `name`. A name the pass does not declare is a
+    /// bug in the pass (a misspelt option must not silently read as 0): it
+    /// panics, which the pass trampoline reports as an internal error.
     pub fn string(&self, name: &str) -> &str {
-        self.values.get(name).map(String::as_str).unwrap_or("")
+        self.values.get(name).map(String::as_str).unwrap_or_else(|| undeclared(name))
     }
 
     /// MLIR's option parser has already checked the value's syntax.
@@ -73,6 +75,10 @@ impl PassOptions {
     pub fn bool(&self, name: &str) -> bool {
         self.string(name) == "true"
     }
+}
+
+fn undeclared(name: &str) -> ! {
+    panic!("the pass reads option '{name}', which it does not declare")
 }
 
 /// Emits an error diagnostic at `location` (shown by tt-opt with the source

@@ -133,12 +133,12 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     let mut ttgir = None;
     let is_ttgir = module.as_operation().attribute("ttg.num-warps").is_ok();
     let target = if is_ttgir {
-        match module.as_operation().attribute("ttg.target") {
-            Ok(t) => Target::parse(t.to_string().trim_matches('"')).map_err(|message| {
+        match Target::of_module(&module.as_operation()) {
+            Some(target) => target.map_err(|message| {
                 tritium_dialects::pass::emit_error(module.as_operation().location(), &format!("ttg.target: {message}"));
                 message
             })?,
-            Err(_) => options.target,
+            None => options.target,
         }
     } else {
         let pipeline = tritium_passes::pipeline::ttgir_pipeline(
@@ -169,8 +169,9 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     // make_llir does; a module that already carries `ttg.shared` was.
     if module.as_operation().attribute("ttg.shared").is_err() {
         let pipeline = format!(
-            "builtin.module(tritongpu-allocate-warp-groups,allocate-shared-memory-nv{{compute-capability={} ptx-version=87}},tritongpu-membar)",
-            target.capability
+            "builtin.module(tritongpu-allocate-warp-groups,allocate-shared-memory-nv{{compute-capability={} ptx-version={}}},tritongpu-membar)",
+            target.capability,
+            target.ptx_version()
         );
         run_pipeline(context, module, &pipeline, options.verify_each_pass)?;
         lap("shared memory allocation and barriers");

@@ -1,6 +1,6 @@
 //! `convert-triton-gpu-to-llvm` (upstream's flag): the lowering as a pass in
 //! MLIR's registry, so that `tt-opt` runs it and lit tests FileCheck the LLVM
-//! dialect it produces. The kernel is lowered by [`emit::lower_kernel`]; then
+//! dialect it produces. Every function is lowered by [`emit::lower_module`]; then
 //! upstream MLIR's conversions take the scf/arith/math/cf/index/ub ops the
 //! emitter leaves to the LLVM dialect, so the module that comes out is LLVM
 //! and NVVM only, as upstream's pass leaves it.
@@ -13,7 +13,7 @@ use crate::{emit, target::Target};
 use melior::ir::{operation::OperationLike, Module, OperationRef};
 use std::mem::ManuallyDrop;
 use tritium_dialects::pass::{OptionKind, PassDefinition, PassFailed, PassOption, PassOptions, PassResult};
-use tritium_passes::{analysis::scratch::module_capability, pattern_driver::run_pipeline};
+use tritium_passes::pattern_driver::run_pipeline;
 
 /// Upstream MLIR's conversions of what the emitter leaves (no canonicalize or
 /// cse: LLVM's O3 does that work, and on the corpus the PTX is the same).
@@ -31,7 +31,12 @@ pub static PASS: PassDefinition = PassDefinition {
             kind: OptionKind::Int,
             default: "80",
         },
-        PassOption { name: "ptx-version", description: "PTX ISA version (Tritium emits PTX 8.7)", kind: OptionKind::Int, default: "87" },
+        PassOption {
+            name: "ptx-version",
+            description: "PTX ISA version (Tritium emits PTX 8.7 whatever it says)",
+            kind: OptionKind::Int,
+            default: tritium_dialects::target::PTX_VERSION_TEXT,
+        },
         PassOption {
             name: "scratch-parameters",
             description: "Take upstream Triton's trailing global and profile scratch pointers",
@@ -52,11 +57,11 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     if options.bool("test-internal-error") {
         panic!("the lowering panicked on purpose (--test-internal-error=lowering)");
     }
-    let capability = match module.attribute("ttg.target") {
-        Ok(_) => module_capability(&module),
-        Err(_) => u32::try_from(options.int("compute-capability")).unwrap_or(0),
+    let target = match Target::of_module(&module) {
+        Some(target) => target,
+        None => Target::from_capability(u32::try_from(options.int("compute-capability")).unwrap_or(0)),
     };
-    let target = Target::parse(&format!("cuda:{capability}")).map_err(|message| {
+    let target = target.map_err(|message| {
         tritium_dialects::pass::emit_error(module.location(), &message);
         PassFailed
     })?;
@@ -66,7 +71,7 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     let context_ref = module.context();
     let context = unsafe { context_ref.to_ref() };
     let module_view = ManuallyDrop::new(unsafe { Module::from_raw(mlir_sys::mlirModuleFromOperation(module.to_raw())) });
-    emit::lower_kernel(context, &module_view, target, options.bool("scratch-parameters")).map_err(|error| {
+    emit::lower_module(context, &module_view, target, options.bool("scratch-parameters")).map_err(|error| {
         error.emit();
         PassFailed
     })?;

@@ -62,29 +62,6 @@ fn file_position(location: &str) -> Option<String> {
     None
 }
 
-#[cfg(test)]
-mod tests {
-    use super::file_position;
-
-    #[test]
-    fn positions_of_printed_locations() {
-        assert_eq!(
-            file_position(r#"loc("k.py":3:9)"#).as_deref(),
-            Some("k.py:3:9")
-        );
-        assert_eq!(
-            file_position(r#"loc("x"("k.py":43:23))"#).as_deref(),
-            Some("k.py:43:23")
-        );
-        assert_eq!(
-            file_position(r#"loc(callsite("std.py":10:4 at "z"("k.py":7:2)))"#).as_deref(),
-            Some("std.py:10:4")
-        );
-        assert_eq!(file_position("loc(unknown)"), None);
-        assert_eq!(file_position(r#"loc("name")"#), None);
-    }
-}
-
 /// Compiles TTIR or TTGIR text (`source_name` names it in diagnostics).
 /// The error is the located diagnostics, one per line, or, when none was
 /// emitted, the name of the step that failed.
@@ -136,5 +113,28 @@ fn compile_in(
         }),
         Err(message) if errors.is_empty() => Err(format!("{source_name}: error: {message}")),
         Err(_) => Err(errors.join("\n")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_position;
+
+    #[test]
+    fn positions_of_printed_locations() {
+        assert_eq!(
+            file_position(r#"loc("k.py":3:9)"#).as_deref(),
+            Some("k.py:3:9")
+        );
+        assert_eq!(
+            file_position(r#"loc("x"("k.py":43:23))"#).as_deref(),
+            Some("k.py:43:23")
+        );
+        assert_eq!(
+            file_position(r#"loc(callsite("std.py":10:4 at "z"("k.py":7:2)))"#).as_deref(),
+            Some("std.py:10:4")
+        );
+        assert_eq!(file_position("loc(unknown)"), None);
+        assert_eq!(file_position(r#"loc("name")"#), None);
     }
 }

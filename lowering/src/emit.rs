@@ -5,6 +5,7 @@
 use tritium_dialects::access::{OpAccess, ranked_tensor};
 use crate::{
     builder::{Builder, Cursor, V},
+    function_abi,
     layout::{runtime_coords, TensorLayout, ThreadIds},
     ops,
     target::Target,
@@ -21,7 +22,11 @@ use melior::{
 };
 use mlir_sys::MlirOperation;
 use std::{collections::HashMap, rc::Rc};
-use tritium_dialects::{layout::layout_of, types};
+use tritium_dialects::{
+    layout::layout_of,
+    target::{ModuleGeometry, THREADS_PER_WARP},
+    types,
+};
 
 /// A lowering failure, reported on the op that caused it.
 #[derive(Debug)]
@@ -97,6 +102,22 @@ pub struct Lowering<'c> {
     pub function_op: MlirOperation,
     /// Contiguity, divisibility and constancy of the kernel's values.
     pub axis_info: Option<tritium_passes::analysis::axis_info::ModuleAxisInfo>,
+    /// Kernel or device function, and the scratch pointers it hands on.
+    pub abi: function_abi::FunctionAbi,
+}
+
+/// The distribution of a tensor type over the threads: which registers of
+/// which thread hold which elements.
+pub fn distribute(op: &OperationRef, ty: Type) -> Result<TensorLayout> {
+    let tensor = ranked_tensor(ty).map_err(|_| LowerError::at(op, format!("{ty} is not a tensor")))?;
+    let encoding =
+        tensor.encoding().ok_or_else(|| LowerError::at(op, format!("{ty} has no layout; run the TTGIR passes first")))?;
+    let shape = types::static_shape(ty).ok_or_else(|| LowerError::at(op, "dynamic shapes are not supported"))?;
+    let layout = layout_of(encoding).map_err(|e| LowerError::at(op, e.to_string()))?;
+    if !layout.is_distributed() {
+        return Err(LowerError::at(op, format!("{encoding} is not a distributed layout")));
+    }
+    TensorLayout::new(layout, &shape).map_err(|e| LowerError::at(op, e))
 }
 
 impl<'c> Lowering<'c> {
@@ -146,7 +167,7 @@ impl<'c> Lowering<'c> {
         }
     }
 
-    /// The distribution of a tensor type over the threads.
+    /// The distribution of a tensor type over the threads (cached).
     pub fn tensor_layout(&mut self, op: &OperationRef, ty: Type<'c>) -> Result<Rc<TensorLayout>> {
         let tensor = ranked_tensor(ty).map_err(|_| LowerError::at(op, format!("{ty} is not a tensor")))?;
         let encoding = tensor
@@ -157,11 +178,7 @@ impl<'c> Lowering<'c> {
         if let Some(layout) = self.layouts.get(&key) {
             return Ok(layout.clone());
         }
-        let layout = layout_of(encoding).map_err(|e| LowerError::at(op, e.to_string()))?;
-        if !layout.is_distributed() {
-            return Err(LowerError::at(op, format!("{encoding} is not a distributed layout")));
-        }
-        let layout = Rc::new(TensorLayout::new(layout, &shape).map_err(|e| LowerError::at(op, e))?);
+        let layout = Rc::new(distribute(op, ty)?);
         self.layouts.insert(key, layout.clone());
         Ok(layout)
     }
@@ -327,20 +344,16 @@ pub struct KernelInfo {
     pub global_scratch_align: usize,
 }
 
-/// The kernel ABI of one parameter: its LLVM type and parameter attributes.
-/// Pointers are global addresses, scalars by value, tensor descriptors a
-/// CUtensorMap by value (`ops::tma::parameter_abi`).
-fn kernel_parameter<'c>(context: &'c Context, b: &Builder<'c>, ty: Type<'c>) -> std::result::Result<(Type<'c>, Attribute<'c>), String> {
-    let empty = Attribute::parse(context, "{}").expect("empty dictionary");
-    if let Some((lowered, attributes)) = ops::tma::parameter_abi(ty) {
+/// A kernel's tensor-descriptor parameter: a CUtensorMap by value, its LLVM
+/// type and parameter attributes (`ops::tma::parameter_abi`); None for any
+/// other type (those take `function_abi::abi_type`).
+fn descriptor_parameter<'c>(context: &'c Context, ty: Type<'c>) -> Option<std::result::Result<(Type<'c>, Attribute<'c>), String>> {
+    let (lowered, attributes) = ops::tma::parameter_abi(ty)?;
+    Some((|| {
         let lowered = Type::parse(context, lowered).ok_or("bad parameter type")?;
         let attributes = Attribute::parse(context, attributes).ok_or("bad parameter attributes")?;
-        return Ok((lowered, attributes));
-    }
-    Ok(match types::pointer_parts(ty) {
-        Some((_, space)) => (b.ptr(space as u32), empty),
-        None => (ty, empty),
-    })
+        Ok((lowered, attributes))
+    })())
 }
 
 /// `tensordesc_meta` of the kernel: one entry per tensor-descriptor parameter.
@@ -382,14 +395,7 @@ pub struct Kernel<'c, 'a> {
 pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameters: bool) -> Result<Kernel<'c, 'a>> {
     let body = module.body();
     let module_op = module.as_operation();
-    let num_warps = crate::module_int_attribute(&module_op, "ttg.num-warps").unwrap_or(4) as u32;
-    let threads_per_warp = crate::module_int_attribute(&module_op, "ttg.threads-per-warp").unwrap_or(32);
-    if threads_per_warp != 32 {
-        return Err(LowerError::at(&module_op, "only 32 threads per warp are supported on NVIDIA GPUs"));
-    }
-    if crate::module_int_attribute(&module_op, "ttg.num-ctas").unwrap_or(1) != 1 {
-        return Err(LowerError::at(&module_op, "kernels over several CTAs (num-ctas > 1) are not supported yet"));
-    }
+    let num_warps = check_module(&module_op)?;
     let mut kernels = Vec::new();
     let mut next = body.first_operation();
     while let Some(op) = next {
@@ -455,33 +461,53 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
     Ok(Kernel { op: kernel, function_type, info })
 }
 
-/// Lowers the public `tt.func` of `module` into an `llvm.func` added to the
-/// module (the tt.func is erased). Returns what a launch needs to know.
+/// Checks what the lowering needs of the module itself; returns its number
+/// of warps.
+fn check_module(module_op: &OperationRef) -> Result<u32> {
+    let geometry = ModuleGeometry::of(module_op);
+    if geometry.threads_per_warp != THREADS_PER_WARP {
+        return Err(LowerError::at(module_op, "only 32 threads per warp are supported on NVIDIA GPUs"));
+    }
+    if geometry.num_ctas != 1 {
+        return Err(LowerError::at(module_op, "kernels over several CTAs (num-ctas > 1) are not supported yet"));
+    }
+    Ok(geometry.num_warps.unwrap_or(4))
+}
+
+/// Lowers every `tt.func` of `module` (kernels and the device functions
+/// they call, see [`function_abi`]) into an `llvm.func` (the tt.funcs are
+/// erased), after one `global_smem` declaration for shared memory.
 ///
-/// With `scratch_parameters`, the kernel takes upstream Triton's trailing
-/// global-scratch and profile-scratch pointers (`!llvm.ptr<1>`) after its own
-/// arguments, as Triton's launcher passes them; Tritium uses neither.
-pub fn lower_kernel<'c>(
+/// With `scratch_parameters`, kernels take upstream Triton's trailing
+/// global-scratch and profile-scratch pointers (`!llvm.ptr<1>`) after their
+/// own arguments, as Triton's launcher passes them; Tritium uses neither
+/// but hands them on to the functions it calls.
+pub fn lower_module<'c>(
     context: &'c Context,
     module: &melior::ir::Module<'c>,
     target: Target,
     scratch_parameters: bool,
-) -> Result<KernelInfo> {
-    let Kernel { op: kernel, function_type, info } = find_kernel(module, scratch_parameters)?;
+) -> Result<()> {
     let body = module.body();
     let module_op = module.as_operation();
-    // The kernel's own warps (those that run its body); the launch may add
-    // warp-specialized partitions' warps (info.num_warps).
-    let num_warps = crate::module_int_attribute(&module_op, "ttg.num-warps").unwrap_or(4) as u32;
+    let num_warps = check_module(&module_op)?;
+    let mut functions = Vec::new();
+    let mut next = body.first_operation();
+    while let Some(op) = next {
+        if op.name().as_string_ref().as_str() == Ok("tt.func") {
+            functions.push(op);
+        }
+        next = op.next_in_block();
+    }
+    let Some(first) = functions.first() else { return Ok(()) };
 
     // Vector widths of loads and stores come from the axis info of the TTGIR.
     let axis_info = tritium_passes::analysis::axis_info::ModuleAxisInfo::analyze(module_op)
         .map_err(|_| LowerError::at(&module_op, "the axis-info analysis failed"))?;
-    let axis_info = Some(axis_info);
 
     // Shared memory: one extern array, its size given at launch.
     let location = Location::unknown(context);
-    let b = Builder::new(context, location, Cursor::Before(kernel.to_raw()));
+    let b = Builder::new(context, location, Cursor::Before(first.to_raw()));
     let i8 = b.int_type(8);
     let array = melior::dialect::llvm::r#type::array(i8, 0);
     let global = OperationBuilder::new("llvm.mlir.global", location)
@@ -497,25 +523,106 @@ pub fn lower_kernel<'c>(
         ])
         .add_regions([Region::new()])
         .build()
-        .map_err(|e| LowerError::at(&kernel, e.to_string()))?;
-    body.insert_operation_before(kernel, global);
+        .map_err(|e| LowerError::at(first, e.to_string()))?;
+    body.insert_operation_before(*first, global);
 
-    // The llvm.func and its two blocks: the prologue, then the body.
-    let entry = kernel.region_at(0).ok().and_then(|r| r.first_block()).ok_or_else(|| LowerError::at(&kernel, "has no body"))?;
+    let facts = ModuleFacts {
+        num_warps,
+        total_num_warps: crate::module_int_attribute(&module_op, "ttg.total-num-warps").map(|n| n as u32),
+        max_registers: crate::module_int_attribute(&module_op, "ttg.maxnreg"),
+        global_scratch_size: global_scratch(&module_op).0,
+    };
+    let mut declared_functions = Default::default();
+    let mut axis_info = Some(axis_info);
+    for function in functions {
+        let lowering = lower_function(context, function, target, &facts, scratch_parameters, declared_functions, axis_info)?;
+        declared_functions = lowering.declared_functions;
+        axis_info = lowering.axis_info;
+    }
+    Ok(())
+}
+
+/// What every function's lowering reads off the module.
+#[derive(Clone, Copy)]
+struct ModuleFacts {
+    /// The warps that run a kernel's body (`ttg.num-warps`).
+    num_warps: u32,
+    /// With warp-specialized partitions, the warps a launch needs.
+    total_num_warps: Option<u32>,
+    /// `ttg.maxnreg`: registers per thread (the kernel's `.maxnreg`).
+    max_registers: Option<i64>,
+    /// Global scratch bytes per program (device-side tensor descriptors).
+    global_scratch_size: usize,
+}
+
+/// Lowers one `tt.func` into an `llvm.func` inserted before it, and erases
+/// it. Returns the finished lowering, whose module-wide state (declared
+/// functions, axis info) the next function reuses.
+fn lower_function<'c>(
+    context: &'c Context,
+    function_op: OperationRef<'c, '_>,
+    target: Target,
+    facts: &ModuleFacts,
+    scratch_parameters: bool,
+    declared_functions: std::collections::HashSet<String>,
+    axis_info: Option<tritium_passes::analysis::axis_info::ModuleAxisInfo>,
+) -> Result<Lowering<'c>> {
+    let ModuleFacts { num_warps, total_num_warps, max_registers, global_scratch_size } = *facts;
+    let kernel = function_abi::is_kernel(&function_op);
+    let function_type = function_op
+        .attribute("function_type")
+        .ok()
+        .and_then(|a| melior::ir::attribute::TypeAttribute::try_from(a).ok())
+        .and_then(|t| FunctionType::try_from(t.value()).ok())
+        .ok_or_else(|| LowerError::at(&function_op, "has no function type"))?;
+    if kernel && function_type.result_count() != 0 {
+        return Err(LowerError::at(&function_op, "a kernel returns nothing"));
+    }
+    let name = function_op
+        .attribute("sym_name")
+        .ok()
+        .and_then(tritium_dialects::access::string_attribute_value)
+        .unwrap_or_else(|| "kernel".into());
+    let location = function_op.location();
+    let body = function_op.block().ok_or_else(|| LowerError::at(&function_op, "is not in a module"))?;
+    let entry = function_op
+        .region_at(0)
+        .ok()
+        .and_then(|r| r.first_block())
+        .ok_or_else(|| LowerError::at(&function_op, "has no body"))?;
+
+    // The signature: the arguments in ABI form, then the trailing pointers.
+    let b = Builder::new(context, location, Cursor::Before(function_op.to_raw()));
+    let empty = Attribute::parse(context, "{}").expect("empty dictionary");
     let mut parameter_types: Vec<Type> = Vec::new();
     let mut parameter_attributes: Vec<Attribute> = Vec::new();
     for i in 0..function_type.input_count() {
-        let (lowered, attributes) =
-            kernel_parameter(context, &b, function_type.input(i).unwrap()).map_err(|e| LowerError::at(&kernel, e))?;
+        let ty = function_type.input(i).unwrap();
+        let (lowered, attributes) = match descriptor_parameter(context, ty).filter(|_| kernel) {
+            Some(parameter) => parameter.map_err(|e| LowerError::at(&function_op, e))?,
+            None => (function_abi::abi_type(&b, &function_op, ty)?, empty),
+        };
         parameter_types.push(lowered);
         parameter_attributes.push(attributes);
     }
-    for _ in scratch_parameter_names(scratch_parameters, info.global_scratch_size) {
-        parameter_types.push(b.ptr(1));
-        parameter_attributes.push(Attribute::parse(context, "{}").expect("empty dictionary"));
+    let user_parameters = parameter_types.len();
+    if !kernel {
+        parameter_types.push(b.ptr(3));
+        parameter_types.extend([b.ptr(1), b.ptr(1)]);
+    } else {
+        // Upstream Triton's two trailing pointers with its ABI, else the
+        // global-scratch one alone when the kernel needs global scratch.
+        for _ in scratch_parameter_names(scratch_parameters, global_scratch_size) {
+            parameter_types.push(b.ptr(1));
+        }
     }
-    let void = melior::dialect::llvm::r#type::void(context);
-    let llvm_function_type = melior::dialect::llvm::r#type::function(void, &parameter_types, false);
+    parameter_attributes.resize(parameter_types.len(), empty);
+    let results: Vec<Type> = (0..function_type.result_count()).map(|i| function_type.result(i).unwrap()).collect();
+    let result_type = function_abi::packed_result_type(&b, &function_op, &results)?
+        .unwrap_or_else(|| melior::dialect::llvm::r#type::void(context));
+    let llvm_function_type = melior::dialect::llvm::r#type::function(result_type, &parameter_types, false);
+
+    // The llvm.func and its two blocks: the prologue, then the body.
     let region = Region::new();
     let prologue_block = Block::new(&parameter_types.iter().map(|t| (*t, location)).collect::<Vec<_>>());
     let body_block = Block::new(&[]);
@@ -527,33 +634,50 @@ pub fn lower_kernel<'c>(
         .build()
         .expect("branch");
     let branch = prologue_ref.append_operation(branch);
-    let kernel_name = info.name.clone();
-    let threads = info.num_warps * 32;
+    // A warp-specialized kernel is launched with the warps of its partitions
+    // too (tritongpu-allocate-warp-groups counts them as ttg.total-num-warps).
+    let launch_warps = if kernel { total_num_warps.unwrap_or(num_warps) } else { num_warps };
+    let threads = launch_warps * THREADS_PER_WARP;
     let unit = Attribute::unit(context);
-    let mut function_attributes = vec![
-        (Identifier::new(context, "sym_name"), StringAttribute::new(context, &kernel_name).into()),
+    let mut attributes = vec![
+        (Identifier::new(context, "sym_name"), StringAttribute::new(context, &name).into()),
         (Identifier::new(context, "function_type"), b.type_attr(llvm_function_type)),
-        (Identifier::new(context, "nvvm.kernel"), unit),
+    ];
+    if kernel {
+        attributes.push((Identifier::new(context, "nvvm.kernel"), unit));
+        // Warp specialization: the warp states' shared memory, and the
+        // register budget ptxas needs to accept setmaxnreg (kernels only:
+        // .maxnreg belongs on the .entry).
+        if let Some(offset) = crate::int_attribute(&function_op, "allocation.offset") {
+            attributes.push((Identifier::new(context, "allocation.offset"), b.int_attr(b.i32(), offset)));
+        }
+        if let Some(registers) = max_registers {
+            attributes.push((Identifier::new(context, "nvvm.maxnreg"), b.int_attr(b.i32(), registers)));
+        }
+    } else {
+        // One PTX .func per device function, as upstream: LLVM must not
+        // inline it, and nothing outside the module calls it.
+        let noinline = ArrayAttribute::new(context, &[b.str_attr("noinline")]).into();
+        attributes.push((Identifier::new(context, "passthrough"), noinline));
+        attributes.push((
+            Identifier::new(context, "linkage"),
+            melior::dialect::llvm::attributes::linkage(context, melior::dialect::llvm::attributes::Linkage::Internal),
+        ));
+    }
+    attributes.extend([
         (Identifier::new(context, "nvvm.reqntid"), DenseI32ArrayAttribute::new(context, &[threads as i32]).into()),
         (Identifier::new(context, "arg_attrs"), ArrayAttribute::new(context, &parameter_attributes).into()),
-    ];
-    // Warp specialization: the warp states' shared memory, and the register
-    // budget ptxas needs to accept setmaxnreg.
-    if let Some(offset) = crate::int_attribute(&kernel, "allocation.offset") {
-        function_attributes.push((Identifier::new(context, "allocation.offset"), b.int_attr(b.i32(), offset)));
-    }
-    if let Some(registers) = crate::module_int_attribute(&module_op, "ttg.maxnreg") {
-        function_attributes.push((Identifier::new(context, "nvvm.maxnreg"), b.int_attr(b.i32(), registers)));
-    }
+    ]);
     let function = OperationBuilder::new("llvm.func", location)
-        .add_attributes(&function_attributes)
+        .add_attributes(&attributes)
         .add_regions([region])
         .build()
-        .map_err(|e| LowerError::at(&kernel, e.to_string()))?;
-    let function = body.insert_operation_before(kernel, function);
+        .map_err(|e| LowerError::at(&function_op, e.to_string()))?;
+    let function = body.insert_operation_before(function_op, function);
     let function_body = function.region_at(0).unwrap();
     let prologue_block = function_body.first_block().unwrap();
     let body_block = prologue_block.next_in_region().unwrap();
+    let parameter = |i: usize| prologue_block.argument(i).unwrap().to_raw();
 
     let mut b = Builder::new(context, location, Cursor::Before(branch.to_raw()));
     b.constant_anchor = Some(branch.to_raw());
@@ -568,13 +692,22 @@ pub fn lower_kernel<'c>(
     // registers instead of being recomputed per thread.
     let i32 = b.i32();
     let warp = b.inline_asm("shfl.sync.idx.b32 $0, $1, 0, 31, -1;", "=r,r", &[warp], Some(i32)).unwrap();
-    let shared_type = b.ptr(3);
-    let shared_base = b.op1(
-        "llvm.mlir.addressof",
-        &[],
-        shared_type,
-        &[("global_name", melior::ir::attribute::FlatSymbolRefAttribute::new(context, "global_smem").into())],
-    );
+    let (shared_base, scratch) = if kernel {
+        let shared_type = b.ptr(3);
+        let global_smem = melior::ir::attribute::FlatSymbolRefAttribute::new(context, "global_smem").into();
+        let base = b.op1("llvm.mlir.addressof", &[], shared_type, &[("global_name", global_smem)]);
+        let scratch = scratch_parameters.then(|| (parameter(user_parameters), parameter(user_parameters + 1)));
+        (base, scratch)
+    } else {
+        let base = parameter(user_parameters);
+        (base, Some((parameter(user_parameters + 1), parameter(user_parameters + 2))))
+    };
+    // Tensor arguments arrive as structs of their registers.
+    let mut arguments = Vec::new();
+    for i in 0..entry.argument_count() {
+        let ty = entry.argument(i).unwrap().r#type();
+        arguments.push(function_abi::from_abi(&b, &function_op, ty, parameter(i))?);
+    }
     b.cursor = Cursor::End(body_block.to_raw());
     let mut lowering = Lowering {
         b,
@@ -589,23 +722,21 @@ pub fn lower_kernel<'c>(
         lane,
         warp,
         shared_base,
-        global_scratch: (info.global_scratch_size > 0)
-            .then(|| prologue_block.argument(function_type.input_count()).unwrap().to_raw()),
-        global_scratch_size: info.global_scratch_size,
-        declared_functions: Default::default(),
+        global_scratch: (kernel && global_scratch_size > 0).then(|| parameter(user_parameters)),
+        global_scratch_size,
+        declared_functions,
         function_op: function.to_raw(),
         axis_info,
-        cfg: crate::cfg::KernelBlocks::of(kernel.region_at(0).unwrap()),
+        cfg: crate::cfg::KernelBlocks::of(function_op.region_at(0).unwrap()),
         region_blocks: HashMap::new(),
+        abi: function_abi::FunctionAbi { kernel, scratch },
     };
-    for i in 0..entry.argument_count() {
-        let old = entry.argument(i).unwrap().to_raw();
-        let new = prologue_block.argument(i).unwrap().to_raw();
-        lowering.set(old, vec![new]);
+    for (i, registers) in arguments.into_iter().enumerate() {
+        lowering.set(entry.argument(i).unwrap().to_raw(), registers);
     }
-    // One llvm block per reachable block of the kernel: the entry's ops go
-    // into the body block, the other blocks get their arguments' registers
-    // as arguments.
+    // One llvm block per reachable block of the function: the entry's ops
+    // go into the body block, the other blocks get their arguments'
+    // registers as arguments.
     let mut lowered_blocks = vec![(body_block.to_raw(), Vec::new())];
     for block in lowering.cfg.order.clone().into_iter().skip(1) {
         let block = unsafe { melior::ir::BlockRef::from_raw(block) };
@@ -613,7 +744,8 @@ pub fn lower_kernel<'c>(
         let mut types = Vec::new();
         for i in 0..block.argument_count() {
             let ty = block.argument(i).unwrap().r#type();
-            let count = if ty.is_ranked_tensor() { lowering.tensor_layout(&kernel, ty)?.num_registers() } else { 1 };
+            let count =
+                if ty.is_ranked_tensor() { lowering.tensor_layout(&function_op, ty)?.num_registers() } else { 1 };
             counts.push(count);
             types.extend(std::iter::repeat_n((lowering.lower_type(ty), location), count));
         }
@@ -633,6 +765,6 @@ pub fn lower_kernel<'c>(
         lowering.lower_top_level(&unsafe { melior::ir::BlockRef::from_raw(block) })?;
     }
     // The tt.func is replaced by the llvm.func.
-    unsafe { mlir_sys::mlirOperationDestroy(kernel.to_raw()) };
-    Ok(info)
+    unsafe { mlir_sys::mlirOperationDestroy(function_op.to_raw()) };
+    Ok(lowering)
 }

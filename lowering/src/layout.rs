@@ -225,10 +225,10 @@ impl SharedAccess {
     pub fn vector_width(&self, max: usize) -> usize {
         let mut width = max.max(1);
         while width > 1 {
-            let aligned = self.lane_offsets.iter().chain(&self.warp_offsets).all(|o| *o as usize % width == 0);
-            let runs = self.register_offsets.len() % width == 0
+            let aligned = self.lane_offsets.iter().chain(&self.warp_offsets).all(|o| (*o as usize).is_multiple_of(width));
+            let runs = self.register_offsets.len().is_multiple_of(width)
                 && self.register_offsets.chunks(width).all(|chunk| {
-                    chunk[0] as usize % width == 0 && chunk.iter().enumerate().all(|(i, o)| *o == chunk[0] + i as u32)
+                    (chunk[0] as usize).is_multiple_of(width) && chunk.iter().enumerate().all(|(i, o)| *o == chunk[0] + i as u32)
                 });
             if aligned && runs {
                 break;

@@ -13,6 +13,7 @@ pub mod convert_triton_gpu_to_llvm;
 pub mod convert_warp_specialize_to_llvm;
 pub mod embed;
 pub mod emit;
+pub mod function_abi;
 pub mod layout;
 pub mod llvm_check;
 pub mod ops;

@@ -382,7 +382,7 @@ pub fn best_mode(access: &SharedAccess, element_bytes: u32, capability: u32, sto
 fn matrix_candidates(access: &SharedAccess, element_bytes: u32, store: bool) -> Vec<Mode> {
     let nonzero: Vec<usize> = (0..access.register_bases.len()).filter(|b| access.register_bases[*b] != 0).collect();
     let matrices_beside = |word: &[usize], row: u32| -> Vec<usize> {
-        nonzero.iter().copied().filter(|b| !word.contains(b) && access.register_bases[*b] % row == 0).take(2).collect()
+        nonzero.iter().copied().filter(|b| !word.contains(b) && access.register_bases[*b].is_multiple_of(row)).take(2).collect()
     };
     match element_bytes {
         2 => [false, true]

@@ -34,7 +34,12 @@ pub static PASS: PassDefinition = PassDefinition {
     anchor: "builtin.module",
     options: &[
         PassOption { name: "compute-capability", description: "Target compute capability", kind: OptionKind::Int, default: "80" },
-        PassOption { name: "ptx-version", description: "PTX ISA version", kind: OptionKind::Int, default: "80" },
+        PassOption {
+            name: "ptx-version",
+            description: "PTX ISA version (the allocation does not depend on it)",
+            kind: OptionKind::Int,
+            default: tritium_dialects::target::PTX_VERSION_TEXT,
+        },
     ],
     run,
 };
@@ -117,89 +122,173 @@ fn over_the_limit(
 
 fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     let capability = u32::try_from(options.int("compute-capability")).unwrap_or(0);
-    let ops = collect_ops(module, Order::Pre);
-    let position: HashMap<usize, usize> = ops.iter().enumerate().map(|(i, op)| (key(op), i)).collect();
-    // The last position inside each op (itself when it has no regions).
-    let mut end = vec![0usize; ops.len()];
-    for (i, op) in ops.iter().enumerate() {
-        let nested = collect_ops(*op, Order::Pre);
-        end[i] = nested.last().map_or(i, |last| position[&key(last)]);
-    }
-
-    let mut requests = Vec::new();
-    for (i, op) in ops.iter().enumerate() {
-        let name = name_of(op);
-        if name == "ttg.local_alloc" {
-            let memdesc = MemDesc::of(op.result_at(0).unwrap().r#type()).ok_or_else(|| fail(op, "allocates no memdesc"))?;
-            let elements: i64 = memdesc.alloc_shape.iter().product();
-            let size = elements as usize * element_bytes(memdesc.element_type);
-            // wgmma and TMA read 128-byte-swizzled tiles from 1024-byte-aligned addresses.
-            let alignment = if memdesc.encoding.to_string().contains("nvmma_shared") { 1024 } else { 16 };
-            let last = last_use(*op, &position, &end, i);
-            requests.push(Request { op: i, size, alignment, start: i, end: last });
-        } else {
-            let size = scratch_bytes(op, capability);
-            if size > 0 {
-                // tensormap.replace works on a 128-byte aligned tensormap.
-                let alignment = if name == "ttng.tensormap_create" { 128 } else { 16 };
-                requests.push(Request { op: i, size, alignment, start: i, end: end[i] });
-            }
+    let mut functions = HashMap::new();
+    let mut order = Vec::new();
+    // The module's own ops (collect_ops lists nested ones too).
+    let top_level = collect_ops(module, Order::Pre).into_iter().filter(|op| op.parent_operation().map(|p| key(&p)) == Some(key(&module)));
+    for op in top_level {
+        if name_of(&op) == "tt.func" {
+            let name = op.attribute("sym_name").ok().and_then(tritium_dialects::access::string_attribute_value);
+            functions.insert(name.unwrap_or_default(), op);
+            order.push(op);
         }
     }
-    // The default region and the partitions of a ttg.warp_specialize run at
-    // the same time: what any of them allocates lives through the whole op.
-    for request in &mut requests {
-        let mut ancestor = ops[request.op].parent_operation();
-        while let Some(parent) = ancestor {
-            if name_of(&parent) == "ttg.warp_specialize" {
-                if let Some(&at) = position.get(&key(&parent)) {
-                    request.start = request.start.min(at);
-                    request.end = request.end.max(end[at]);
-                }
-            }
-            ancestor = parent.parent_operation();
-        }
+    let mut allocator = Allocator { capability, functions, done: HashMap::new(), visiting: Vec::new() };
+    // A module without tt.func (ops at module level, in tests) is one region.
+    let roots = if order.is_empty() { vec![module] } else { order };
+    let mut total = 0;
+    for root in roots {
+        total = total.max(allocator.allocate(root)?.size);
     }
-
-    // First fit, largest buffers first.
-    let mut order: Vec<usize> = (0..requests.len()).collect();
-    order.sort_by_key(|&r| (std::cmp::Reverse(requests[r].size), requests[r].start));
-    let mut placed: Vec<(usize, usize)> = Vec::new(); // (request, offset)
-    let mut total = 0usize;
-    for r in order {
-        let request = &requests[r];
-        let mut offset = 0usize;
-        loop {
-            offset = offset.div_ceil(request.alignment) * request.alignment;
-            let clash = placed.iter().find(|(other, other_offset)| {
-                let other = &requests[*other];
-                let live_together = other.start <= request.end && request.start <= other.end;
-                live_together && *other_offset < offset + request.size && offset < other_offset + other.size
-            });
-            match clash {
-                Some((other, other_offset)) => offset = other_offset + requests[*other].size,
-                None => break,
-            }
-        }
-        placed.push((r, offset));
-        total = total.max(offset + request.size);
-    }
-
-    let limit = max_shared_bytes(capability);
-    if total > limit {
-        return Err(over_the_limit(&ops, &requests, &placed, total, limit, capability));
-    }
-
     let context_ref = module.context();
     let context = unsafe { context_ref.to_ref() };
     let i32 = IntegerType::new(context, 32).into();
-    for (r, offset) in placed {
-        let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(ops[requests[r].op].to_raw()) };
-        op.set_discardable_attribute("allocation.offset", IntegerAttribute::new(i32, offset as i64).into());
-    }
     let mut module = unsafe { melior::ir::operation::OperationRefMut::from_raw(module.to_raw()) };
     module.set_discardable_attribute("ttg.shared", IntegerAttribute::new(i32, total as i64).into());
     Ok(())
+}
+
+/// The shared memory a function needs, from its start: its size and the
+/// alignment its largest-aligned buffer needs.
+#[derive(Clone, Copy)]
+struct Footprint {
+    size: usize,
+    alignment: usize,
+}
+
+/// Allocates each function on its own, callees first, as upstream's
+/// ModuleAllocation: offsets in a function are relative to its shared-memory
+/// base, and a `tt.call` gets a buffer of its callee's footprint
+/// (`allocation.offset` on the call: where the caller puts the callee's base).
+struct Allocator<'c, 'a> {
+    capability: u32,
+    functions: HashMap<String, OperationRef<'c, 'a>>,
+    done: HashMap<usize, Footprint>,
+    /// Functions being allocated (the call stack), to refuse recursion.
+    visiting: Vec<usize>,
+}
+
+impl<'c, 'a> Allocator<'c, 'a> {
+    fn allocate(&mut self, root: OperationRef<'c, 'a>) -> Result<Footprint, tritium_dialects::pass::PassFailed> {
+        if let Some(footprint) = self.done.get(&key(&root)) {
+            return Ok(*footprint);
+        }
+        self.visiting.push(key(&root));
+        let footprint = self.allocate_body(root);
+        self.visiting.pop();
+        let footprint = footprint?;
+        self.done.insert(key(&root), footprint);
+        Ok(footprint)
+    }
+
+    /// The footprint of the function a `tt.call` calls (allocated first).
+    fn callee(&mut self, call: &OperationRef<'c, 'a>) -> Result<Footprint, tritium_dialects::pass::PassFailed> {
+        let callee = call
+            .attribute("callee")
+            .ok()
+            .map(|a| a.to_string().trim_start_matches('@').trim_matches('"').to_string())
+            .and_then(|name| self.functions.get(&name).copied())
+            .ok_or_else(|| fail(call, "calls a function that is not in the module"))?;
+        if self.visiting.contains(&key(&callee)) {
+            return Err(fail(call, "recursive calls are not supported"));
+        }
+        self.allocate(callee)
+    }
+
+    fn allocate_body(&mut self, root: OperationRef<'c, 'a>) -> Result<Footprint, tritium_dialects::pass::PassFailed> {
+        let capability = self.capability;
+        // The function itself first: a warp-specialized kernel keeps its
+        // worker warps' states in shared memory for its whole body.
+        let mut ops = vec![root];
+        ops.extend(collect_ops(root, Order::Pre));
+        let position: HashMap<usize, usize> = ops.iter().enumerate().map(|(i, op)| (key(op), i)).collect();
+        // The last position inside each op (itself when it has no regions).
+        let mut end = vec![0usize; ops.len()];
+        for (i, op) in ops.iter().enumerate() {
+            let nested = collect_ops(*op, Order::Pre);
+            end[i] = nested.last().map_or(i, |last| position[&key(last)]);
+        }
+
+        let mut requests = Vec::new();
+        for (i, op) in ops.iter().enumerate() {
+            let name = name_of(op);
+            if name == "ttg.local_alloc" {
+                let memdesc =
+                    MemDesc::of(op.result_at(0).unwrap().r#type()).ok_or_else(|| fail(op, "allocates no memdesc"))?;
+                let elements: i64 = memdesc.alloc_shape.iter().product();
+                let size = elements as usize * element_bytes(memdesc.element_type);
+                // wgmma and TMA read 128-byte-swizzled tiles from 1024-byte-aligned addresses.
+                let alignment = if memdesc.encoding.to_string().contains("nvmma_shared") { 1024 } else { 16 };
+                let last = last_use(*op, &position, &end, i);
+                requests.push(Request { op: i, size, alignment, start: i, end: last });
+            } else if name == "tt.call" {
+                let callee = self.callee(op)?;
+                if callee.size > 0 {
+                    requests.push(Request { op: i, size: callee.size, alignment: callee.alignment, start: i, end: end[i] });
+                }
+            } else {
+                let size = scratch_bytes(op, capability);
+                if size > 0 {
+                    // tensormap.replace works on a 128-byte aligned tensormap.
+                    let alignment = if name == "ttng.tensormap_create" { 128 } else { 16 };
+                    requests.push(Request { op: i, size, alignment, start: i, end: end[i] });
+                }
+            }
+        }
+        // The default region and the partitions of a ttg.warp_specialize run at
+        // the same time: what any of them allocates lives through the whole op.
+        for request in &mut requests {
+            let mut ancestor = ops[request.op].parent_operation();
+            while let Some(parent) = ancestor {
+                if name_of(&parent) == "ttg.warp_specialize" {
+                    if let Some(&at) = position.get(&key(&parent)) {
+                        request.start = request.start.min(at);
+                        request.end = request.end.max(end[at]);
+                    }
+                }
+                ancestor = parent.parent_operation();
+            }
+        }
+
+        // First fit, largest buffers first.
+        let mut order: Vec<usize> = (0..requests.len()).collect();
+        order.sort_by_key(|&r| (std::cmp::Reverse(requests[r].size), requests[r].start));
+        let mut placed: Vec<(usize, usize)> = Vec::new(); // (request, offset)
+        let mut total = 0usize;
+        for r in order {
+            let request = &requests[r];
+            let mut offset = 0usize;
+            loop {
+                offset = offset.div_ceil(request.alignment) * request.alignment;
+                let clash = placed.iter().find(|(other, other_offset)| {
+                    let other = &requests[*other];
+                    let live_together = other.start <= request.end && request.start <= other.end;
+                    live_together && *other_offset < offset + request.size && offset < other_offset + other.size
+                });
+                match clash {
+                    Some((other, other_offset)) => offset = other_offset + requests[*other].size,
+                    None => break,
+                }
+            }
+            placed.push((r, offset));
+            total = total.max(offset + request.size);
+        }
+
+        let limit = max_shared_bytes(capability);
+        if total > limit {
+            return Err(over_the_limit(&ops, &requests, &placed, total, limit, capability));
+        }
+
+        let context_ref = root.context();
+        let context = unsafe { context_ref.to_ref() };
+        let i32 = IntegerType::new(context, 32).into();
+        for &(r, offset) in &placed {
+            let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(ops[requests[r].op].to_raw()) };
+            op.set_discardable_attribute("allocation.offset", IntegerAttribute::new(i32, offset as i64).into());
+        }
+        let alignment = requests.iter().map(|r| r.alignment).max().unwrap_or(16);
+        Ok(Footprint { size: total, alignment })
+    }
 }
 
 fn key(op: &OperationRef) -> usize {

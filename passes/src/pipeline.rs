@@ -4,6 +4,7 @@
 //! and left out when the pipeline is built; any other flag Tritium does not
 //! know is an error (a misspelt flag must not silently drop a pass).
 use crate::registry::PASSES;
+use tritium_dialects::target;
 
 /// The passes of MLIR itself that the pipeline uses.
 const UPSTREAM_MLIR: [&str; 5] = ["inline", "canonicalize", "cse", "symbol-dce", "sccp"];
@@ -87,7 +88,11 @@ pub fn ttgir_passes(
         // make_ttgir
         with(
             "convert-triton-to-tritongpu",
-            format!("target=cuda:{capability} num-warps={num_warps} threads-per-warp=32 num-ctas={num_ctas}"),
+            format!(
+                "target={} num-warps={num_warps} threads-per-warp={} num-ctas={num_ctas}",
+                target::target_name(capability),
+                target::THREADS_PER_WARP
+            ),
         ),
         plain("tritongpu-coalesce"),
         with("tritongpu-F32DotTC", format!("emu-tf32={}", capability >= 80)),

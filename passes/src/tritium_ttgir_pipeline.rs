@@ -22,7 +22,7 @@ pub static PASS: PassDefinition = PassDefinition {
 
 fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     let target = options.string("target");
-    let Some(capability) = target.strip_prefix("cuda:").and_then(|c| c.parse::<u32>().ok()) else {
+    let Some(capability) = tritium_dialects::target::parse_capability(target) else {
         return Err(fail(&module, format!("unknown target '{target}' (expected cuda:80, cuda:90, ...)")));
     };
     let count = |name: &str| u32::try_from(options.int(name)).ok().filter(|n| *n > 0);

@@ -58,14 +58,11 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
 
 /// The compute capability of the module's `ttg.target` (`cuda:90` -> 90).
 fn compute_capability(module: OperationRef) -> Result<u32, PassFailed> {
-    let target = module
-        .attribute("ttg.target")
-        .ok()
-        .and_then(tritium_dialects::access::string_attribute_value)
-        .ok_or_else(|| fail(&module, "the module must specify its target (ttg.target = \"cuda:<capability>\")"))?;
-    target
-        .strip_prefix("cuda:")
-        .and_then(|c| c.parse().ok())
+    let Some(target) = module.attribute("ttg.target").ok().and_then(tritium_dialects::access::string_attribute_value)
+    else {
+        return Err(fail(&module, "the module must specify its target (ttg.target = \"cuda:<capability>\")"));
+    };
+    tritium_dialects::target::parse_capability(&target)
         .ok_or_else(|| fail(&module, format!("expected an NVIDIA target \"cuda:<capability>\", got \"{target}\"")))
 }
 

@@ -139,7 +139,7 @@ fn contiguous_elements(l: &Lowering, op: &OperationRef, layout: &TensorLayout, b
     width = 1 << (usize::BITS - 1 - width.leading_zeros());
     let coords = &layout.register_coords;
     while width > 1 {
-        let consecutive = coords.len() % width == 0
+        let consecutive = coords.len().is_multiple_of(width)
             && (0..coords.len()).step_by(width).all(|start| {
                 (1..width).all(|i| {
                     let (a, b) = (&coords[start], &coords[start + i]);

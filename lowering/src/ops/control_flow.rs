@@ -211,7 +211,7 @@ fn lower_if<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let condition = l.operand(&op, 0)?[0];
     let (counts, types) = result_shapes(l, &op)?;
     let has_else = op.region_at(1).ok().and_then(|r| r.first_block()).is_some();
-    let regions = if has_else { vec![vec![], vec![]] } else { vec![vec![], vec![]] };
+    let regions = vec![vec![], vec![]];
     let new = build_with_regions(l, "scf.if", &[condition], &types, &regions);
     lower_region_into(l, &op, 0, &new, 0, &[])?;
     if has_else {

@@ -457,7 +457,7 @@ mod tests {
         match operand {
             "f16" => (if i < 2 || (4..6).contains(&i) { g } else { g + 8 }, t * 2 + (i & 1) + if i >= 4 { 8 } else { 0 }),
             "s8" => (if i < 4 || (8..12).contains(&i) { g } else { g + 8 }, t * 4 + (i & 3) + if i >= 8 { 16 } else { 0 }),
-            _ => (if i % 2 == 0 { g } else { g + 8 }, t + if i >= 2 { 4 } else { 0 }),
+            _ => (if i.is_multiple_of(2) { g } else { g + 8 }, t + if i >= 2 { 4 } else { 0 }),
         }
     }
 

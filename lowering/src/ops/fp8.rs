@@ -892,7 +892,7 @@ mod tests {
         let m = x.abs() as f64;
         let (mut low, mut high) = (0u32, 0x7bff);
         while low < high {
-            let mid = (low + high + 1) / 2;
+            let mid = (low + high).div_ceil(2);
             if f16_value(mid) <= m {
                 low = mid
             } else {

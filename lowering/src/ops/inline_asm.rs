@@ -10,16 +10,16 @@ use crate::{
     emit::{LowerError, Lowering, Result},
 };
 use melior::ir::{
-    attribute::{DenseI64ArrayAttribute, StringAttribute},
+    attribute::DenseI64ArrayAttribute,
     operation::OperationLike,
     Attribute, OperationRef, Type, TypeLike, ValueLike,
 };
 
 fn string_attribute(op: &OperationRef, name: &str) -> Result<String> {
+    // Not melior's StringAttribute::value: it panics on an empty string.
     op.attribute(name)
         .ok()
-        .and_then(|a| StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_string())
+        .and_then(tritium_dialects::access::string_attribute_value)
         .ok_or_else(|| LowerError::at(op, format!("has no {name}")))
 }
 

@@ -122,7 +122,7 @@ fn vector_width(l: &Lowering, op: &OperationRef, layout: Option<&TensorLayout>, 
 /// along one dimension, the same for every group.
 fn registers_are_consecutive(layout: &TensorLayout, width: usize) -> bool {
     let coords = &layout.register_coords;
-    if coords.len() % width != 0 || coords.len() < 2 {
+    if !coords.len().is_multiple_of(width) || coords.len() < 2 {
         return false;
     }
     let Some(dim) = (0..coords[0].len()).find(|&d| coords[1][d] != coords[0][d]) else { return false };

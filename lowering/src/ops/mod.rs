@@ -30,13 +30,8 @@ pub fn name_of(op: &OperationRef) -> String {
 pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let name = name_of(&op);
     match name.as_str() {
-        "tt.return" => {
-            if op.operand_count() != 0 {
-                return Err(LowerError::at(&op, "kernels return nothing"));
-            }
-            l.b.op("llvm.return", &[], &[], &[]);
-            Ok(())
-        }
+        "tt.return" => crate::function_abi::lower_return(l, op),
+        "tt.call" => crate::function_abi::lower_call(l, op),
         "tt.get_program_id" | "tt.get_num_programs" => {
             let axis = crate::int_attribute(&op, "axis").unwrap_or(0);
             let register = if name == "tt.get_program_id" { "ctaid" } else { "nctaid" };

@@ -76,6 +76,9 @@ pub fn register_map(
         .collect()
 }
 
+/// Maps a coordinate of a result to the coordinate of the source element it copies.
+type SourceCoordinates = Box<dyn Fn(&[u32]) -> Vec<u32>>;
+
 /// Checks that each lane and warp holds, in `dst`, the elements that map to
 /// the ones it holds in `src`.
 pub fn same_threads(
@@ -115,7 +118,7 @@ fn remap<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Resu
     let dst_type = op.result_at(0).unwrap().r#type();
     let (src, dst) = (l.tensor_layout(&op, src_type)?, l.tensor_layout(&op, dst_type)?);
     let (src_shape, dst_shape) = (src.shape.clone(), dst.shape.clone());
-    let to_source: Box<dyn Fn(&[u32]) -> Vec<u32>> = match name {
+    let to_source: SourceCoordinates = match name {
         "tt.broadcast" => Box::new(move |c: &[u32]| {
             c.iter().zip(&src_shape).map(|(x, size)| if *size == 1 { 0 } else { *x }).collect()
         }),

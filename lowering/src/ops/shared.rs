@@ -253,7 +253,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
                 .ok_or_else(|| LowerError::at(&op, "has no allocation.offset (allocate-shared-memory-nv)"))?;
             let (base, i8) = (l.shared_base, l.b.int_type(8));
             let pointer = l.in_prologue(|b| {
-                let offset = b.i32_const(offset as i64);
+                let offset = b.i32_const(offset);
                 b.gep(base, offset, i8)
             });
             let memdesc_type = op.result_at(0).unwrap().r#type();

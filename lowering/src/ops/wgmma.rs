@@ -341,7 +341,7 @@ impl TileSet<'_> {
         let k_major = contiguous != self.mn_dim;
         let (lbo, sbo) =
             if swizzle == 0 && !k_major { (along_other, along_contiguous) } else { (along_contiguous, along_other) };
-        let fits = |x: u32| x % 16 == 0 && x >> 4 < 1 << 14;
+        let fits = |x: u32| x.is_multiple_of(16) && x >> 4 < 1 << 14;
         if !fits(lbo) || !fits(sbo) {
             return None;
         }
@@ -577,7 +577,7 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         return Err(LowerError::at(&op, format!("wgmma has no n{instr_n} shape for {a_kind}")));
     }
     let k_size = *a_shape.get(1).ok_or_else(|| LowerError::at(&op, "operand A is not 2-D"))? as u32;
-    if k_size == 0 || k_size % instr_k != 0 {
+    if k_size == 0 || !k_size.is_multiple_of(instr_k) {
         return Err(LowerError::at(&op, format!("K ({k_size}) is not a multiple of the instruction's k{instr_k}")));
     }
     let k_steps: Vec<u32> = (0..k_size).step_by(instr_k as usize).collect();

@@ -191,12 +191,7 @@ pub fn histogram_scratch_bytes(op: &OperationRef) -> usize {
 /// The compute capability of the module's `ttg.target` (`cuda:90` -> 90);
 /// 90 when it has none.
 pub fn module_capability(module: &OperationRef) -> u32 {
-    module
-        .attribute("ttg.target")
-        .ok()
-        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-        .and_then(|s| s.value().strip_prefix("cuda:").and_then(|c| c.parse().ok()))
-        .unwrap_or(90)
+    tritium_dialects::target::module_capability(module).unwrap_or(90)
 }
 
 /// [`module_capability`] of the module that holds `op`.

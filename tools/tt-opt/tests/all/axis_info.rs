@@ -184,7 +184,7 @@ fn selects_and_extrema() {
 #[test]
 fn shape_ops() {
     let r = range(0, 64);
-    let column = transfer(Rule::ExpandDims { axis: 1 }, &[r.clone()], Some(&[64, 1])).unwrap();
+    let column = transfer(Rule::ExpandDims { axis: 1 }, std::slice::from_ref(&r), Some(&[64, 1])).unwrap();
     assert_eq!(column, info(&[64, 1], &[1 << 30, 1], &[1, 1]));
     let tiled = transfer(Rule::Broadcast { operand_shape: &[64, 1] }, &[column], Some(&[64, 32])).unwrap();
     assert_eq!(tiled, info(&[64, 1], &[1 << 30, 1], &[1, 32]));
@@ -204,7 +204,7 @@ fn operands_that_do_not_fit_give_nothing() {
     let one_d = range(0, 64);
     let two_d = info(&[1, 1], &[1, 1], &[1, 1]);
     assert_eq!(transfer(Rule::Binary(Binary::Add), &[one_d.clone(), two_d], Some(&[64])), None);
-    assert_eq!(transfer(Rule::Trans { order: &[0, 0] }, &[one_d.clone()], Some(&[64])), None);
+    assert_eq!(transfer(Rule::Trans { order: &[0, 0] }, std::slice::from_ref(&one_d), Some(&[64])), None);
     assert_eq!(transfer(Rule::ExpandDims { axis: 3 }, &[one_d], Some(&[64, 1])), None);
 }
 

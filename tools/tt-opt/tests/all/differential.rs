@@ -26,7 +26,7 @@ const PIPELINER_DUMPS: &[&str] = &["lowerloops", "expandloops"];
 const FLOORS: &[(&str, usize)] = &[("tritongpu-coalesce", 150), ("convert-triton-to-tritongpu", 150), ("tritongpu-remove-layout-conversions", 450), ("allocate-shared-memory-nv", 150), ("triton-nvidia-gpu-fence-insertion", 150), ("triton-combine", 150), ("triton-reorder-broadcast", 150), ("triton-licm", 150), ("triton-loop-aware-cse", 450), ("tritongpu-accelerate-matmul", 150), ("tritongpu-F32DotTC", 150), ("tritongpu-optimize-dot-operands", 300), ("triton-rewrite-tensor-pointer", 150), ("triton-loop-unroll", 150), ("tritongpu-reduce-data-duplication", 150), ("tritongpu-reorder-instructions", 150), ("tritongpu-optimize-thread-locality", 150), ("tritongpu-assign-latencies", 150), ("tritongpu-schedule-loops", 150), ("tritongpu-pipeline", 150), ("tritongpu-fuse-nested-loops", 157), ("tritongpu-combine-tensor-select-and-if", 314), ("tritongpu-prefetch", 157), ("tritongpu-coalesce-async-copy", 157)];
 
 /// Upstream's options for a pass, as make_ttgir passes them.
-fn pass_options(flag: &str, entry: &CorpusEntry) -> String {
+pub(crate) fn pass_options(flag: &str, entry: &CorpusEntry) -> String {
     let meta: String = std::fs::read_to_string(
         repo_root().join(format!("test/fixtures/corpus/meta/{}/{}.json", entry.target, entry.kernel)),
     )
@@ -52,7 +52,7 @@ fn pass_options(flag: &str, entry: &CorpusEntry) -> String {
 }
 
 /// Upstream pass flag of a dump stage `NN-<flag>`.
-fn stage_flag(stage: &str) -> Option<&str> {
+pub(crate) fn stage_flag(stage: &str) -> Option<&str> {
     stage.split_once('-').filter(|(n, _)| n.chars().all(|c| c.is_ascii_digit())).map(|(_, f)| f)
 }
 
@@ -78,7 +78,7 @@ fn normalized(context: &Context, module: &Module) -> String {
     print(&module.as_operation(), PrintOptions::default())
 }
 
-fn run_pass(context: &Context, input: &str, pipeline: &str) -> Result<String, String> {
+pub(crate) fn run_pass(context: &Context, input: &str, pipeline: &str) -> Result<String, String> {
     let mut module = parse_module(context, input, "input").map_err(|e| e.join("; "))?;
     let manager = PassManager::new(context);
     parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|e| e.to_string())?;

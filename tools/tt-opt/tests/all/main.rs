@@ -18,5 +18,6 @@ mod op_builders;
 mod pipeline;
 mod regressions;
 mod reliability;
+mod snapshots;
 mod tma;
 mod warp_specialize;

@@ -30,7 +30,7 @@ fn builders_make_a_vector_add_kernel() {
     let n = block.argument(2).unwrap().into();
     let i32_tensor: Type = RankedTensorType::new(&[1024], i32, None).into();
     let ptr_tensor: Type = RankedTensorType::new(&[1024], ptr, None).into();
-    let i32_attr = |v: i64| IntegerAttribute::new(i32, v).into();
+    let i32_attr = |v: i64| IntegerAttribute::new(i32, v);
 
     block.append_operation(
         tt::get_program_id(&context, i32, IntegerAttribute::new(i32, 0).into(), location).into(),

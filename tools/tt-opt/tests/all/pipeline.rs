@@ -140,7 +140,7 @@ fn layout_signature(module: &Module) -> Vec<String> {
         }
     }
     let mut out = Vec::new();
-    walk(module.as_operation().into(), &mut out);
+    walk(module.as_operation(), &mut out);
     out
 }
 
@@ -162,7 +162,9 @@ enum Outcome {
 fn ttgir_pipeline_matches_upstream_before_pipelining() {
     let context = context();
     let entries = corpus();
-    let mut by_kernel: BTreeMap<(String, String), (Option<&CorpusEntry>, Option<&CorpusEntry>)> = BTreeMap::new();
+    // (kernel, target) -> its TTIR and TTGIR.
+    type Stages<'a> = (Option<&'a CorpusEntry>, Option<&'a CorpusEntry>);
+    let mut by_kernel: BTreeMap<(String, String), Stages> = BTreeMap::new();
     for entry in &entries {
         let slot = by_kernel.entry((entry.kernel.clone(), entry.target.clone())).or_default();
         if entry.stage == "ttir" {
