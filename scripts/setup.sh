@@ -26,6 +26,11 @@ if ((${#missing[@]})); then
 fi
 
 command -v cargo >/dev/null || { echo "setup: cargo not found; install Rust (rustup) first" >&2; exit 1; }
+# The lints of scripts/test.sh need rustfmt and clippy (rustup's default
+# profile has them; a minimal one does not).
+if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+  rustup component add rustfmt clippy
+fi
 test -x /usr/lib/llvm-22/bin/mlir-tblgen || { echo "setup: MLIR 22 is not where expected" >&2; exit 1; }
 # ptxas (assembles Tritium's PTX in the tests), libdevice, and nvdisasm (the
 # tests look for Hopper's tensor-core instructions in the SASS), from NVIDIA's

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Runs every test: the pure-Rust layout tests and the integration binary (the
-# lit suite under test/, corpus round trips, Rust API, malformed input,
-# CSE/DCE). Installs what is missing first.
+# Runs every test, after the lints (cargo fmt --check, cargo clippy -D
+# warnings): the pure-Rust layout tests and the integration binary (the lit
+# suite under test/, corpus round trips, Rust API, malformed input, CSE/DCE,
+# snapshots). Installs what is missing first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# Lint first: formatting (rustfmt.toml) and clippy with warnings as errors.
+# Index loops over several parallel register arrays read better than zips,
+# so clippy's needless_range_loop is off.
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -- -D warnings -A clippy::needless_range_loop
 cargo build -p tt-opt -p tritium
 cargo test --workspace
 # Upstream's own lit suite through tt-opt: fails when fewer cases pass than the

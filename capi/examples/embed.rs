@@ -4,7 +4,8 @@ use tritium_lowering::{compile_source, CompileOptions, Target};
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
     let ttir = std::fs::read_to_string(&args[1]).map_err(|e| e.to_string())?;
-    let number = |i: usize, default: u32| args.get(i).map_or(Ok(default), |a| a.parse().map_err(|_| format!("bad number {a}")));
+    let number =
+        |i: usize, default: u32| args.get(i).map_or(Ok(default), |a| a.parse().map_err(|_| format!("bad number {a}")));
     let options = CompileOptions {
         target: Target::parse("cuda:90")?,
         num_warps: number(3, 4)?,

@@ -47,10 +47,7 @@ unsafe fn optional_str<'a>(text: *const c_char) -> Result<Option<&'a str>, Strin
     if text.is_null() {
         return Ok(None);
     }
-    CStr::from_ptr(text)
-        .to_str()
-        .map(Some)
-        .map_err(|_| "a string argument is not UTF-8".to_string())
+    CStr::from_ptr(text).to_str().map(Some).map_err(|_| "a string argument is not UTF-8".to_string())
 }
 
 #[no_mangle]
@@ -83,10 +80,7 @@ unsafe fn options_from(options: *const tritium_options) -> Result<CompileOptions
     result.num_stages = or(options.num_stages, 3);
     result.num_ctas = or(options.num_ctas, 1);
     if !result.num_warps.is_power_of_two() || result.num_warps > 32 {
-        return Err(format!(
-            "num_warps must be a power of two up to 32, got {}",
-            result.num_warps
-        ));
+        return Err(format!("num_warps must be a power of two up to 32, got {}", result.num_warps));
     }
     result.libdevice = optional_str(options.libdevice)?.map(PathBuf::from);
     result.scratch_parameters = options.triton_abi != 0;
@@ -107,33 +101,22 @@ pub unsafe extern "C" fn tritium_compile(
         let source = optional_str(source)?.unwrap_or_default();
         let name = optional_str(source_name)?.unwrap_or("<string>");
         let options = options_from(options)?;
-        let _guard = COMPILE
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let _guard = COMPILE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let compiled = compile_source(source, name, &options, false)?;
         let metadata = compiled.bundle.metadata_json();
         Ok((compiled.bundle.ptx, metadata))
     })
     .unwrap_or_else(|_| Err("tritium_compile: internal compiler error".into()));
     let result = match outcome {
-        Ok((ptx, metadata)) => tritium_result {
-            ptx: Some(c_string(ptx)),
-            metadata: Some(c_string(metadata)),
-            error: None,
-        },
-        Err(error) => tritium_result {
-            ptx: None,
-            metadata: None,
-            error: Some(c_string(error)),
-        },
+        Ok((ptx, metadata)) => {
+            tritium_result { ptx: Some(c_string(ptx)), metadata: Some(c_string(metadata)), error: None }
+        }
+        Err(error) => tritium_result { ptx: None, metadata: None, error: Some(c_string(error)) },
     };
     Box::into_raw(Box::new(result))
 }
 
-fn field(
-    result: *const tritium_result,
-    get: impl Fn(&tritium_result) -> &Option<CString>,
-) -> *const c_char {
+fn field(result: *const tritium_result, get: impl Fn(&tritium_result) -> &Option<CString>) -> *const c_char {
     match unsafe { result.as_ref() } {
         Some(result) => get(result).as_ref().map_or(ptr::null(), |s| s.as_ptr()),
         None => ptr::null(),

@@ -11,10 +11,10 @@
 
 use melior::ir::{
     attribute::{AttributeLike, DenseElementsAttribute, FloatAttribute, IntegerAttribute},
+    block::BlockArgument,
+    operation::{OperationLike, OperationResult},
     r#type::{RankedTensorType, TypeLike},
-    Attribute, BlockLike, Type,
-    block::BlockArgument, operation::{OperationLike, OperationResult}, BlockRef, RegionRef,
-    Value, ValueLike,
+    Attribute, BlockLike, BlockRef, RegionRef, Type, Value, ValueLike,
 };
 use std::fmt;
 
@@ -83,14 +83,22 @@ pub fn as_block_argument<'c, 'a>(value: Value<'c, 'a>) -> Option<BlockArgument<'
     // SAFETY: a live value; the kind test is what `try_from` would do, minus
     // printing the value when it fails.
     let is_argument = unsafe { mlir_sys::mlirValueIsABlockArgument(value.to_raw()) };
-    if is_argument { BlockArgument::try_from(value).ok() } else { None }
+    if is_argument {
+        BlockArgument::try_from(value).ok()
+    } else {
+        None
+    }
 }
 
 /// `value` as an op result, if it is one.
 pub fn as_op_result<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationResult<'c, 'a>> {
     // SAFETY: as in `as_block_argument`.
     let is_result = unsafe { mlir_sys::mlirValueIsAOpResult(value.to_raw()) };
-    if is_result { OperationResult::try_from(value).ok() } else { None }
+    if is_result {
+        OperationResult::try_from(value).ok()
+    } else {
+        None
+    }
 }
 
 /// The type or attribute is not of the kind asked for (nothing printed).
@@ -111,7 +119,11 @@ macro_rules! cheap_cast {
     ($name:ident, $from:ident, $to:ty, $is:ident, $what:literal) => {
         #[doc = concat!("`value` as ", $what, ", without printing it when it is not one.")]
         pub fn $name<'c>(value: $from<'c>) -> Result<$to, NotA> {
-            if value.$is() { <$to>::try_from(value).map_err(|_| NotA($what)) } else { Err(NotA($what)) }
+            if value.$is() {
+                <$to>::try_from(value).map_err(|_| NotA($what))
+            } else {
+                Err(NotA($what))
+            }
         }
     };
 }

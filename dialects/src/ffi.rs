@@ -2,8 +2,7 @@
 #![allow(non_snake_case)]
 
 use mlir_sys::{
-    MlirAttribute, MlirContext, MlirDialectHandle, MlirDialectRegistry, MlirLocation,
-    MlirOperation, MlirType,
+    MlirAttribute, MlirContext, MlirDialectHandle, MlirDialectRegistry, MlirLocation, MlirOperation, MlirType,
 };
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -66,8 +65,7 @@ unsafe extern "C" {
     pub fn tritiumOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
 
     pub fn tritiumLayoutToDictionary(attr: MlirAttribute) -> MlirAttribute;
-    pub fn tritiumLayoutFromDictionary(loc: MlirLocation, dictionary: MlirAttribute)
-        -> MlirAttribute;
+    pub fn tritiumLayoutFromDictionary(loc: MlirLocation, dictionary: MlirAttribute) -> MlirAttribute;
 
     pub fn tritiumPointerTypeGet(pointee: MlirType, address_space: c_int) -> MlirType;
     pub fn tritiumTypeIsPointer(ty: MlirType) -> bool;

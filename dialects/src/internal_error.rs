@@ -33,10 +33,7 @@ pub fn install_panic_hook() {
     ONCE.call_once(|| {
         let default = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            let position = info
-                .location()
-                .map(|l| format!(" at {}:{}", l.file(), l.line()))
-                .unwrap_or_default();
+            let position = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
             let message = payload_text(info.payload());
             if let Ok(mut last) = LAST_PANIC.lock() {
                 *last = Some(format!("{message}{position}"));
@@ -59,9 +56,5 @@ fn payload_text(payload: &(dyn Any + Send)) -> String {
 /// What a caught panic said: the hook's note (message and position) when
 /// the hook is installed, else the payload's message.
 pub fn describe(payload: &(dyn Any + Send)) -> String {
-    LAST_PANIC
-        .lock()
-        .ok()
-        .and_then(|mut last| last.take())
-        .unwrap_or_else(|| payload_text(payload))
+    LAST_PANIC.lock().ok().and_then(|mut last| last.take()).unwrap_or_else(|| payload_text(payload))
 }

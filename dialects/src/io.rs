@@ -7,8 +7,8 @@ use melior::{
 };
 use mlir_sys::{
     mlirOpPrintingFlagsCreate, mlirOpPrintingFlagsDestroy, mlirOpPrintingFlagsEnableDebugInfo,
-    mlirOpPrintingFlagsPrintGenericOpForm, mlirOpPrintingFlagsPrintNameLocAsPrefix,
-    mlirOperationPrintWithFlags, mlirOperationVerify, MlirStringRef,
+    mlirOpPrintingFlagsPrintGenericOpForm, mlirOpPrintingFlagsPrintNameLocAsPrefix, mlirOperationPrintWithFlags,
+    mlirOperationVerify, MlirStringRef,
 };
 use std::{cell::RefCell, ffi::c_void};
 
@@ -26,8 +26,7 @@ pub struct PrintOptions {
 
 impl PrintOptions {
     /// The way upstream Triton prints IR in its dumps and `asm` fields.
-    pub const TRITON: PrintOptions =
-        PrintOptions { debug_info: true, generic: false, name_loc_as_prefix: true };
+    pub const TRITON: PrintOptions = PrintOptions { debug_info: true, generic: false, name_loc_as_prefix: true };
 }
 
 /// Prints an operation (usually a module) to a string.
@@ -86,10 +85,12 @@ pub fn parse_module<'c>(context: &'c Context, source: &str, source_name: &str) -
         (!raw.ptr.is_null()).then(|| Operation::from_raw(raw))
     };
     let result = match parsed {
-        Some(operation) if unsafe { mlirOperationVerify(operation.to_raw()) } => match Module::from_operation(operation) {
-            Some(module) => Ok(module),
-            None => Err(vec![format!("{source_name}: error: the top-level operation is not a builtin.module")]),
-        },
+        Some(operation) if unsafe { mlirOperationVerify(operation.to_raw()) } => {
+            match Module::from_operation(operation) {
+                Some(module) => Ok(module),
+                None => Err(vec![format!("{source_name}: error: the top-level operation is not a builtin.module")]),
+            }
+        }
         _ => Err(std::mem::take(&mut *diagnostics.borrow_mut())),
     };
     context.detach_diagnostic_handler(handler);

@@ -8,17 +8,14 @@ use crate::access::integer_attribute;
 use crate::ffi;
 use melior::{
     ir::{
-        attribute::{
-            ArrayAttribute, BoolAttribute, DictionaryAttribute, IntegerAttribute, StringAttribute,
-        },
+        attribute::{ArrayAttribute, BoolAttribute, DictionaryAttribute, IntegerAttribute, StringAttribute},
         r#type::IntegerType,
         Attribute, AttributeLike, Identifier, Location,
     },
     Context,
 };
 use tritium_layout::{
-    Bases, Blocked, CtaLayout, Dim, DotOperand, Layout, LinearLayout, NvidiaMma, NvmmaShared,
-    Slice, SwizzledShared,
+    Bases, Blocked, CtaLayout, Dim, DotOperand, Layout, LinearLayout, NvidiaMma, NvmmaShared, Slice, SwizzledShared,
 };
 
 /// Why an attribute could not be read as a layout.
@@ -37,8 +34,8 @@ pub fn layout_of(attribute: Attribute) -> Result<Layout, NotALayout> {
     let Some(dictionary) = (unsafe { Attribute::from_option_raw(raw) }) else {
         return Err(NotALayout(format!("{attribute} is not a ttg layout")));
     };
-    let dictionary = DictionaryAttribute::try_from(dictionary)
-        .map_err(|_| NotALayout("layout dictionary expected".into()))?;
+    let dictionary =
+        DictionaryAttribute::try_from(dictionary).map_err(|_| NotALayout("layout dictionary expected".into()))?;
     Reader { dictionary }.layout()
 }
 
@@ -74,9 +71,7 @@ struct Reader<'c> {
 
 impl<'c> Reader<'c> {
     fn get(&self, key: &str) -> Result<Attribute<'c>, NotALayout> {
-        self.dictionary
-            .element_by_name(key)
-            .ok_or_else(|| NotALayout(format!("layout dictionary lacks '{key}'")))
+        self.dictionary.element_by_name(key).ok_or_else(|| NotALayout(format!("layout dictionary lacks '{key}'")))
     }
 
     fn string(&self, key: &str) -> Result<String, NotALayout> {
@@ -85,9 +80,8 @@ impl<'c> Reader<'c> {
     }
 
     fn int(&self, key: &str) -> Result<u32, NotALayout> {
-        let value = integer_attribute(self.get(key)?)
-            .map_err(|_| NotALayout(format!("'{key}' is not an integer")))?
-            .value();
+        let value =
+            integer_attribute(self.get(key)?).map_err(|_| NotALayout(format!("'{key}' is not an integer")))?.value();
         u32::try_from(value).map_err(|_| NotALayout(format!("'{key}' is out of range")))
     }
 
@@ -101,14 +95,12 @@ impl<'c> Reader<'c> {
     }
 
     fn ints(&self, key: &str) -> Result<Vec<u32>, NotALayout> {
-        let elements = array_elements(self.get(key)?)
-            .ok_or_else(|| NotALayout(format!("'{key}' is not an array")))?;
+        let elements = array_elements(self.get(key)?).ok_or_else(|| NotALayout(format!("'{key}' is not an array")))?;
         elements
             .into_iter()
             .map(|element| {
-                let value = integer_attribute(element)
-                    .map_err(|_| NotALayout(format!("'{key}' holds a non-integer")))?
-                    .value();
+                let value =
+                    integer_attribute(element).map_err(|_| NotALayout(format!("'{key}' holds a non-integer")))?.value();
                 u32::try_from(value).map_err(|_| NotALayout(format!("'{key}' is out of range")))
             })
             .collect()
@@ -152,11 +144,7 @@ impl<'c> Reader<'c> {
                 )
             }
             "slice" => Layout::Slice(Slice { dim: self.int("dim")?, parent: Box::new(self.parent()?) }),
-            "dot_op" => Layout::DotOperand(DotOperand::new(
-                self.int("opIdx")?,
-                self.parent()?,
-                self.int("kWidth")?,
-            )),
+            "dot_op" => Layout::DotOperand(DotOperand::new(self.int("opIdx")?, self.parent()?, self.int("kWidth")?)),
             "nvidia_mma" => {
                 let warps = self.ints("warpsPerCTA")?;
                 let cta = self.cta(warps.len())?;
@@ -204,8 +192,7 @@ impl<'c> Reader<'c> {
                 ];
                 let out_dims = (0..rank).map(Dim::Axis).collect();
                 Layout::Linear(
-                    LinearLayout::with_inferred_sizes(in_dims, out_dims)
-                        .map_err(|e| NotALayout(e.to_string()))?,
+                    LinearLayout::with_inferred_sizes(in_dims, out_dims).map_err(|e| NotALayout(e.to_string()))?,
                 )
             }
             other => return Err(NotALayout(format!("'{other}' is not a layout"))),
@@ -238,64 +225,79 @@ impl<'c> Writer<'c> {
     }
 
     fn dictionary(&self, kind: &str, entries: Vec<(&str, Attribute<'c>)>) -> Attribute<'c> {
-        let mut named = vec![(
-            Identifier::new(self.context, "kind"),
-            StringAttribute::new(self.context, kind).into(),
-        )];
+        let mut named = vec![(Identifier::new(self.context, "kind"), StringAttribute::new(self.context, kind).into())];
         named.extend(entries.into_iter().map(|(k, v)| (Identifier::new(self.context, k), v)));
         DictionaryAttribute::new(self.context, &named).into()
     }
 
     fn layout(&self, layout: &Layout) -> Option<Attribute<'c>> {
         Some(match layout {
-            Layout::Blocked(b) => self.dictionary("blocked", vec![
-                ("sizePerThread", self.ints(&b.size_per_thread)),
-                ("threadsPerWarp", self.ints(&b.threads_per_warp)),
-                ("warpsPerCTA", self.ints(&b.warps_per_cta)),
-                ("order", self.ints(&b.order)),
-                ("cgaBases", self.cta(&b.cta)),
-            ]),
-            Layout::Slice(s) => self.dictionary("slice", vec![
-                ("dim", self.int(s.dim)),
-                ("parent", attribute_of(&s.parent, self.location)?),
-            ]),
-            Layout::DotOperand(d) => self.dictionary("dot_op", vec![
-                ("opIdx", self.int(d.op_idx)),
-                ("parent", attribute_of(&d.parent, self.location)?),
-                ("kWidth", self.int(d.k_width)),
-            ]),
-            Layout::NvidiaMma(m) => self.dictionary("nvidia_mma", vec![
-                ("versionMajor", self.int(m.version_major)),
-                ("versionMinor", self.int(m.version_minor)),
-                ("warpsPerCTA", self.ints(&m.warps_per_cta)),
-                ("instrShape", self.ints(&m.instr_shape)),
-                ("cgaBases", self.cta(&m.cta)),
-            ]),
-            Layout::SwizzledShared(s) => self.dictionary("swizzled_shared", vec![
-                ("vec", self.int(s.vec)),
-                ("perPhase", self.int(s.per_phase)),
-                ("maxPhase", self.int(s.max_phase)),
-                ("order", self.ints(&s.order)),
-                ("cgaBases", self.cta(&s.cta)),
-            ]),
-            Layout::NvmmaShared(n) => self.dictionary("nvmma_shared", vec![
-                ("swizzlingByteWidth", self.int(n.swizzling_byte_width)),
-                ("transposed", BoolAttribute::new(self.context, n.transposed).into()),
-                ("elementBitWidth", self.int(n.element_bit_width)),
-                ("fp4Padded", BoolAttribute::new(self.context, n.fp4_padded).into()),
-                ("rank", self.int(n.cta.rank() as u32)),
-                ("cgaBases", self.cta(&n.cta)),
-            ]),
+            Layout::Blocked(b) => self.dictionary(
+                "blocked",
+                vec![
+                    ("sizePerThread", self.ints(&b.size_per_thread)),
+                    ("threadsPerWarp", self.ints(&b.threads_per_warp)),
+                    ("warpsPerCTA", self.ints(&b.warps_per_cta)),
+                    ("order", self.ints(&b.order)),
+                    ("cgaBases", self.cta(&b.cta)),
+                ],
+            ),
+            Layout::Slice(s) => self.dictionary(
+                "slice",
+                vec![("dim", self.int(s.dim)), ("parent", attribute_of(&s.parent, self.location)?)],
+            ),
+            Layout::DotOperand(d) => self.dictionary(
+                "dot_op",
+                vec![
+                    ("opIdx", self.int(d.op_idx)),
+                    ("parent", attribute_of(&d.parent, self.location)?),
+                    ("kWidth", self.int(d.k_width)),
+                ],
+            ),
+            Layout::NvidiaMma(m) => self.dictionary(
+                "nvidia_mma",
+                vec![
+                    ("versionMajor", self.int(m.version_major)),
+                    ("versionMinor", self.int(m.version_minor)),
+                    ("warpsPerCTA", self.ints(&m.warps_per_cta)),
+                    ("instrShape", self.ints(&m.instr_shape)),
+                    ("cgaBases", self.cta(&m.cta)),
+                ],
+            ),
+            Layout::SwizzledShared(s) => self.dictionary(
+                "swizzled_shared",
+                vec![
+                    ("vec", self.int(s.vec)),
+                    ("perPhase", self.int(s.per_phase)),
+                    ("maxPhase", self.int(s.max_phase)),
+                    ("order", self.ints(&s.order)),
+                    ("cgaBases", self.cta(&s.cta)),
+                ],
+            ),
+            Layout::NvmmaShared(n) => self.dictionary(
+                "nvmma_shared",
+                vec![
+                    ("swizzlingByteWidth", self.int(n.swizzling_byte_width)),
+                    ("transposed", BoolAttribute::new(self.context, n.transposed).into()),
+                    ("elementBitWidth", self.int(n.element_bit_width)),
+                    ("fp4Padded", BoolAttribute::new(self.context, n.fp4_padded).into()),
+                    ("rank", self.int(n.cta.rank() as u32)),
+                    ("cgaBases", self.cta(&n.cta)),
+                ],
+            ),
             Layout::Linear(l) => {
                 let rank = l.num_out_dims() as u32;
                 let bases = |dim: Dim| self.bases(l.bases(&dim).unwrap_or(&Vec::new()));
-                self.dictionary("linear", vec![
-                    ("rank", self.int(rank)),
-                    ("register", bases(Dim::Register)),
-                    ("lane", bases(Dim::Lane)),
-                    ("warp", bases(Dim::Warp)),
-                    ("block", bases(Dim::Block)),
-                ])
+                self.dictionary(
+                    "linear",
+                    vec![
+                        ("rank", self.int(rank)),
+                        ("register", bases(Dim::Register)),
+                        ("lane", bases(Dim::Lane)),
+                        ("warp", bases(Dim::Warp)),
+                        ("block", bases(Dim::Block)),
+                    ],
+                )
             }
         })
     }

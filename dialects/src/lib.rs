@@ -36,12 +36,8 @@ pub fn register_upstream_passes() {
 /// with these command-line arguments (program name first). Returns the exit code.
 pub fn opt_main(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
     use std::{ffi::CString, os::unix::ffi::OsStrExt};
-    let args: Vec<CString> = args
-        .into_iter()
-        .map(|a| CString::new(a.as_bytes()).unwrap_or_default())
-        .collect();
-    let mut argv: Vec<*mut std::os::raw::c_char> =
-        args.iter().map(|a| a.as_ptr() as *mut _).collect();
+    let args: Vec<CString> = args.into_iter().map(|a| CString::new(a.as_bytes()).unwrap_or_default()).collect();
+    let mut argv: Vec<*mut std::os::raw::c_char> = args.iter().map(|a| a.as_ptr() as *mut _).collect();
     argv.push(std::ptr::null_mut());
     canonicalization::register();
     // SAFETY: argv holds args.len() valid C strings and a final null, alive

@@ -151,10 +151,7 @@ unsafe extern "C" fn run_trampoline(
         Err(panic) => {
             crate::internal_error::record();
             let detail = crate::internal_error::describe(panic.as_ref());
-            emit_error(
-                operation.location(),
-                &format!("internal error in pass '{}': {detail}", definition.argument),
-            );
+            emit_error(operation.location(), &format!("internal error in pass '{}': {detail}", definition.argument));
             false
         }
     }

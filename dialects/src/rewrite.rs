@@ -46,7 +46,11 @@ impl Rewriter {
     }
 
     /// Inserts `new_op` before `op`, then replaces `op` with it.
-    pub fn replace_op_with_new<'c, 'a>(&self, op: &OperationRef<'c, 'a>, new_op: Operation<'c>) -> OperationRef<'c, 'a> {
+    pub fn replace_op_with_new<'c, 'a>(
+        &self,
+        op: &OperationRef<'c, 'a>,
+        new_op: Operation<'c>,
+    ) -> OperationRef<'c, 'a> {
         self.set_insertion_point_before(op);
         let inserted = self.insert(new_op);
         self.replace_op_with_op(op, &inserted);
@@ -98,11 +102,8 @@ unsafe extern "C" fn match_and_rewrite(
 /// # Safety
 /// `set` must be a live `RewritePatternSet` of `context`.
 pub unsafe fn add_to_set(set: MlirRewritePatternSet, context: MlirContext, pattern: &'static Pattern) {
-    let callbacks = MlirRewritePatternCallbacks {
-        construct: None,
-        destruct: None,
-        matchAndRewrite: Some(match_and_rewrite),
-    };
+    let callbacks =
+        MlirRewritePatternCallbacks { construct: None, destruct: None, matchAndRewrite: Some(match_and_rewrite) };
     let root = MlirStringRef { data: pattern.root.as_ptr() as *const _, length: pattern.root.len() };
     unsafe {
         let raw = mlirOpRewritePatternCreate(

@@ -116,9 +116,8 @@ pub struct ModuleGeometry {
 
 impl ModuleGeometry {
     pub fn of(module: &OperationRef) -> ModuleGeometry {
-        let int = |name: &str| {
-            module.attribute(name).ok().and_then(|a| integer_attribute(a).ok()).map(|i| i.value() as u32)
-        };
+        let int =
+            |name: &str| module.attribute(name).ok().and_then(|a| integer_attribute(a).ok()).map(|i| i.value() as u32);
         ModuleGeometry {
             num_warps: int("ttg.num-warps"),
             threads_per_warp: int("ttg.threads-per-warp").unwrap_or(THREADS_PER_WARP),

@@ -75,9 +75,8 @@ impl<'c> MemDesc<'c> {
             if !ffi::tritiumTypeIsMemDesc(raw) {
                 return None;
             }
-            let shape = (0..ffi::tritiumMemDescTypeGetRank(raw))
-                .map(|d| ffi::tritiumMemDescTypeGetDim(raw, d))
-                .collect();
+            let shape =
+                (0..ffi::tritiumMemDescTypeGetRank(raw)).map(|d| ffi::tritiumMemDescTypeGetDim(raw, d)).collect();
             let alloc_shape = (0..ffi::tritiumMemDescTypeGetAllocRank(raw))
                 .map(|d| ffi::tritiumMemDescTypeGetAllocDim(raw, d))
                 .collect();

@@ -40,13 +40,8 @@ pub enum ConversionKind {
 pub fn minimal_cvt_layout(src: &LinearLayout, dst: &LinearLayout) -> Result<LinearLayout> {
     let src_dims = src.in_dim_names();
     let dst_dims = dst.in_dim_names();
-    let common_suffix: Vec<Dim> = src_dims
-        .iter()
-        .rev()
-        .zip(dst_dims.iter().rev())
-        .take_while(|(s, d)| s == d)
-        .map(|(s, _)| s.clone())
-        .collect();
+    let common_suffix: Vec<Dim> =
+        src_dims.iter().rev().zip(dst_dims.iter().rev()).take_while(|(s, d)| s == d).map(|(s, _)| s.clone()).collect();
     let mut comp = dst.invert_and_compose(src)?;
     for dim in common_suffix {
         match comp.quotient(&[dim]) {
@@ -70,10 +65,7 @@ pub fn cvt_needs_warp_shuffle(src: &LinearLayout, dst: &LinearLayout) -> Result<
     if outs != [Dim::Register, Dim::Lane] {
         return Ok(false);
     }
-    Ok(warp_conversion_decomposition(src, dst)?
-        .mixed_transpositions
-        .len()
-        < 2)
+    Ok(warp_conversion_decomposition(src, dst)?.mixed_transpositions.len() < 2)
 }
 
 /// Upstream `cvtNeedsSharedMemory`.
@@ -82,10 +74,7 @@ pub fn cvt_needs_shared_memory(src: &LinearLayout, dst: &LinearLayout) -> Result
 }
 
 /// Classifies a conversion given the tensors' linear layouts.
-pub fn classify_linear_conversion(
-    src: &LinearLayout,
-    dst: &LinearLayout,
-) -> Result<ConversionKind> {
+pub fn classify_linear_conversion(src: &LinearLayout, dst: &LinearLayout) -> Result<ConversionKind> {
     if src == dst {
         return Ok(ConversionKind::NoOp);
     }
@@ -102,9 +91,7 @@ pub fn classify_linear_conversion(
 /// Both must be distributed layouts.
 pub fn classify_conversion(src: &Layout, dst: &Layout, shape: &[i64]) -> Result<ConversionKind> {
     if !src.is_distributed() || !dst.is_distributed() {
-        return Err(LayoutError::param(
-            "convert_layout classification needs two distributed layouts",
-        ));
+        return Err(LayoutError::param("convert_layout classification needs two distributed layouts"));
     }
     classify_linear_conversion(&src.to_linear(shape)?, &dst.to_linear(shape)?)
 }
@@ -135,10 +122,7 @@ pub struct WarpDecomposition {
 /// Upstream `getWarpLayoutConvertDecomposition` (the cycle factorisation; the
 /// instruction-selector post-processing does not change the number of mixed
 /// transpositions and is not reproduced).
-pub fn warp_conversion_decomposition(
-    src: &LinearLayout,
-    dst: &LinearLayout,
-) -> Result<WarpDecomposition> {
+pub fn warp_conversion_decomposition(src: &LinearLayout, dst: &LinearLayout) -> Result<WarpDecomposition> {
     let (reg, lane) = (Dim::Register, Dim::Lane);
     // Broadcast registers would only inflate the instruction count.
     let src = src.remove_zero_bases_along_dim(&reg)?;
@@ -171,10 +155,7 @@ pub fn warp_conversion_decomposition(
     // Skeleton of P from T⁻¹ ∘ S, then fill in the zero columns, preferring
     // fixed points.  Each P basis is [register component, lane component].
     let skeleton = s.invert_and_compose(&t)?;
-    let mut p: Vec<Vec<Vec<u32>>> = in_names
-        .iter()
-        .map(|d| skeleton.bases(d).cloned().unwrap_or_default())
-        .collect();
+    let mut p: Vec<Vec<Vec<u32>>> = in_names.iter().map(|d| skeleton.bases(d).cloned().unwrap_or_default()).collect();
     let s_flat = s.flatten_outs()?;
     let t_flat = t.flatten_outs()?;
     let mut src_free_zeros = Vec::new();
@@ -210,18 +191,22 @@ pub fn warp_conversion_decomposition(
                 continue;
             }
             let (mut cur_dim, mut cur) = (start_dim, start);
-            let (mut reg_start, mut lane_start, mut lane_end, mut reg_end) =
-                (None, None, None, None);
+            let (mut reg_start, mut lane_start, mut lane_end, mut reg_end) = (None, None, None, None);
             loop {
                 visited[flat_idx(cur_dim, cur)] = true;
-                let next_vec = p[cur_dim].get(cur).ok_or_else(|| {
-                    LayoutError::algebra("warp decomposition: basis index out of range")
-                })?;
+                let next_vec = p[cur_dim]
+                    .get(cur)
+                    .ok_or_else(|| LayoutError::algebra("warp decomposition: basis index out of range"))?;
                 let (next_dim, next) = next_vec
                     .iter()
-                    .enumerate().rfind(|(_, &v)| v != 0)
+                    .enumerate()
+                    .rfind(|(_, &v)| v != 0)
                     .map(|(d, &v)| (d, v.trailing_zeros() as usize))
-                    .ok_or_else(|| LayoutError::algebra("warp decomposition: the conversion is not a permutation of register and lane bits"))?;
+                    .ok_or_else(|| {
+                        LayoutError::algebra(
+                            "warp decomposition: the conversion is not a permutation of register and lane bits",
+                        )
+                    })?;
                 match (cur_dim, next_dim) {
                     (0, 0) => reg_bases[cur] = 1 << next,
                     (1, 1) => lane_bases[cur] = 1 << next,
@@ -248,32 +233,20 @@ pub fn warp_conversion_decomposition(
                     break;
                 }
                 if visited[flat_idx(cur_dim, cur)] {
-                    return Err(LayoutError::algebra(
-                        "warp decomposition: the conversion is not a permutation",
-                    ));
+                    return Err(LayoutError::algebra("warp decomposition: the conversion is not a permutation"));
                 }
             }
         }
     }
     let p_reg = LinearLayout::new(
-        vec![(
-            reg.clone(),
-            reg_bases.into_iter().map(|b| vec![b]).collect(),
-        )],
+        vec![(reg.clone(), reg_bases.into_iter().map(|b| vec![b]).collect())],
         vec![(reg, 1u32 << n_reg)],
         false,
     )?;
     let p_lane = LinearLayout::new(
-        vec![(
-            lane.clone(),
-            lane_bases.into_iter().map(|b| vec![b]).collect(),
-        )],
+        vec![(lane.clone(), lane_bases.into_iter().map(|b| vec![b]).collect())],
         vec![(lane, 1u32 << n_lane)],
         false,
     )?;
-    Ok(WarpDecomposition {
-        p_reg,
-        p_lane,
-        mixed_transpositions: mixed,
-    })
+    Ok(WarpDecomposition { p_reg, p_lane, mixed_transpositions: mixed })
 }

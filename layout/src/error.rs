@@ -15,11 +15,7 @@ pub enum LayoutError {
     /// An `order` (or similar) vector is not a permutation of `0..rank`.
     NotAPermutation { what: String, order: Vec<u32> },
     /// Two things that must have the same rank do not.
-    RankMismatch {
-        what: String,
-        expected: usize,
-        got: usize,
-    },
+    RankMismatch { what: String, expected: usize, got: usize },
     /// A named dimension is missing, duplicated or unexpected.
     Dimension(String),
     /// The layout would need more than 64 input or output bits.
@@ -45,11 +41,7 @@ impl LayoutError {
     }
 
     pub(crate) fn rank(what: impl Into<String>, expected: usize, got: usize) -> Self {
-        LayoutError::RankMismatch {
-            what: what.into(),
-            expected,
-            got,
-        }
+        LayoutError::RankMismatch { what: what.into(), expected, got }
     }
 }
 
@@ -60,21 +52,10 @@ impl fmt::Display for LayoutError {
                 write!(f, "{what} must be a power of two, got {value}")
             }
             LayoutError::NotAPermutation { what, order } => {
-                write!(
-                    f,
-                    "{what} must be a permutation of 0..{}, got {order:?}",
-                    order.len()
-                )
+                write!(f, "{what} must be a permutation of 0..{}, got {order:?}", order.len())
             }
-            LayoutError::RankMismatch {
-                what,
-                expected,
-                got,
-            } => {
-                write!(
-                    f,
-                    "rank mismatch for {what}: expected {expected}, got {got}"
-                )
+            LayoutError::RankMismatch { what, expected, got } => {
+                write!(f, "rank mismatch for {what}: expected {expected}, got {got}")
             }
             LayoutError::Dimension(msg) => write!(f, "dimension error: {msg}"),
             LayoutError::TooLarge(msg) => write!(f, "layout too large: {msg}"),
@@ -94,10 +75,7 @@ pub(crate) fn check_pow2(what: &str, value: i64) -> Result<()> {
     if value > 0 && (value & (value - 1)) == 0 {
         Ok(())
     } else {
-        Err(LayoutError::NotPowerOfTwo {
-            what: what.to_string(),
-            value,
-        })
+        Err(LayoutError::NotPowerOfTwo { what: what.to_string(), value })
     }
 }
 
@@ -107,12 +85,7 @@ pub(crate) fn check_permutation(what: &str, order: &[u32]) -> Result<()> {
     for &o in order {
         match seen.get_mut(o as usize) {
             Some(s) if !*s => *s = true,
-            _ => {
-                return Err(LayoutError::NotAPermutation {
-                    what: what.to_string(),
-                    order: order.to_vec(),
-                })
-            }
+            _ => return Err(LayoutError::NotAPermutation { what: what.to_string(), order: order.to_vec() }),
         }
     }
     Ok(())

@@ -36,7 +36,6 @@ pub use convert::{classify_conversion, minimal_cvt_layout, ConversionKind};
 pub use dims::{standard_out_dims, Dim};
 pub use error::{LayoutError, Result};
 pub use kinds::{
-    default_blocked, Blocked, CtaLayout, DotOperand, Layout, NvidiaMma, NvmmaShared, Slice,
-    SwizzledShared,
+    default_blocked, Blocked, CtaLayout, DotOperand, Layout, NvidiaMma, NvmmaShared, Slice, SwizzledShared,
 };
 pub use linear::{Bases, LinearLayout};

@@ -16,9 +16,7 @@ use crate::{Dim, LinearLayout, Result};
 
 /// The flat basis vectors of `dim` of a layout with a single output dim.
 fn flat_bases(flat: &LinearLayout, dim: &Dim) -> Vec<u32> {
-    flat.bases(dim)
-        .map(|bases| bases.iter().map(|b| b[0]).collect())
-        .unwrap_or_default()
+    flat.bases(dim).map(|bases| bases.iter().map(|b| b[0]).collect()).unwrap_or_default()
 }
 
 /// The rows of `vectors` in reduced row echelon form, the pivot of a row
@@ -62,11 +60,7 @@ fn nullspace(vectors: &[u32], dim: u32) -> Vec<u32> {
 /// case) the common ones in the order of `b1`.
 fn intersection(b1: &[u32], b2: &[u32], dim: u32) -> Vec<u32> {
     if b1.iter().chain(b2).all(|v| v.is_power_of_two()) {
-        return b1
-            .iter()
-            .copied()
-            .filter(|v| *v != 0 && b2.contains(v))
-            .collect();
+        return b1.iter().copied().filter(|v| *v != 0 && b2.contains(v)).collect();
     }
     let mut joint = nullspace(b1, dim);
     joint.extend(nullspace(b2, dim));
@@ -79,10 +73,8 @@ fn intersection(b1: &[u32], b2: &[u32], dim: u32) -> Vec<u32> {
 fn segment(bank_src: &[u32], bank_dst: &[u32], dim: u32, length: usize) -> Vec<u32> {
     let src: Vec<u32> = bank_src.iter().copied().filter(|v| *v != 0).collect();
     let dst: Vec<u32> = bank_dst.iter().copied().filter(|v| *v != 0).collect();
-    let mut segment: Vec<u32> = (0..dim)
-        .map(|b| 1u32 << b)
-        .filter(|unit| !src.contains(unit) && !dst.contains(unit))
-        .collect();
+    let mut segment: Vec<u32> =
+        (0..dim).map(|b| 1u32 << b).filter(|unit| !src.contains(unit) && !dst.contains(unit)).collect();
     if segment.len() >= length {
         segment.truncate(length);
         return segment;
@@ -96,9 +88,7 @@ fn segment(bank_src: &[u32], bank_dst: &[u32], dim: u32, length: usize) -> Vec<u
     if a.len() > b.len() {
         std::mem::swap(&mut a, &mut b);
     }
-    let conflicts = (length as i64 - a.len() as i64 - segment.len() as i64)
-        .max(0)
-        .min(a.len() as i64) as usize;
+    let conflicts = (length as i64 - a.len() as i64 - segment.len() as i64).max(0).min(a.len() as i64) as usize;
     segment.extend((conflicts..a.len()).map(|i| a[i] ^ b[i]));
     segment.extend(&a[..conflicts]);
     segment.extend(&b[..conflicts]);
@@ -110,10 +100,7 @@ fn segment(bank_src: &[u32], bank_dst: &[u32], dim: u32, length: usize) -> Vec<u
 /// bits), padded towards a 32-bit bank word with register bits one side
 /// holds where the other has warps, then with warp bits.
 fn vector_basis(src: &LinearLayout, dst: &LinearLayout, dim: u32, bitwidth: u32) -> Vec<u32> {
-    let (reg_src, reg_dst) = (
-        flat_bases(src, &Dim::Register),
-        flat_bases(dst, &Dim::Register),
-    );
+    let (reg_src, reg_dst) = (flat_bases(src, &Dim::Register), flat_bases(dst, &Dim::Register));
     let mut vector = intersection(&reg_src, &reg_dst, dim);
     vector.truncate((128 / bitwidth).trailing_zeros() as usize);
     if (1u32 << vector.len()) * bitwidth >= 32 {
@@ -123,25 +110,15 @@ fn vector_basis(src: &LinearLayout, dst: &LinearLayout, dim: u32, bitwidth: u32)
     let nonzero = |v: Vec<u32>| -> Vec<u32> { v.into_iter().filter(|x| *x != 0).collect() };
     let warp_src = nonzero(flat_bases(src, &Dim::Warp));
     let warp_dst = nonzero(flat_bases(dst, &Dim::Warp));
-    let without_vector = |regs: &[u32]| -> Vec<u32> {
-        regs.iter()
-            .copied()
-            .filter(|r| !vector.contains(r))
-            .collect()
-    };
+    let without_vector = |regs: &[u32]| -> Vec<u32> { regs.iter().copied().filter(|r| !vector.contains(r)).collect() };
     let src_regs_dst_warps = intersection(&without_vector(&reg_src), &warp_dst, dim);
     let dst_regs_src_warps = intersection(&without_vector(&reg_dst), &warp_src, dim);
-    let src_fills =
-        if src_regs_dst_warps.len() == dst_regs_src_warps.len() && !src_regs_dst_warps.is_empty() {
-            src_regs_dst_warps.iter().min() < dst_regs_src_warps.iter().min()
-        } else {
-            src_regs_dst_warps.len() > dst_regs_src_warps.len()
-        };
-    vector.extend(if src_fills {
-        src_regs_dst_warps
+    let src_fills = if src_regs_dst_warps.len() == dst_regs_src_warps.len() && !src_regs_dst_warps.is_empty() {
+        src_regs_dst_warps.iter().min() < dst_regs_src_warps.iter().min()
     } else {
-        dst_regs_src_warps
-    });
+        src_regs_dst_warps.len() > dst_regs_src_warps.len()
+    };
+    vector.extend(if src_fills { src_regs_dst_warps } else { dst_regs_src_warps });
     if vector.len() < bases_per_bank {
         vector.extend(intersection(&warp_src, &warp_dst, dim));
     }
@@ -177,23 +154,15 @@ fn reps(
     let rest = dim as usize - vector.len();
     let bank_length = ((32 * 32 / vector_bits).max(1).ilog2() as usize).min(rest);
     let segment = segment(&bank_src, &bank_dst, dim, rest - bank_length);
-    let (reg_src, reg_dst) = (
-        flat_bases(src, &Dim::Register),
-        flat_bases(dst, &Dim::Register),
-    );
-    let common = segment
-        .iter()
-        .filter(|s| reg_src.contains(s) && reg_dst.contains(s))
-        .count();
+    let (reg_src, reg_dst) = (flat_bases(src, &Dim::Register), flat_bases(dst, &Dim::Register));
+    let common = segment.iter().filter(|s| reg_src.contains(s) && reg_dst.contains(s)).count();
     (segment, common.saturating_sub(leave) as u32)
 }
 
 /// log2 of the rounds of `optimalSwizzlingLdSt`: plain `ld/st.shared`.
 fn ld_st_reps(src: &LinearLayout, dst: &LinearLayout, bitwidth: u32) -> u32 {
     let vector = vector_basis(src, dst, src.total_out_size_log2(), bitwidth);
-    let wide_log2 = ((1u32 << vector.len()) * bitwidth / 32)
-        .max(1)
-        .trailing_zeros() as usize;
+    let wide_log2 = ((1u32 << vector.len()) * bitwidth / 32).max(1).trailing_zeros() as usize;
     let tile = |layout: &LinearLayout| -> Vec<u32> {
         let lanes = flat_bases(layout, &Dim::Lane);
         lanes[..lanes.len().saturating_sub(wide_log2)].to_vec()
@@ -209,31 +178,16 @@ struct InstructionTile {
     lane_address: &'static [usize],
 }
 
-const LD_ST_SHARED: InstructionTile = InstructionTile {
-    lane_contiguous: &[],
-    lane_address: &[0, 1, 2],
-};
-const LD_ST_MATRIX: InstructionTile = InstructionTile {
-    lane_contiguous: &[0, 1],
-    lane_address: &[2, 3, 4],
-};
-const LD_ST_MATRIX_TRANS: InstructionTile = InstructionTile {
-    lane_contiguous: &[2, 3, 4],
-    lane_address: &[0, 1],
-};
+const LD_ST_SHARED: InstructionTile = InstructionTile { lane_contiguous: &[], lane_address: &[0, 1, 2] };
+const LD_ST_MATRIX: InstructionTile = InstructionTile { lane_contiguous: &[0, 1], lane_address: &[2, 3, 4] };
+const LD_ST_MATRIX_TRANS: InstructionTile = InstructionTile { lane_contiguous: &[2, 3, 4], lane_address: &[0, 1] };
 
 /// The tiles the writes (`stmatrix` from sm_90) and the reads (`ldmatrix`
 /// from sm_75) of a conversion may use.
-fn instruction_tiles(
-    capability: u32,
-    bitwidth: u32,
-) -> (Vec<&'static InstructionTile>, Vec<&'static InstructionTile>) {
+fn instruction_tiles(capability: u32, bitwidth: u32) -> (Vec<&'static InstructionTile>, Vec<&'static InstructionTile>) {
     let (mut writes, mut reads) = (vec![&LD_ST_SHARED], vec![&LD_ST_SHARED]);
     let (stmatrix, ldmatrix) = (capability >= 90, capability >= 75);
-    for (tile, fits) in [
-        (&LD_ST_MATRIX, bitwidth <= 32),
-        (&LD_ST_MATRIX_TRANS, bitwidth == 16),
-    ] {
+    for (tile, fits) in [(&LD_ST_MATRIX, bitwidth <= 32), (&LD_ST_MATRIX_TRANS, bitwidth == 16)] {
         if fits && stmatrix {
             writes.push(tile);
         }
@@ -260,11 +214,7 @@ fn tile_vector(
     }
     let dim = a.total_out_size_log2();
     let cvt = b.invert_and_compose(a).ok()?;
-    let mut vector = intersection(
-        &flat_bases(a, &Dim::Register),
-        &flat_bases(b, &Dim::Register),
-        dim,
-    );
+    let mut vector = intersection(&flat_bases(a, &Dim::Register), &flat_bases(b, &Dim::Register), dim);
     if vector.len() < registers_b {
         return None;
     }
@@ -276,22 +226,13 @@ fn tile_vector(
         return None;
     }
     let component = |lane: usize, dim: &Dim| -> u32 {
-        cvt.out_dim_index(dim)
-            .and_then(|o| cvt.basis(&Dim::Lane, lane).map(|b| b[o]))
-            .unwrap_or(0)
+        cvt.out_dim_index(dim).and_then(|o| cvt.basis(&Dim::Lane, lane).map(|b| b[o])).unwrap_or(0)
     };
-    if lanes_b[..registers_a - registers_b]
-        .iter()
-        .any(|lane| component(*lane, &Dim::Register) == 0)
-    {
+    if lanes_b[..registers_a - registers_b].iter().any(|lane| component(*lane, &Dim::Register) == 0) {
         return None;
     }
     let tail = &lanes_b[lanes_b.len() - lanes_a.len()..];
-    if lanes_a
-        .iter()
-        .zip(tail)
-        .any(|(lane_of_a, lane_of_b)| component(*lane_of_b, &Dim::Lane) != 1 << lane_of_a)
-    {
+    if lanes_a.iter().zip(tail).any(|(lane_of_a, lane_of_b)| component(*lane_of_b, &Dim::Lane) != 1 << lane_of_a) {
         return None;
     }
     vector.extend(tile_b);
@@ -302,11 +243,8 @@ fn tile_vector(
 /// that its rows need, then its address lanes.
 fn bank_tile(tile: &InstructionTile, layout: &LinearLayout, vector: &[u32]) -> Option<Vec<u32>> {
     let needed = 3 - tile.lane_address.len();
-    let mut bases: Vec<u32> = flat_bases(layout, &Dim::Register)
-        .into_iter()
-        .filter(|r| !vector.contains(r))
-        .take(needed)
-        .collect();
+    let mut bases: Vec<u32> =
+        flat_bases(layout, &Dim::Register).into_iter().filter(|r| !vector.contains(r)).take(needed).collect();
     if bases.len() < needed {
         return None;
     }
@@ -319,22 +257,12 @@ fn bank_tile(tile: &InstructionTile, layout: &LinearLayout, vector: &[u32]) -> O
 /// NVIDIA GPU of `capability` (both distributed layouts of the same tensor,
 /// elements of `bitwidth` bits: 8 for i1, 64 for pointers). The scratch
 /// holds `numel >> rounds_log2` elements.
-pub fn conversion_rounds_log2(
-    src: &LinearLayout,
-    dst: &LinearLayout,
-    bitwidth: u32,
-    capability: u32,
-) -> Result<u32> {
+pub fn conversion_rounds_log2(src: &LinearLayout, dst: &LinearLayout, bitwidth: u32, capability: u32) -> Result<u32> {
     let prepare = |layout: &LinearLayout| -> Result<LinearLayout> {
         let outs = layout.out_dim_names();
-        let present: Vec<Dim> = [Dim::Register, Dim::Lane, Dim::Warp]
-            .into_iter()
-            .filter(|d| layout.has_in_dim(d))
-            .collect();
-        layout
-            .sublayout(&present, &outs)?
-            .remove_zero_bases_along_dim(&Dim::Register)?
-            .flatten_outs()
+        let present: Vec<Dim> =
+            [Dim::Register, Dim::Lane, Dim::Warp].into_iter().filter(|d| layout.has_in_dim(d)).collect();
+        layout.sublayout(&present, &outs)?.remove_zero_bases_along_dim(&Dim::Register)?.flatten_outs()
     };
     let (src, dst) = (prepare(src)?, prepare(dst)?);
     let bitwidth = bitwidth.max(8);
@@ -345,32 +273,23 @@ pub fn conversion_rounds_log2(
     let mut best: Option<(u32, u32)> = None;
     for write in &writes {
         for read in &reads {
-            let (Some(registers_w), Some(registers_r)) = (
-                total.checked_sub(write.lane_contiguous.len()),
-                total.checked_sub(read.lane_contiguous.len()),
-            ) else {
+            let (Some(registers_w), Some(registers_r)) =
+                (total.checked_sub(write.lane_contiguous.len()), total.checked_sub(read.lane_contiguous.len()))
+            else {
                 continue;
             };
-            let Some(vector) = tile_vector(
-                &src,
-                &dst,
-                registers_w,
-                registers_r,
-                write.lane_contiguous,
-                read.lane_contiguous,
-            ) else {
+            let Some(vector) =
+                tile_vector(&src, &dst, registers_w, registers_r, write.lane_contiguous, read.lane_contiguous)
+            else {
                 continue;
             };
-            let (Some(tile_src), Some(tile_dst)) = (
-                bank_tile(write, &src, &vector),
-                bank_tile(read, &dst, &vector),
-            ) else {
+            let (Some(tile_src), Some(tile_dst)) = (bank_tile(write, &src, &vector), bank_tile(read, &dst, &vector))
+            else {
                 continue;
             };
             let missing = |t: &InstructionTile| t.lane_contiguous.len() + t.lane_address.len() - 3;
             let leave = missing(write).min(missing(read));
-            let (segment, reps) =
-                reps(&src, &dst, bitwidth, &vector, [&tile_src, &tile_dst], leave);
+            let (segment, reps) = reps(&src, &dst, bitwidth, &vector, [&tile_src, &tile_dst], leave);
             let conflicts = |tile: &[u32]| (1u32 << intersection(&segment, tile, rank).len()) - 1;
             let cost = conflicts(&tile_src) + conflicts(&tile_dst);
             // Fewest conflicts, then most rounds; the first such pair.

@@ -99,17 +99,12 @@ pub fn ensure_layout_not_larger_than(
 /// on the layout's first (most minor) input dim -- "register" for register
 /// layouts, "offset" for shared ones -- i.e. by giving each thread more
 /// repetitions of the tile.
-pub fn ensure_layout_not_smaller_than(
-    layout: &LinearLayout,
-    shape: &NamedShape,
-) -> Result<LinearLayout> {
+pub fn ensure_layout_not_smaller_than(layout: &LinearLayout, shape: &NamedShape) -> Result<LinearLayout> {
     if shape.is_empty() {
         return Ok(layout.clone());
     }
     let Some((k_dim, _)) = layout.in_dims().first() else {
-        return Err(LayoutError::dim(
-            "ensure_layout_not_smaller_than needs at least one in-dim",
-        ));
+        return Err(LayoutError::dim("ensure_layout_not_smaller_than needs at least one in-dim"));
     };
     let k_dim = k_dim.clone();
     let mut ret = layout.clone();
@@ -126,21 +121,14 @@ pub fn ensure_layout_not_smaller_than(
         }
         let factor = u32::try_from(desired / actual)
             .map_err(|_| LayoutError::TooLarge(format!("shape {desired} of '{out_dim}'")))?;
-        ret = ret.product(&LinearLayout::identity_1d(
-            factor,
-            k_dim.clone(),
-            out_dim.clone(),
-        )?)?;
+        ret = ret.product(&LinearLayout::identity_1d(factor, k_dim.clone(), out_dim.clone())?)?;
     }
     Ok(ret)
 }
 
 /// Pairs standard out dims with a shape: `[(dim0, shape[0]), ...]`.
 pub fn standard_named_shape(shape: &[u64]) -> Vec<(Dim, u64)> {
-    standard_out_dims(shape.len())
-        .into_iter()
-        .zip(shape.iter().copied())
-        .collect()
+    standard_out_dims(shape.len()).into_iter().zip(shape.iter().copied()).collect()
 }
 
 /// A 1D -> ND identity into `[dim0, dim1, ...]`, filling `order[0]` first:
@@ -148,21 +136,14 @@ pub fn standard_named_shape(shape: &[u64]) -> Vec<(Dim, u64)> {
 /// `permute(shape, order)`.  Output dims appear in `order`.
 pub fn identity_standard_nd(in_dim: Dim, shape: &[u32], order: &[u32]) -> Result<LinearLayout> {
     if shape.len() != order.len() {
-        return Err(LayoutError::rank(
-            "identity_standard_nd order",
-            shape.len(),
-            order.len(),
-        ));
+        return Err(LayoutError::rank("identity_standard_nd order", shape.len(), order.len()));
     }
     crate::error::check_permutation("order", order)?;
     let names = standard_out_dims(shape.len());
     let mut ret = LinearLayout::empty();
     for &dim in order {
-        ret = ret.product(&LinearLayout::identity_1d(
-            shape[dim as usize],
-            in_dim.clone(),
-            names[dim as usize].clone(),
-        )?)?;
+        ret =
+            ret.product(&LinearLayout::identity_1d(shape[dim as usize], in_dim.clone(), names[dim as usize].clone())?)?;
     }
     Ok(ret)
 }
@@ -180,12 +161,7 @@ pub fn remove_standard_dim(layout: &LinearLayout, index: usize) -> Result<Linear
     let mut keep = standard_out_dims(rank);
     keep.remove(index);
     let sub = layout.sublayout(&layout.in_dim_names(), &keep)?;
-    let out_dims = sub
-        .out_dims()
-        .iter()
-        .enumerate()
-        .map(|(i, (_, size))| (Dim::Axis(i), *size))
-        .collect();
+    let out_dims = sub.out_dims().iter().enumerate().map(|(i, (_, size))| (Dim::Axis(i), *size)).collect();
     LinearLayout::new(sub.in_dims().to_vec(), out_dims, false)
 }
 
@@ -194,15 +170,9 @@ pub fn remove_standard_dim(layout: &LinearLayout, index: usize) -> Result<Linear
 pub fn reshape_layout(layout: &LinearLayout, shape: &[u32]) -> Result<LinearLayout> {
     let mut src = layout.out_dim_names();
     src.reverse();
-    let mut new_dims: Vec<(Dim, u32)> = standard_out_dims(shape.len())
-        .into_iter()
-        .zip(shape.iter().copied())
-        .collect();
+    let mut new_dims: Vec<(Dim, u32)> = standard_out_dims(shape.len()).into_iter().zip(shape.iter().copied()).collect();
     new_dims.reverse();
-    layout
-        .transpose_outs(&src)?
-        .reshape_outs(&new_dims)?
-        .transpose_outs(&standard_out_dims(shape.len()))
+    layout.transpose_outs(&src)?.reshape_outs(&new_dims)?.transpose_outs(&standard_out_dims(shape.len()))
 }
 
 /// Permutes the components of every basis: new component `i` is old
@@ -210,24 +180,12 @@ pub fn reshape_layout(layout: &LinearLayout, shape: &[u32]) -> Result<LinearLayo
 /// `transposeLinearLayout`).
 pub fn transpose_linear_layout(layout: &LinearLayout, order: &[usize]) -> Result<LinearLayout> {
     if order.len() != layout.num_out_dims() {
-        return Err(LayoutError::rank(
-            "transpose order",
-            layout.num_out_dims(),
-            order.len(),
-        ));
+        return Err(LayoutError::rank("transpose order", layout.num_out_dims(), order.len()));
     }
     let in_dims = layout
         .in_dims()
         .iter()
-        .map(|(d, bases)| {
-            (
-                d.clone(),
-                bases
-                    .iter()
-                    .map(|b| order.iter().map(|&i| b[i]).collect())
-                    .collect(),
-            )
-        })
+        .map(|(d, bases)| (d.clone(), bases.iter().map(|b| order.iter().map(|&i| b[i]).collect()).collect()))
         .collect();
     LinearLayout::with_inferred_sizes(in_dims, layout.out_dim_names())
 }
@@ -257,18 +215,9 @@ pub fn order_for_dot_operand(op_idx: u32, rank: usize, k_contig: bool) -> Vec<u3
 pub fn shape_per_cta(split_num: &[u32], shape: &[u64]) -> Vec<u64> {
     let rank = shape.len();
     let split: Vec<u64> = if split_num.len() <= rank {
-        std::iter::repeat_n(1, rank - split_num.len())
-            .chain(split_num.iter().map(|&s| s as u64))
-            .collect()
+        std::iter::repeat_n(1, rank - split_num.len()).chain(split_num.iter().map(|&s| s as u64)).collect()
     } else {
-        split_num[split_num.len() - rank..]
-            .iter()
-            .map(|&s| s as u64)
-            .collect()
+        split_num[split_num.len() - rank..].iter().map(|&s| s as u64).collect()
     };
-    shape
-        .iter()
-        .zip(split)
-        .map(|(&s, n)| s / s.min(n).max(1))
-        .collect()
+    shape.iter().zip(split).map(|(&s, n)| s / s.min(n).max(1)).collect()
 }

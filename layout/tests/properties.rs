@@ -23,18 +23,9 @@ fn shuffled<'a>(rng: &mut XorShift, names: &[&'a str]) -> Vec<&'a str> {
 }
 
 /// Random dims with random sizes: (name, log2 size), 1..=max_dims of them.
-fn random_dims(
-    rng: &mut XorShift,
-    pool: &[&str],
-    max_dims: usize,
-    max_log2: u64,
-) -> Vec<(Dim, u32)> {
+fn random_dims(rng: &mut XorShift, pool: &[&str], max_dims: usize, max_log2: u64) -> Vec<(Dim, u32)> {
     let n = 1 + rng.below(max_dims as u64) as usize;
-    shuffled(rng, pool)
-        .into_iter()
-        .take(n)
-        .map(|name| (Dim::named(name), rng.below(max_log2 + 1) as u32))
-        .collect()
+    shuffled(rng, pool).into_iter().take(n).map(|name| (Dim::named(name), rng.below(max_log2 + 1) as u32)).collect()
 }
 
 /// A random layout on the given dims; `out` sizes are log2.
@@ -62,10 +53,7 @@ fn random_layout_on(rng: &mut XorShift, ins: &[(Dim, u32)], outs: &[(Dim, u32)])
             (d.clone(), bases)
         })
         .collect();
-    let out_dims = outs
-        .iter()
-        .map(|(d, log2)| (d.clone(), 1u32 << log2))
-        .collect();
+    let out_dims = outs.iter().map(|(d, log2)| (d.clone(), 1u32 << log2)).collect();
     LinearLayout::new(in_dims, out_dims, false).unwrap()
 }
 
@@ -112,9 +100,10 @@ fn value_of(values: &[(Dim, u32)], dim: &Dim) -> u32 {
 /// The matrix-vector product over GF(2), bit by bit.
 fn matrix_apply(layout: &LinearLayout, input: u64) -> u64 {
     let m = layout.to_matrix();
-    m.rows().iter().enumerate().fold(0u64, |acc, (r, row)| {
-        acc | ((((row & input as u128).count_ones() & 1) as u64) << r)
-    })
+    m.rows()
+        .iter()
+        .enumerate()
+        .fold(0u64, |acc, (r, row)| acc | ((((row & input as u128).count_ones() & 1) as u64) << r))
 }
 
 fn pack(layout_dims: &[(Dim, u32)], values: &[(Dim, u32)]) -> u64 {
@@ -128,17 +117,11 @@ fn pack(layout_dims: &[(Dim, u32)], values: &[(Dim, u32)]) -> u64 {
 }
 
 fn in_log2s(l: &LinearLayout) -> Vec<(Dim, u32)> {
-    l.in_dims()
-        .iter()
-        .map(|(d, b)| (d.clone(), b.len() as u32))
-        .collect()
+    l.in_dims().iter().map(|(d, b)| (d.clone(), b.len() as u32)).collect()
 }
 
 fn out_log2s(l: &LinearLayout) -> Vec<(Dim, u32)> {
-    l.out_dims()
-        .iter()
-        .map(|(d, s)| (d.clone(), s.trailing_zeros()))
-        .collect()
+    l.out_dims().iter().map(|(d, s)| (d.clone(), s.trailing_zeros())).collect()
 }
 
 #[test]
@@ -180,11 +163,8 @@ fn product_is_the_direct_sum() {
                 .iter()
                 .map(|(d, bases)| (d.clone(), value_of(&input, d) & ((1u32 << bases.len()) - 1)))
                 .collect();
-            let high: Vec<(Dim, u32)> = b
-                .in_dims()
-                .iter()
-                .map(|(d, _)| (d.clone(), value_of(&input, d) >> a.in_dim_size_log2(d)))
-                .collect();
+            let high: Vec<(Dim, u32)> =
+                b.in_dims().iter().map(|(d, _)| (d.clone(), value_of(&input, d) >> a.in_dim_size_log2(d))).collect();
             let ra = a.apply(&low).unwrap();
             let rb = b.apply(&high).unwrap();
             for (o, v) in p.apply(&input).unwrap() {
@@ -228,13 +208,7 @@ fn invert_and_compose_solves_outer_of_c_equals_self() {
         // Same output dims, shuffled, each at most as large.
         let outs: Vec<(Dim, u32)> = shuffled(&mut rng, &OUT_POOL)
             .into_iter()
-            .filter_map(|n| {
-                outer
-                    .out_dims()
-                    .iter()
-                    .find(|(d, _)| *d == Dim::named(n))
-                    .cloned()
-            })
+            .filter_map(|n| outer.out_dims().iter().find(|(d, _)| *d == Dim::named(n)).cloned())
             .map(|(d, size)| (d, rng.below(size.trailing_zeros() as u64 + 1) as u32))
             .collect();
         let ins = if rng.chance(30) {
@@ -251,11 +225,7 @@ fn invert_and_compose_solves_outer_of_c_equals_self() {
             let via = outer.apply(&c.apply(&input).unwrap()).unwrap();
             let direct = this.apply(&input).unwrap();
             for (d, v) in direct {
-                assert_eq!(
-                    value_of(&via, &d),
-                    v,
-                    "this:{this:?}\nouter:{outer:?}\nc:{c:?}\nat {input:?}"
-                );
+                assert_eq!(value_of(&via, &d), v, "this:{this:?}\nouter:{outer:?}\nc:{c:?}\nat {input:?}");
             }
         }
     }
@@ -296,14 +266,8 @@ fn pseudo_invert_is_a_right_inverse() {
 
 /// Whether `v` is an XOR of some of `earlier`.
 fn in_span(v: u64, earlier: &[u64]) -> bool {
-    (0u64..1 << earlier.len()).any(|mask| {
-        earlier
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| mask >> i & 1 == 1)
-            .fold(0, |acc, (_, e)| acc ^ e)
-            == v
-    })
+    (0u64..1 << earlier.len())
+        .any(|mask| earlier.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1).fold(0, |acc, (_, e)| acc ^ e) == v)
 }
 
 #[test]
@@ -311,9 +275,7 @@ fn free_variables_are_the_dependent_columns() {
     let mut rng = XorShift::new(7);
     for _ in 0..ITERATIONS {
         let l = random_layout(&mut rng);
-        let columns: Vec<u64> = (0..l.total_in_size_log2())
-            .map(|c| l.apply_flat(1u64 << c))
-            .collect();
+        let columns: Vec<u64> = (0..l.total_in_size_log2()).map(|c| l.apply_flat(1u64 << c)).collect();
         let masks = l.free_variable_masks();
         let mut col = 0;
         for (dim, mask) in masks {
@@ -323,10 +285,7 @@ fn free_variables_are_the_dependent_columns() {
                 col += 1;
             }
         }
-        assert_eq!(
-            l.free_variable_masks().iter().all(|(_, m)| *m == 0),
-            l.is_injective()
-        );
+        assert_eq!(l.free_variable_masks().iter().all(|(_, m)| *m == 0), l.is_injective());
     }
 }
 
@@ -354,22 +313,16 @@ fn num_consecutive_in_out_is_maximal() {
                 at_base[0].1 = base;
                 let out = l.apply(&input).unwrap();
                 let out_base = l.apply(&at_base).unwrap();
-                out.iter()
-                    .zip(&out_base)
-                    .enumerate()
-                    .all(|(i, ((_, a), (_, b)))| {
-                        if i == 0 {
-                            *a as u64 == *b as u64 + off as u64
-                        } else {
-                            a == b
-                        }
-                    })
+                out.iter().zip(&out_base).enumerate().all(|(i, ((_, a), (_, b)))| {
+                    if i == 0 {
+                        *a as u64 == *b as u64 + off as u64
+                    } else {
+                        a == b
+                    }
+                })
             })
         };
-        let k = (0..=l.in_dims()[0].1.len() as u32)
-            .filter(|&k| holds(k))
-            .max()
-            .unwrap();
+        let k = (0..=l.in_dims()[0].1.len() as u32).filter(|&k| holds(k)).max().unwrap();
         assert_eq!(l.num_consecutive_in_out(), 1 << k, "{l:?}");
     }
 }
@@ -382,17 +335,11 @@ fn reshapes_preserve_the_flattened_map() {
         // Split the total output bits into random new dims.
         let total_out = l.total_out_size_log2();
         let a = rng.below(total_out as u64 + 1) as u32;
-        let new_outs = [
-            (Dim::named("p"), 1u32 << a),
-            (Dim::named("q"), 1u32 << (total_out - a)),
-        ];
+        let new_outs = [(Dim::named("p"), 1u32 << a), (Dim::named("q"), 1u32 << (total_out - a))];
         let r = l.reshape_outs(&new_outs).unwrap();
         let total_in = l.total_in_size_log2();
         let b = rng.below(total_in as u64 + 1) as u32;
-        let new_ins = [
-            (Dim::named("s"), 1u64 << b),
-            (Dim::named("t"), 1u64 << (total_in - b)),
-        ];
+        let new_ins = [(Dim::named("s"), 1u64 << b), (Dim::named("t"), 1u64 << (total_in - b))];
         let r2 = r.reshape_ins(&new_ins).unwrap();
         for x in 0..l.total_in_size() {
             assert_eq!(l.apply_flat(x), r.apply_flat(x));
@@ -417,21 +364,9 @@ fn transposes_and_sublayouts_agree_with_apply() {
             i.rotate_left(1);
             i
         };
-        let t = l
-            .transpose_outs(&outs)
-            .unwrap()
-            .transpose_ins(&ins)
-            .unwrap();
-        let keep_in: Vec<Dim> = l
-            .in_dim_names()
-            .into_iter()
-            .filter(|_| rng.chance(60))
-            .collect();
-        let keep_out: Vec<Dim> = l
-            .out_dim_names()
-            .into_iter()
-            .filter(|_| rng.chance(60))
-            .collect();
+        let t = l.transpose_outs(&outs).unwrap().transpose_ins(&ins).unwrap();
+        let keep_in: Vec<Dim> = l.in_dim_names().into_iter().filter(|_| rng.chance(60)).collect();
+        let keep_out: Vec<Dim> = l.out_dim_names().into_iter().filter(|_| rng.chance(60)).collect();
         let sub = l.sublayout(&keep_in, &keep_out).unwrap();
         for input in all_inputs(&l) {
             let mut a = l.apply(&input).unwrap();
@@ -439,16 +374,10 @@ fn transposes_and_sublayouts_agree_with_apply() {
             a.sort();
             b.sort();
             assert_eq!(a, b);
-            let restricted: Vec<(Dim, u32)> = input
-                .iter()
-                .map(|(d, v)| (d.clone(), if keep_in.contains(d) { *v } else { 0 }))
-                .collect();
+            let restricted: Vec<(Dim, u32)> =
+                input.iter().map(|(d, v)| (d.clone(), if keep_in.contains(d) { *v } else { 0 })).collect();
             let full = l.apply(&restricted).unwrap();
-            let sub_in: Vec<(Dim, u32)> = input
-                .iter()
-                .filter(|(d, _)| keep_in.contains(d))
-                .cloned()
-                .collect();
+            let sub_in: Vec<(Dim, u32)> = input.iter().filter(|(d, _)| keep_in.contains(d)).cloned().collect();
             for (d, v) in sub.apply(&sub_in).unwrap() {
                 assert_eq!(v, value_of(&full, &d));
             }
@@ -461,26 +390,14 @@ fn triviality_and_quotients_match_their_definition() {
     let mut rng = XorShift::new(11);
     for _ in 0..ITERATIONS {
         // A layout over (register, lane) -> (register, lane) possibly with a trivial warp part.
-        let ins = vec![
-            (Dim::Register, rng.below(3) as u32),
-            (Dim::Lane, rng.below(3) as u32),
-        ];
-        let outs = vec![
-            (Dim::Register, rng.below(3) as u32),
-            (Dim::Lane, rng.below(3) as u32),
-        ];
+        let ins = vec![(Dim::Register, rng.below(3) as u32), (Dim::Lane, rng.below(3) as u32)];
+        let outs = vec![(Dim::Register, rng.below(3) as u32), (Dim::Lane, rng.below(3) as u32)];
         let mut l = random_layout_on(&mut rng, &ins, &outs);
         let warp_bits = rng.below(3) as u32;
         if rng.chance(70) {
-            l = l
-                .product(&LinearLayout::identity_1d(1 << warp_bits, Dim::Warp, Dim::Warp).unwrap())
-                .unwrap();
+            l = l.product(&LinearLayout::identity_1d(1 << warp_bits, Dim::Warp, Dim::Warp).unwrap()).unwrap();
         } else {
-            let w = random_layout_on(
-                &mut rng,
-                &[(Dim::Warp, warp_bits)],
-                &[(Dim::Warp, warp_bits), (Dim::Lane, 1)],
-            );
+            let w = random_layout_on(&mut rng, &[(Dim::Warp, warp_bits)], &[(Dim::Warp, warp_bits), (Dim::Lane, 1)]);
             l = l.product(&w).unwrap();
         }
         let warp = [Dim::Warp];
@@ -497,10 +414,7 @@ fn triviality_and_quotients_match_their_definition() {
                 }
                 let out_no_warp = l.apply(&no_warp).unwrap();
                 value_of(&out, &Dim::Warp) == w_in
-                    && out
-                        .iter()
-                        .filter(|(d, _)| *d != Dim::Warp)
-                        .all(|(d, v)| *v == value_of(&out_no_warp, d))
+                    && out.iter().filter(|(d, _)| *d != Dim::Warp).all(|(d, v)| *v == value_of(&out_no_warp, d))
             });
         assert_eq!(l.is_trivial_over(&warp), brute, "{l:?}");
         assert_eq!(l.quotient(&warp).is_some(), brute);
@@ -516,19 +430,11 @@ fn divide_left_inverts_the_product() {
     for _ in 0..ITERATIONS {
         let b = random_layout(&mut rng);
         // C with all of B's dims (divide_left keeps A's dims).
-        let c_ins: Vec<(Dim, u32)> = in_log2s(&b)
-            .into_iter()
-            .map(|(d, _)| (d, rng.below(3) as u32))
-            .collect();
-        let c_outs: Vec<(Dim, u32)> = out_log2s(&b)
-            .into_iter()
-            .map(|(d, _)| (d, rng.below(3) as u32))
-            .collect();
+        let c_ins: Vec<(Dim, u32)> = in_log2s(&b).into_iter().map(|(d, _)| (d, rng.below(3) as u32)).collect();
+        let c_outs: Vec<(Dim, u32)> = out_log2s(&b).into_iter().map(|(d, _)| (d, rng.below(3) as u32)).collect();
         let c = random_layout_on(&mut rng, &c_ins, &c_outs);
         let a = b.product(&c).unwrap();
-        let q = divide_left(&a, &b)
-            .unwrap()
-            .expect("A = B * C must be divisible by B");
+        let q = divide_left(&a, &b).unwrap().expect("A = B * C must be divisible by B");
         assert_eq!(b.product(&q).unwrap(), a);
     }
 }
@@ -536,15 +442,11 @@ fn divide_left_inverts_the_product() {
 /// Random (often invalid) parameters: every call must return, never panic.
 #[test]
 fn arbitrary_parameters_never_panic() {
-    use tritium_layout::{
-        Blocked, CtaLayout, DotOperand, Layout, NvidiaMma, NvmmaShared, Slice, SwizzledShared,
-    };
+    use tritium_layout::{Blocked, CtaLayout, DotOperand, Layout, NvidiaMma, NvmmaShared, Slice, SwizzledShared};
     let mut rng = XorShift::new(13);
-    let pick =
-        |rng: &mut XorShift, options: &[u32]| options[rng.below(options.len() as u64) as usize];
-    let vec_of = |rng: &mut XorShift, rank: usize, options: &[u32]| {
-        (0..rank).map(|_| pick(rng, options)).collect::<Vec<u32>>()
-    };
+    let pick = |rng: &mut XorShift, options: &[u32]| options[rng.below(options.len() as u64) as usize];
+    let vec_of =
+        |rng: &mut XorShift, rank: usize, options: &[u32]| (0..rank).map(|_| pick(rng, options)).collect::<Vec<u32>>();
     let sizes = [0u32, 1, 2, 3, 4, 8, 16, 32];
     for _ in 0..3000 {
         let rank = rng.below(4) as usize;
@@ -560,9 +462,7 @@ fn arbitrary_parameters_never_panic() {
         let cta = if rng.chance(70) {
             CtaLayout::single_cta(rank)
         } else {
-            let bases = (0..rng.below(3))
-                .map(|_| vec_of(&mut rng, rank, &[0, 1, 2]))
-                .collect();
+            let bases = (0..rng.below(3)).map(|_| vec_of(&mut rng, rank, &[0, 1, 2])).collect();
             CtaLayout::from_bases(bases, rank).unwrap_or_else(|_| CtaLayout::single_cta(rank))
         };
         let blocked = Blocked::new(
@@ -584,21 +484,11 @@ fn arbitrary_parameters_never_panic() {
             blocked.clone().into(),
             mma.clone().into(),
             DotOperand::new(rng.below(3) as u32, mma.into(), pick(&mut rng, &sizes)).into(),
-            DotOperand::new(
-                rng.below(2) as u32,
-                blocked.clone().into(),
-                pick(&mut rng, &[0, 2]),
-            )
-            .into(),
+            DotOperand::new(rng.below(2) as u32, blocked.clone().into(), pick(&mut rng, &[0, 2])).into(),
             Slice::new(rng.below(4) as u32, blocked.into()).into(),
-            SwizzledShared::new(
-                pick(&mut rng, &sizes),
-                pick(&mut rng, &sizes),
-                pick(&mut rng, &sizes),
-                &order,
-            )
-            .with_cta(cta.clone())
-            .into(),
+            SwizzledShared::new(pick(&mut rng, &sizes), pick(&mut rng, &sizes), pick(&mut rng, &sizes), &order)
+                .with_cta(cta.clone())
+                .into(),
             NvmmaShared::new(
                 pick(&mut rng, &[0, 16, 32, 64, 128]),
                 rng.chance(50),

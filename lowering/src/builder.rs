@@ -1,19 +1,18 @@
 //! A cursor-based IR builder over raw MLIR handles. The lowering creates many
 //! small scalar ops; raw `MlirValue`s (Copy, no borrow lifetimes) keep the
 //! code that does so short.
-use tritium_dialects::access::OpAccess;
 use melior::{
     ir::{
         attribute::{IntegerAttribute, StringAttribute, TypeAttribute},
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Attribute, BlockLike, BlockRef, Identifier, Location, Operation, OperationRef, Type, Value,
-        ValueLike,
+        Attribute, BlockLike, BlockRef, Identifier, Location, Operation, OperationRef, Type, Value, ValueLike,
     },
     Context,
 };
 use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
 use std::collections::HashMap;
+use tritium_dialects::access::OpAccess;
 
 /// A value of the lowered IR (a register of a thread).
 pub type V = MlirValue;

@@ -106,7 +106,8 @@ impl Bundle {
 fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str, verify_each_pass: bool) -> Result<(), String> {
     let manager = PassManager::new(context);
     manager.enable_verifier(verify_each_pass);
-    parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).map_err(|e| format!("pipeline {pipeline}: {e}"))?;
+    parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline)
+        .map_err(|e| format!("pipeline {pipeline}: {e}"))?;
     let internal_errors = tritium_dialects::internal_error::count();
     manager.run(module).map_err(|_| format!("the passes {pipeline} failed"))?;
     // A pattern of an upstream pass (canonicalize) that panicked did not fail
@@ -179,7 +180,12 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     // Global scratch (device-side descriptors' tensormaps), as upstream's
     // make_llir lays it out.
     if module.as_operation().attribute("ttg.global_scratch_memory_size").is_err() {
-        run_pipeline(context, module, "builtin.module(tritongpu-global-scratch-memory-allocation)", options.verify_each_pass)?;
+        run_pipeline(
+            context,
+            module,
+            "builtin.module(tritongpu-global-scratch-memory-allocation)",
+            options.verify_each_pass,
+        )?;
     }
     // A module that came with its allocation was not checked by the pass.
     let shared = crate::module_int_attribute(&module.as_operation(), "ttg.shared").unwrap_or(0);

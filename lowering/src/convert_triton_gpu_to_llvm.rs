@@ -17,12 +17,14 @@ use tritium_passes::pattern_driver::run_pipeline;
 
 /// Upstream MLIR's conversions of what the emitter leaves (no canonicalize or
 /// cse: LLVM's O3 does that work, and on the corpus the PTX is the same).
-pub const LLVM_DIALECT_CONVERSIONS: &str = "builtin.module(convert-scf-to-cf,convert-arith-to-llvm,convert-math-to-llvm,\
+pub const LLVM_DIALECT_CONVERSIONS: &str =
+    "builtin.module(convert-scf-to-cf,convert-arith-to-llvm,convert-math-to-llvm,\
      convert-cf-to-llvm,convert-index-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts)";
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "convert-triton-gpu-to-llvm",
-    description: "Lower TritonGPU IR (a kernel module with layouts and shared memory allocated) to the LLVM and NVVM dialects",
+    description:
+        "Lower TritonGPU IR (a kernel module with layouts and shared memory allocated) to the LLVM and NVVM dialects",
     anchor: "builtin.module",
     options: &[
         PassOption {
@@ -70,7 +72,8 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     // the whole pass.
     let context_ref = module.context();
     let context = unsafe { context_ref.to_ref() };
-    let module_view = ManuallyDrop::new(unsafe { Module::from_raw(mlir_sys::mlirModuleFromOperation(module.to_raw())) });
+    let module_view =
+        ManuallyDrop::new(unsafe { Module::from_raw(mlir_sys::mlirModuleFromOperation(module.to_raw())) });
     emit::lower_module(context, &module_view, target, options.bool("scratch-parameters")).map_err(|error| {
         error.emit();
         PassFailed

@@ -48,10 +48,7 @@ fn file_position(location: &str) -> Option<String> {
         let end = after.find('"')?;
         let (file, tail) = (&after[..end], &after[end + 1..]);
         if let Some(numbers) = tail.strip_prefix(':') {
-            let digits: String = numbers
-                .chars()
-                .take_while(|c| c.is_ascii_digit() || *c == ':')
-                .collect();
+            let digits: String = numbers.chars().take_while(|c| c.is_ascii_digit() || *c == ':').collect();
             let digits = digits.trim_end_matches(':');
             if digits.split(':').count() == 2 && !digits.split(':').any(str::is_empty) {
                 return Some(format!("{file}:{digits}"));
@@ -89,8 +86,8 @@ fn compile_in(
     options: &CompileOptions,
     keep_ttgir: bool,
 ) -> Result<Compiled, String> {
-    let mut module = tritium_dialects::io::parse_module(context, source, source_name)
-        .map_err(|errors| errors.join("\n"))?;
+    let mut module =
+        tritium_dialects::io::parse_module(context, source, source_name).map_err(|errors| errors.join("\n"))?;
     let errors = RefCell::new(Vec::new());
     let warnings = RefCell::new(Vec::new());
     let handler = context.attach_diagnostic_handler(|d| {
@@ -106,11 +103,7 @@ fn compile_in(
     context.detach_diagnostic_handler(handler);
     let errors = errors.into_inner();
     match result {
-        Ok(mut bundle) => Ok(Compiled {
-            ttgir: bundle.ttgir.take(),
-            bundle,
-            warnings: warnings.into_inner(),
-        }),
+        Ok(mut bundle) => Ok(Compiled { ttgir: bundle.ttgir.take(), bundle, warnings: warnings.into_inner() }),
         Err(message) if errors.is_empty() => Err(format!("{source_name}: error: {message}")),
         Err(_) => Err(errors.join("\n")),
     }
@@ -122,18 +115,9 @@ mod tests {
 
     #[test]
     fn positions_of_printed_locations() {
-        assert_eq!(
-            file_position(r#"loc("k.py":3:9)"#).as_deref(),
-            Some("k.py:3:9")
-        );
-        assert_eq!(
-            file_position(r#"loc("x"("k.py":43:23))"#).as_deref(),
-            Some("k.py:43:23")
-        );
-        assert_eq!(
-            file_position(r#"loc(callsite("std.py":10:4 at "z"("k.py":7:2)))"#).as_deref(),
-            Some("std.py:10:4")
-        );
+        assert_eq!(file_position(r#"loc("k.py":3:9)"#).as_deref(), Some("k.py:3:9"));
+        assert_eq!(file_position(r#"loc("x"("k.py":43:23))"#).as_deref(), Some("k.py:43:23"));
+        assert_eq!(file_position(r#"loc(callsite("std.py":10:4 at "z"("k.py":7:2)))"#).as_deref(), Some("std.py:10:4"));
         assert_eq!(file_position("loc(unknown)"), None);
         assert_eq!(file_position(r#"loc("name")"#), None);
     }

@@ -2,7 +2,6 @@
 //! `llvm.func` whose values are the registers of one thread. Every tensor
 //! value maps to the list of its registers in the order of its layout's
 //! `register` dimension; scalars map to one value.
-use tritium_dialects::access::{OpAccess, ranked_tensor};
 use crate::{
     builder::{Builder, Cursor, V},
     function_abi,
@@ -15,13 +14,13 @@ use melior::{
         attribute::{ArrayAttribute, DenseI32ArrayAttribute, StringAttribute},
         operation::{OperationBuilder, OperationLike},
         r#type::{FunctionType, ShapedTypeLike},
-        Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type,
-        TypeLike, ValueLike,
+        Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
     },
     Context,
 };
 use mlir_sys::MlirOperation;
 use std::{collections::HashMap, rc::Rc};
+use tritium_dialects::access::{ranked_tensor, OpAccess};
 use tritium_dialects::{
     layout::layout_of,
     target::{ModuleGeometry, THREADS_PER_WARP},
@@ -110,8 +109,9 @@ pub struct Lowering<'c> {
 /// which thread hold which elements.
 pub fn distribute(op: &OperationRef, ty: Type) -> Result<TensorLayout> {
     let tensor = ranked_tensor(ty).map_err(|_| LowerError::at(op, format!("{ty} is not a tensor")))?;
-    let encoding =
-        tensor.encoding().ok_or_else(|| LowerError::at(op, format!("{ty} has no layout; run the TTGIR passes first")))?;
+    let encoding = tensor
+        .encoding()
+        .ok_or_else(|| LowerError::at(op, format!("{ty} has no layout; run the TTGIR passes first")))?;
     let shape = types::static_shape(ty).ok_or_else(|| LowerError::at(op, "dynamic shapes are not supported"))?;
     let layout = layout_of(encoding).map_err(|e| LowerError::at(op, e.to_string()))?;
     if !layout.is_distributed() {
@@ -307,8 +307,9 @@ impl<'c> Lowering<'c> {
 
     /// Start of `op`'s scratch (its allocation.offset).
     pub fn scratch_base(&mut self, op: &OperationRef) -> Result<V> {
-        let offset = crate::int_attribute(op, "allocation.offset")
-            .ok_or_else(|| LowerError::at(op, "needs shared memory but has no allocation.offset (allocate-shared-memory-nv)"))?;
+        let offset = crate::int_attribute(op, "allocation.offset").ok_or_else(|| {
+            LowerError::at(op, "needs shared memory but has no allocation.offset (allocate-shared-memory-nv)")
+        })?;
         let base = self.shared_base;
         Ok(self.in_prologue(|b| {
             let i8 = b.int_type(8);
@@ -347,7 +348,10 @@ pub struct KernelInfo {
 /// A kernel's tensor-descriptor parameter: a CUtensorMap by value, its LLVM
 /// type and parameter attributes (`ops::tma::parameter_abi`); None for any
 /// other type (those take `function_abi::abi_type`).
-fn descriptor_parameter<'c>(context: &'c Context, ty: Type<'c>) -> Option<std::result::Result<(Type<'c>, Attribute<'c>), String>> {
+fn descriptor_parameter<'c>(
+    context: &'c Context,
+    ty: Type<'c>,
+) -> Option<std::result::Result<(Type<'c>, Attribute<'c>), String>> {
     let (lowered, attributes) = ops::tma::parameter_abi(ty)?;
     Some((|| {
         let lowered = Type::parse(context, lowered).ok_or("bad parameter type")?;
@@ -358,7 +362,9 @@ fn descriptor_parameter<'c>(context: &'c Context, ty: Type<'c>) -> Option<std::r
 
 /// `tensordesc_meta` of the kernel: one entry per tensor-descriptor parameter.
 fn descriptor_metadata(function_type: &FunctionType) -> std::result::Result<Vec<String>, String> {
-    (0..function_type.input_count()).filter_map(|i| ops::tma::descriptor_metadata(function_type.input(i).unwrap())).collect()
+    (0..function_type.input_count())
+        .filter_map(|i| ops::tma::descriptor_metadata(function_type.input(i).unwrap()))
+        .collect()
 }
 
 /// Global scratch bytes per program and their alignment, as
@@ -420,7 +426,8 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
     if function_type.result_count() != 0 {
         return Err(LowerError::at(&kernel, "a kernel returns nothing"));
     }
-    let entry = kernel.region_at(0).ok().and_then(|r| r.first_block()).ok_or_else(|| LowerError::at(&kernel, "has no body"))?;
+    let entry =
+        kernel.region_at(0).ok().and_then(|r| r.first_block()).ok_or_else(|| LowerError::at(&kernel, "has no body"))?;
     let mut parameters = Vec::new();
     for i in 0..function_type.input_count() {
         let ty = function_type.input(i).unwrap();
@@ -516,7 +523,10 @@ pub fn lower_module<'c>(
             (Identifier::new(context, "sym_name"), b.str_attr("global_smem")),
             (
                 Identifier::new(context, "linkage"),
-                melior::dialect::llvm::attributes::linkage(context, melior::dialect::llvm::attributes::Linkage::External),
+                melior::dialect::llvm::attributes::linkage(
+                    context,
+                    melior::dialect::llvm::attributes::Linkage::External,
+                ),
             ),
             (Identifier::new(context, "addr_space"), b.int_attr(b.i32(), 3)),
             (Identifier::new(context, "alignment"), b.int_attr(b.i64(), 16)),
@@ -535,7 +545,8 @@ pub fn lower_module<'c>(
     let mut declared_functions = Default::default();
     let mut axis_info = Some(axis_info);
     for function in functions {
-        let lowering = lower_function(context, function, target, &facts, scratch_parameters, declared_functions, axis_info)?;
+        let lowering =
+            lower_function(context, function, target, &facts, scratch_parameters, declared_functions, axis_info)?;
         declared_functions = lowering.declared_functions;
         axis_info = lowering.axis_info;
     }

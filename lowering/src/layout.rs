@@ -81,11 +81,7 @@ impl TensorLayout {
 }
 
 fn free_mask(bases: &[Vec<u32>]) -> u32 {
-    bases
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.iter().all(|x| *x == 0))
-        .fold(0, |mask, (bit, _)| mask | 1 << bit)
+    bases.iter().enumerate().filter(|(_, b)| b.iter().all(|x| *x == 0)).fold(0, |mask, (bit, _)| mask | 1 << bit)
 }
 
 /// The thread's ids as the lowering uses them: `tid` (lanes are its bits 0-4,
@@ -205,7 +201,9 @@ impl SharedAccess {
         let register_bases = offsets(Dim::Register);
         let count = 1usize << register_bases.len();
         let register_offsets = (0..count)
-            .map(|r| register_bases.iter().enumerate().filter(|(bit, _)| r >> bit & 1 == 1).fold(0, |acc, (_, o)| acc ^ o))
+            .map(|r| {
+                register_bases.iter().enumerate().filter(|(bit, _)| r >> bit & 1 == 1).fold(0, |acc, (_, o)| acc ^ o)
+            })
             .collect();
         Ok(SharedAccess {
             register_offsets,
@@ -225,10 +223,12 @@ impl SharedAccess {
     pub fn vector_width(&self, max: usize) -> usize {
         let mut width = max.max(1);
         while width > 1 {
-            let aligned = self.lane_offsets.iter().chain(&self.warp_offsets).all(|o| (*o as usize).is_multiple_of(width));
+            let aligned =
+                self.lane_offsets.iter().chain(&self.warp_offsets).all(|o| (*o as usize).is_multiple_of(width));
             let runs = self.register_offsets.len().is_multiple_of(width)
                 && self.register_offsets.chunks(width).all(|chunk| {
-                    (chunk[0] as usize).is_multiple_of(width) && chunk.iter().enumerate().all(|(i, o)| *o == chunk[0] + i as u32)
+                    (chunk[0] as usize).is_multiple_of(width)
+                        && chunk.iter().enumerate().all(|(i, o)| *o == chunk[0] + i as u32)
                 });
             if aligned && runs {
                 break;
@@ -275,7 +275,8 @@ mod tests {
 
     #[test]
     fn linear_terms_compute_the_xor_of_the_set_bits_values() {
-        let cases: [&[u32]; 4] = [&[2, 4, 8, 16, 32], &[72, 144, 1, 0, 1032, 3], &[0, 0, 16, 32], &[1 << 20, 5, 1 << 9]];
+        let cases: [&[u32]; 4] =
+            [&[2, 4, 8, 16, 32], &[72, 144, 1, 0, 1032, 3], &[0, 0, 16, 32], &[1 << 20, 5, 1 << 9]];
         for values in cases {
             let terms = linear_terms(values);
             for id in 0u32..1 << values.len() {

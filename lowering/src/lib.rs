@@ -37,12 +37,8 @@ pub fn register_all_passes() {
 pub use embed::{compile_source, Compiled, VERSION};
 pub use target::Target;
 
+use melior::ir::{attribute::DenseI32ArrayAttribute, operation::OperationLike, AttributeLike, OperationRef};
 use tritium_dialects::access::integer_attribute;
-use melior::ir::{
-    attribute::DenseI32ArrayAttribute,
-    operation::OperationLike,
-    AttributeLike, OperationRef,
-};
 
 pub(crate) fn int_attribute(op: &OperationRef, name: &str) -> Option<i64> {
     op.attribute(name).ok().and_then(|a| integer_attribute(a).ok()).map(|i| i.value())

@@ -10,18 +10,16 @@
 use crate::emit::LowerError;
 use melior::ir::{operation::OperationRef, Module};
 use mlir_sys::{
-    mlirAttributeIsAType, mlirBlockGetArgument, mlirBlockGetFirstOperation,
-    mlirBlockGetNextInRegion, mlirBlockGetNumArguments, mlirDialectGetNamespace,
-    mlirFloatTypeGetWidth, mlirIntegerTypeIsSignless, mlirLLVMFunctionTypeGetInput,
-    mlirLLVMFunctionTypeGetNumInputs, mlirLLVMFunctionTypeGetReturnType,
-    mlirLLVMStructTypeGetElementType, mlirLLVMStructTypeGetNumElementTypes,
-    mlirOperationGetAttribute, mlirOperationGetFirstRegion, mlirOperationGetNextInBlock,
-    mlirOperationGetNumAttributes, mlirOperationGetNumOperands, mlirOperationGetNumResults,
-    mlirOperationGetOperand, mlirOperationGetResult, mlirRegionGetFirstBlock,
-    mlirRegionGetNextInOperation, mlirShapedTypeGetElementType, mlirTypeAttrGetValue,
-    mlirTypeGetDialect, mlirTypeIsABF16, mlirTypeIsAF16, mlirTypeIsAF32, mlirTypeIsAF64,
-    mlirTypeIsAFloat, mlirTypeIsAInteger, mlirTypeIsALLVMPointerType, mlirTypeIsALLVMStructType,
-    mlirTypeIsAVector, mlirValueGetType, MlirOperation, MlirType,
+    mlirAttributeIsAType, mlirBlockGetArgument, mlirBlockGetFirstOperation, mlirBlockGetNextInRegion,
+    mlirBlockGetNumArguments, mlirDialectGetNamespace, mlirFloatTypeGetWidth, mlirIntegerTypeIsSignless,
+    mlirLLVMFunctionTypeGetInput, mlirLLVMFunctionTypeGetNumInputs, mlirLLVMFunctionTypeGetReturnType,
+    mlirLLVMStructTypeGetElementType, mlirLLVMStructTypeGetNumElementTypes, mlirOperationGetAttribute,
+    mlirOperationGetFirstRegion, mlirOperationGetNextInBlock, mlirOperationGetNumAttributes,
+    mlirOperationGetNumOperands, mlirOperationGetNumResults, mlirOperationGetOperand, mlirOperationGetResult,
+    mlirRegionGetFirstBlock, mlirRegionGetNextInOperation, mlirShapedTypeGetElementType, mlirTypeAttrGetValue,
+    mlirTypeGetDialect, mlirTypeIsABF16, mlirTypeIsAF16, mlirTypeIsAF32, mlirTypeIsAF64, mlirTypeIsAFloat,
+    mlirTypeIsAInteger, mlirTypeIsALLVMPointerType, mlirTypeIsALLVMStructType, mlirTypeIsAVector, mlirValueGetType,
+    MlirOperation, MlirType,
 };
 
 /// Whether LLVM has a type for `ty` (MLIR's `LLVM::isCompatibleType`, for
@@ -42,9 +40,7 @@ fn translatable(ty: MlirType) -> bool {
         if mlirTypeIsAVector(ty) {
             return translatable(mlirShapedTypeGetElementType(ty));
         }
-        let dialect = tritium_dialects::access::string_ref_text(mlirDialectGetNamespace(
-            mlirTypeGetDialect(ty),
-        ));
+        let dialect = tritium_dialects::access::string_ref_text(mlirDialectGetNamespace(mlirTypeGetDialect(ty)));
         if dialect != "llvm" {
             return false;
         }
@@ -76,19 +72,13 @@ fn bad_type_of(op: MlirOperation) -> Option<String> {
         for i in 0..mlirOperationGetNumResults(op) {
             let ty = mlirValueGetType(mlirOperationGetResult(op, i));
             if !translatable(ty) {
-                return Some(format!(
-                    "result #{i} has type {} that LLVM has no type for",
-                    type_text(ty)
-                ));
+                return Some(format!("result #{i} has type {} that LLVM has no type for", type_text(ty)));
             }
         }
         for i in 0..mlirOperationGetNumOperands(op) {
             let ty = mlirValueGetType(mlirOperationGetOperand(op, i));
             if !translatable(ty) {
-                return Some(format!(
-                    "operand #{i} has type {} that LLVM has no type for",
-                    type_text(ty)
-                ));
+                return Some(format!("operand #{i} has type {} that LLVM has no type for", type_text(ty)));
             }
         }
         for i in 0..mlirOperationGetNumAttributes(op) {
@@ -96,13 +86,8 @@ fn bad_type_of(op: MlirOperation) -> Option<String> {
             if mlirAttributeIsAType(named.attribute) {
                 let ty = mlirTypeAttrGetValue(named.attribute);
                 if !translatable(ty) {
-                    let name = tritium_dialects::access::identifier_text(
-                        melior::ir::Identifier::from_raw(named.name),
-                    );
-                    return Some(format!(
-                        "attribute '{name}' names type {} that LLVM has no type for",
-                        type_text(ty)
-                    ));
+                    let name = tritium_dialects::access::identifier_text(melior::ir::Identifier::from_raw(named.name));
+                    return Some(format!("attribute '{name}' names type {} that LLVM has no type for", type_text(ty)));
                 }
             }
         }
@@ -158,10 +143,7 @@ pub fn check_translatable(module: &Module) -> Result<(), LowerError> {
         None => Ok(()),
         Some((op, problem)) => {
             let op = unsafe { OperationRef::from_raw(op) };
-            Err(LowerError::at(
-                &op,
-                format!("cannot be translated to LLVM IR: {problem} (a bug in the lowering)"),
-            ))
+            Err(LowerError::at(&op, format!("cannot be translated to LLVM IR: {problem} (a bug in the lowering)")))
         }
     }
 }

@@ -2,13 +2,8 @@
 //! MLIR's LLVM translation and LLVM's NVPTX backend (llvm-sys).
 use crate::target::Target;
 use llvm_sys::{
-    bit_reader::LLVMParseBitcodeInContext2,
-    core::*,
-    linker::LLVMLinkModules2,
-    prelude::*,
-    target::*,
-    target_machine::*,
-    transforms::pass_builder::*,
+    bit_reader::LLVMParseBitcodeInContext2, core::*, linker::LLVMLinkModules2, prelude::*, target::*,
+    target_machine::*, transforms::pass_builder::*,
 };
 use melior::ir::Module;
 use std::{
@@ -56,7 +51,10 @@ pub struct Assembly {
 unsafe extern "C" {
     /// dialects/cpp/LLVMPassGate.cpp: `context` (an LLVMContext) skips the
     /// passes named in `passes`; the gate is destroyed after the context.
-    fn tritiumLLVMContextSkipPasses(context: *mut std::ffi::c_void, passes: *const std::os::raw::c_char) -> *mut std::ffi::c_void;
+    fn tritiumLLVMContextSkipPasses(
+        context: *mut std::ffi::c_void,
+        passes: *const std::os::raw::c_char,
+    ) -> *mut std::ffi::c_void;
     fn tritiumLLVMPassGateDestroy(gate: *mut std::ffi::c_void);
 }
 
@@ -82,7 +80,8 @@ unsafe fn largest_block_candidates(module: LLVMModuleRef) -> usize {
                 let mut count = 0;
                 let mut instruction = LLVMGetFirstInstruction(block);
                 while !instruction.is_null() {
-                    count += matches!(LLVMGetInstructionOpcode(instruction), LLVMAdd | LLVMMul | LLVMGetElementPtr) as usize;
+                    count +=
+                        matches!(LLVMGetInstructionOpcode(instruction), LLVMAdd | LLVMMul | LLVMGetElementPtr) as usize;
                     instruction = LLVMGetNextInstruction(instruction);
                 }
                 largest = largest.max(count);
@@ -136,9 +135,9 @@ unsafe fn translate_and_emit(
         format!("the LLVM-dialect module cannot be translated: {}: {}", e.location, e.message)
     })?;
     lap("check of the LLVM-dialect module");
-    let llvm_module = unsafe {
-        mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), context as *mut _)
-    } as LLVMModuleRef;
+    let llvm_module =
+        unsafe { mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), context as *mut _) }
+            as LLVMModuleRef;
     if llvm_module.is_null() {
         return Err("translation to LLVM IR failed".into());
     }
@@ -211,9 +210,8 @@ unsafe fn translate_and_emit(
     }
     let start = unsafe { LLVMGetBufferStart(buffer) } as *const u8;
     let size = unsafe { LLVMGetBufferSize(buffer) };
-    let ptx = String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(start, size) })
-        .trim_end_matches('\0')
-        .to_string();
+    let ptx =
+        String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(start, size) }).trim_end_matches('\0').to_string();
     unsafe { LLVMDisposeMemoryBuffer(buffer) };
     lap("NVPTX code generation");
     Ok(Assembly { llvm_ir, ptx, timings })

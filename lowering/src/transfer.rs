@@ -382,7 +382,12 @@ pub fn best_mode(access: &SharedAccess, element_bytes: u32, capability: u32, sto
 fn matrix_candidates(access: &SharedAccess, element_bytes: u32, store: bool) -> Vec<Mode> {
     let nonzero: Vec<usize> = (0..access.register_bases.len()).filter(|b| access.register_bases[*b] != 0).collect();
     let matrices_beside = |word: &[usize], row: u32| -> Vec<usize> {
-        nonzero.iter().copied().filter(|b| !word.contains(b) && access.register_bases[*b].is_multiple_of(row)).take(2).collect()
+        nonzero
+            .iter()
+            .copied()
+            .filter(|b| !word.contains(b) && access.register_bases[*b].is_multiple_of(row))
+            .take(2)
+            .collect()
     };
     match element_bytes {
         2 => [false, true]
@@ -636,7 +641,11 @@ fn flat_bases(layout: &TensorLayout) -> [Vec<u32>; 3] {
 
 /// `rounds_log2` round bits for converting `src` to `dst`, and both
 /// layouts with them taken out, as 1-D layouts of the round's sub-tensor.
-fn split_rounds(src: &TensorLayout, dst: &TensorLayout, rounds_log2: u32) -> Result<(Rounds, TensorLayout, TensorLayout), String> {
+fn split_rounds(
+    src: &TensorLayout,
+    dst: &TensorLayout,
+    rounds_log2: u32,
+) -> Result<(Rounds, TensorLayout, TensorLayout), String> {
     let n: u32 = src.shape.iter().map(|s| (*s as u32).trailing_zeros()).sum();
     let (s, d) = (flat_bases(src), flat_bases(dst));
     let register_of = |side: &[Vec<u32>; 3], unit: u32| -> Option<usize> {
@@ -764,7 +773,12 @@ pub fn plan_conversion(
     Ok(plan)
 }
 
-fn plan_whole(src: &TensorLayout, dst: &TensorLayout, element_bytes: u32, capability: u32) -> Result<Conversion, String> {
+fn plan_whole(
+    src: &TensorLayout,
+    dst: &TensorLayout,
+    element_bytes: u32,
+    capability: u32,
+) -> Result<Conversion, String> {
     let shape = &src.shape;
     let n: u32 = shape.iter().map(|s| (*s as u32).trailing_zeros()).sum();
     let (s, d) = (flatten(src), flatten(dst));
@@ -925,11 +939,8 @@ mod tests {
                         for t in 0..32 {
                             for j in 0..1usize << matrices.len() {
                                 for h in 0..per_word {
-                                    let (row, column) = if *trans {
-                                        (2 * (t % 4) + h, t / 4)
-                                    } else {
-                                        (t / 4, per_word * (t % 4) + h)
-                                    };
+                                    let (row, column) =
+                                        if *trans { (2 * (t % 4) + h, t / 4) } else { (t / 4, per_word * (t % 4) + h) };
                                     let address = row_address(8 * j + row) + column;
                                     let r = instruction.registers[per_word * j + h];
                                     let slot = &mut threads[lanes_of(warp, t)][r];
@@ -1163,8 +1174,9 @@ mod tests {
                 _ => index,
             })
         };
-        let mut memory: Vec<Option<u32>> =
-            (0..numel as u32).map(|offset| Some(flat(&shared.apply(&[(Dim::Offset, offset), (Dim::Block, 0)]).unwrap()))).collect();
+        let mut memory: Vec<Option<u32>> = (0..numel as u32)
+            .map(|offset| Some(flat(&shared.apply(&[(Dim::Offset, offset), (Dim::Block, 0)]).unwrap())))
+            .collect();
         let threads = 32 * warps(dot);
         let mut result: Vec<Vec<Option<u32>>> = (0..threads).map(|_| vec![None; dot.num_registers()]).collect();
         run(&access, &mode, &mut memory, &mut result, false);
@@ -1185,7 +1197,10 @@ mod tests {
         let mma = NvidiaMma::new(2, 0, &[2, 4], &[16, 8]);
         let a = tensor(DotOperand::new(0, Layout::NvidiaMma(mma.clone()), 4), &[128, 64]);
         let (access, mode) = load_through(Layout::SwizzledShared(SwizzledShared::new(16, 2, 4, &[1, 0])), &a, 1, 80);
-        assert!(matches!(&mode, Mode::Matrix { trans: false, word, matrices } if word.len() == 2 && matrices.len() == 2), "{mode:?}");
+        assert!(
+            matches!(&mode, Mode::Matrix { trans: false, word, matrices } if word.len() == 2 && matrices.len() == 2),
+            "{mode:?}"
+        );
         assert!(conflict_free(&access, &mode, 1));
         let b = tensor(DotOperand::new(1, Layout::NvidiaMma(mma.clone()), 4), &[64, 128]);
         let (_, mode) = load_through(Layout::SwizzledShared(SwizzledShared::new(8, 1, 16, &[1, 0])), &b, 1, 80);
@@ -1196,7 +1211,10 @@ mod tests {
         // tf32 (kWidth 1): a thread's word is one element.
         let a = tensor(DotOperand::new(0, Layout::NvidiaMma(mma.clone()), 1), &[128, 32]);
         let (access, mode) = load_through(Layout::SwizzledShared(SwizzledShared::new(4, 1, 8, &[1, 0])), &a, 4, 80);
-        assert!(matches!(&mode, Mode::Matrix { trans: false, word, matrices } if word.is_empty() && matrices.len() == 2), "{mode:?}");
+        assert!(
+            matches!(&mode, Mode::Matrix { trans: false, word, matrices } if word.is_empty() && matrices.len() == 2),
+            "{mode:?}"
+        );
         assert!(conflict_free(&access, &mode, 4));
         let b = tensor(DotOperand::new(1, Layout::NvidiaMma(mma), 1), &[32, 128]);
         let (_, mode) = load_through(Layout::SwizzledShared(SwizzledShared::new(8, 1, 4, &[1, 0])), &b, 4, 80);

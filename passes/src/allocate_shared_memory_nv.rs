@@ -13,7 +13,6 @@
 //! Liveness is over the ops in program order: a buffer lives from its
 //! allocation to its last use, through views of it and to the end of any
 //! loop it is used in but not allocated in; a scratch lives during its op.
-use tritium_dialects::access::OpAccess;
 use crate::{
     analysis::scratch::{element_bytes, scratch_bytes},
     ir::{collect_ops, fail, name_of, Order},
@@ -23,6 +22,7 @@ use melior::ir::{
     OperationRef, Value, ValueLike,
 };
 use std::collections::HashMap;
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult},
     types::MemDesc,
@@ -33,7 +33,12 @@ pub static PASS: PassDefinition = PassDefinition {
     description: "Assign shared-memory offsets to buffers and scratch by liveness (allocation.offset, ttg.shared)",
     anchor: "builtin.module",
     options: &[
-        PassOption { name: "compute-capability", description: "Target compute capability", kind: OptionKind::Int, default: "80" },
+        PassOption {
+            name: "compute-capability",
+            description: "Target compute capability",
+            kind: OptionKind::Int,
+            default: "80",
+        },
         PassOption {
             name: "ptx-version",
             description: "PTX ISA version (the allocation does not depend on it)",
@@ -43,7 +48,6 @@ pub static PASS: PassDefinition = PassDefinition {
     ],
     run,
 };
-
 
 #[derive(Debug, Clone)]
 struct Request {
@@ -78,7 +82,11 @@ fn position_text(op: &OperationRef) -> String {
     let Some(end) = rest.find('"') else { return text };
     let (file, after) = (&rest[..end], &rest[end + 1..]);
     let position: String = after.chars().take_while(|c| *c == ':' || c.is_ascii_digit()).collect();
-    if position.starts_with(':') { format!("{file}{position}") } else { text }
+    if position.starts_with(':') {
+        format!("{file}{position}")
+    } else {
+        text
+    }
 }
 
 /// Bytes as `N bytes (K KiB)`.
@@ -97,11 +105,10 @@ fn over_the_limit(
     limit: usize,
     capability: u32,
 ) -> tritium_dialects::pass::PassFailed {
-    let (top, _) = *placed.iter().find(|(r, offset)| offset + requests[*r].size == total).expect("a buffer ends at the top");
-    let mut live: Vec<&Request> = requests
-        .iter()
-        .filter(|other| other.start <= requests[top].end && requests[top].start <= other.end)
-        .collect();
+    let (top, _) =
+        *placed.iter().find(|(r, offset)| offset + requests[*r].size == total).expect("a buffer ends at the top");
+    let mut live: Vec<&Request> =
+        requests.iter().filter(|other| other.start <= requests[top].end && requests[top].start <= other.end).collect();
     live.sort_by_key(|r| (std::cmp::Reverse(r.size), r.start));
     let listed: Vec<String> = live
         .iter()
@@ -125,7 +132,9 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     let mut functions = HashMap::new();
     let mut order = Vec::new();
     // The module's own ops (collect_ops lists nested ones too).
-    let top_level = collect_ops(module, Order::Pre).into_iter().filter(|op| op.parent_operation().map(|p| key(&p)) == Some(key(&module)));
+    let top_level = collect_ops(module, Order::Pre)
+        .into_iter()
+        .filter(|op| op.parent_operation().map(|p| key(&p)) == Some(key(&module)));
     for op in top_level {
         if name_of(&op) == "tt.func" {
             let name = op.attribute("sym_name").ok().and_then(tritium_dialects::access::string_attribute_value);
@@ -224,7 +233,13 @@ impl<'c, 'a> Allocator<'c, 'a> {
             } else if name == "tt.call" {
                 let callee = self.callee(op)?;
                 if callee.size > 0 {
-                    requests.push(Request { op: i, size: callee.size, alignment: callee.alignment, start: i, end: end[i] });
+                    requests.push(Request {
+                        op: i,
+                        size: callee.size,
+                        alignment: callee.alignment,
+                        start: i,
+                        end: end[i],
+                    });
                 }
             } else {
                 let size = scratch_bytes(op, capability);

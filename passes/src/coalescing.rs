@@ -3,10 +3,10 @@
 //! it uses): each thread takes as many contiguous elements along the most
 //! contiguous dim as the axis info proves contiguous and aligned, up to 128
 //! bits, and threads then warps fill the tensor from that dim outwards.
-use tritium_dialects::access::OpAccess;
 use crate::analysis::{axis_info::ModuleAxisInfo, slice::slice, type_facts::access_bit_width};
 use crate::ir::{fail, int_attribute, name_of, tensor_parts};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Value, ValueLike};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{layout::layout_of, pass::PassFailed, types::is_pointer};
 use tritium_layout::{utils::shape_per_cta, Blocked, CtaLayout};
 

@@ -25,7 +25,11 @@ pub fn apply_with_folds(root: OperationRef, patterns: &[&'static Pattern]) -> Pa
 /// `cxx_patterns` (MLIR's debug names) and the Rust patterns of `tritium_ops`,
 /// with every fold. Runs as MLIR's canonicalizer restricted to them, bottom
 /// up like the greedy driver's default.
-pub fn apply_canonicalization_patterns(module: OperationRef, cxx_patterns: &[&str], tritium_ops: &[&str]) -> PassResult {
+pub fn apply_canonicalization_patterns(
+    module: OperationRef,
+    cxx_patterns: &[&str],
+    tritium_ops: &[&str],
+) -> PassResult {
     // The empty name is that of every Rust pattern: with it the filter lets
     // through what the canonicalization provider adds, which
     // `with_patterns_of` limits to the folds and `tritium_ops`' patterns.

@@ -1,13 +1,13 @@
 //! Small IR helpers that melior lacks, shared by the passes: snapshots of op
 //! lists (so a pass can rewrite while it iterates), retyping values, RAUW,
 //! erasing, reading integer attributes, tensor types with layouts.
-use tritium_dialects::access::{ranked_tensor, integer_attribute};
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
     r#type::{RankedTensorType, ShapedTypeLike},
-    Attribute, AttributeLike, BlockLike, Identifier, Location, Operation, OperationRef, RegionLike,
-    Type, TypeLike, Value, ValueLike,
+    Attribute, AttributeLike, BlockLike, Identifier, Location, Operation, OperationRef, RegionLike, Type, TypeLike,
+    Value, ValueLike,
 };
+use tritium_dialects::access::{integer_attribute, ranked_tensor};
 use tritium_dialects::pass::{emit_error, PassFailed};
 
 /// The name of an operation, e.g. `"tt.load"`.

@@ -6,9 +6,9 @@
 //! and MLIR's arith, math, scf and cf. An op missing from them is treated as
 //! upstream treats an op without the interfaces: effects unknown, not
 //! speculatable.
-use tritium_dialects::access::{OpAccess, integer_attribute};
 use crate::ir::{is_set, name_of};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
+use tritium_dialects::access::{integer_attribute, OpAccess};
 
 /// Every op with the `Elementwise` trait: MLIR 22's arith ops but
 /// `arith.constant`, every math op (both `ElementwiseMappable`), and Triton's
@@ -16,25 +16,112 @@ use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, 
 /// each of these ops, as MLIR expands a trait pattern to the registered ops
 /// that have the trait.
 pub const ELEMENTWISE_OPS: &[&str] = &[
-    "arith.addi", "arith.addui_extended", "arith.subi", "arith.muli", "arith.mulsi_extended",
-    "arith.mului_extended", "arith.divui", "arith.divsi", "arith.ceildivui", "arith.ceildivsi",
-    "arith.floordivsi", "arith.remui", "arith.remsi", "arith.andi", "arith.ori", "arith.xori",
-    "arith.shli", "arith.shrui", "arith.shrsi", "arith.negf", "arith.addf", "arith.subf",
-    "arith.maximumf", "arith.maxnumf", "arith.maxsi", "arith.maxui", "arith.minimumf",
-    "arith.minnumf", "arith.minsi", "arith.minui", "arith.mulf", "arith.divf", "arith.remf",
-    "arith.extui", "arith.extsi", "arith.extf", "arith.scaling_extf", "arith.trunci",
-    "arith.truncf", "arith.scaling_truncf", "arith.uitofp", "arith.sitofp", "arith.fptoui",
-    "arith.fptosi", "arith.index_cast", "arith.index_castui", "arith.bitcast", "arith.cmpi",
-    "arith.cmpf", "arith.select",
-    "math.absf", "math.absi", "math.acosh", "math.asin", "math.asinh", "math.atan", "math.atanh",
-    "math.atan2", "math.cbrt", "math.ceil", "math.clampf", "math.copysign", "math.cos",
-    "math.acos", "math.cosh", "math.sin", "math.sinh", "math.sincos", "math.ctlz", "math.cttz",
-    "math.ctpop", "math.erf", "math.erfc", "math.exp", "math.exp2", "math.expm1", "math.floor",
-    "math.fma", "math.ipowi", "math.isfinite", "math.isinf", "math.isnan", "math.isnormal",
-    "math.log", "math.log10", "math.log1p", "math.log2", "math.powf", "math.rsqrt", "math.sqrt",
-    "math.tan", "math.tanh", "math.roundeven", "math.round", "math.trunc", "math.fpowi",
-    "tt.int_to_ptr", "tt.ptr_to_int", "tt.bitcast", "tt.fp_to_fp", "tt.clampf",
-    "tt.precise_sqrt", "tt.precise_divf", "tt.mulhiui", "tt.addptr", "tt.extern_elementwise",
+    "arith.addi",
+    "arith.addui_extended",
+    "arith.subi",
+    "arith.muli",
+    "arith.mulsi_extended",
+    "arith.mului_extended",
+    "arith.divui",
+    "arith.divsi",
+    "arith.ceildivui",
+    "arith.ceildivsi",
+    "arith.floordivsi",
+    "arith.remui",
+    "arith.remsi",
+    "arith.andi",
+    "arith.ori",
+    "arith.xori",
+    "arith.shli",
+    "arith.shrui",
+    "arith.shrsi",
+    "arith.negf",
+    "arith.addf",
+    "arith.subf",
+    "arith.maximumf",
+    "arith.maxnumf",
+    "arith.maxsi",
+    "arith.maxui",
+    "arith.minimumf",
+    "arith.minnumf",
+    "arith.minsi",
+    "arith.minui",
+    "arith.mulf",
+    "arith.divf",
+    "arith.remf",
+    "arith.extui",
+    "arith.extsi",
+    "arith.extf",
+    "arith.scaling_extf",
+    "arith.trunci",
+    "arith.truncf",
+    "arith.scaling_truncf",
+    "arith.uitofp",
+    "arith.sitofp",
+    "arith.fptoui",
+    "arith.fptosi",
+    "arith.index_cast",
+    "arith.index_castui",
+    "arith.bitcast",
+    "arith.cmpi",
+    "arith.cmpf",
+    "arith.select",
+    "math.absf",
+    "math.absi",
+    "math.acosh",
+    "math.asin",
+    "math.asinh",
+    "math.atan",
+    "math.atanh",
+    "math.atan2",
+    "math.cbrt",
+    "math.ceil",
+    "math.clampf",
+    "math.copysign",
+    "math.cos",
+    "math.acos",
+    "math.cosh",
+    "math.sin",
+    "math.sinh",
+    "math.sincos",
+    "math.ctlz",
+    "math.cttz",
+    "math.ctpop",
+    "math.erf",
+    "math.erfc",
+    "math.exp",
+    "math.exp2",
+    "math.expm1",
+    "math.floor",
+    "math.fma",
+    "math.ipowi",
+    "math.isfinite",
+    "math.isinf",
+    "math.isnan",
+    "math.isnormal",
+    "math.log",
+    "math.log10",
+    "math.log1p",
+    "math.log2",
+    "math.powf",
+    "math.rsqrt",
+    "math.sqrt",
+    "math.tan",
+    "math.tanh",
+    "math.roundeven",
+    "math.round",
+    "math.trunc",
+    "math.fpowi",
+    "tt.int_to_ptr",
+    "tt.ptr_to_int",
+    "tt.bitcast",
+    "tt.fp_to_fp",
+    "tt.clampf",
+    "tt.precise_sqrt",
+    "tt.precise_divf",
+    "tt.mulhiui",
+    "tt.addptr",
+    "tt.extern_elementwise",
     "tt.elementwise_inline_asm",
 ];
 
@@ -85,12 +172,7 @@ const PURE: &[&str] = &[
 const NO_MEMORY_EFFECT: &[&str] = &["tt.cat", "tt.join", "tt.split"];
 
 /// Ops whose only memory effects are reads.
-const READ_ONLY: &[&str] = &[
-    "ttg.local_load",
-    "tt.descriptor_load",
-    "tt.descriptor_gather",
-    "ttng.warp_group_dot",
-];
+const READ_ONLY: &[&str] = &["ttg.local_load", "tt.descriptor_load", "tt.descriptor_gather", "ttng.warp_group_dot"];
 
 /// Ops that allocate or free memory, and nothing else.
 const ALLOCATE_OR_FREE: &[&str] = &["ttg.local_dealloc", "ttg.global_scratch_alloc"];
@@ -202,11 +284,19 @@ fn own_effects(op: &OperationRef) -> Option<Effects> {
     match name {
         // Impure external code may read and write anything.
         "tt.extern_elementwise" | "tt.elementwise_inline_asm" => {
-            return Some(if is_set(op.attribute("pure").ok()) { Effects::NONE } else { Effects::WRITE.union(Effects::READ) });
+            return Some(if is_set(op.attribute("pure").ok()) {
+                Effects::NONE
+            } else {
+                Effects::WRITE.union(Effects::READ)
+            });
         }
         // A volatile load is modelled as a write, so that it stays in place.
         "tt.load" => {
-            return Some(if is_set(op.attribute("isVolatile").ok()) { Effects::WRITE.union(Effects::READ) } else { Effects::READ });
+            return Some(if is_set(op.attribute("isVolatile").ok()) {
+                Effects::WRITE.union(Effects::READ)
+            } else {
+                Effects::READ
+            });
         }
         "ttg.local_alloc" => return Some(local_alloc_effects(op)),
         _ => {}
@@ -241,7 +331,11 @@ fn local_alloc_effects(op: &OperationRef) -> Effects {
     if !mutable && !op.has_attribute("allocation.offset") {
         return Effects::NONE;
     }
-    if op.operand_count() > 0 { Effects::ALLOCATE_OR_FREE.union(Effects::WRITE) } else { Effects::ALLOCATE_OR_FREE }
+    if op.operand_count() > 0 {
+        Effects::ALLOCATE_OR_FREE.union(Effects::WRITE)
+    } else {
+        Effects::ALLOCATE_OR_FREE
+    }
 }
 
 /// The ops directly inside `op`'s regions.
@@ -306,7 +400,12 @@ pub fn is_speculatable(op: &OperationRef) -> bool {
         "scf.if" | "ttg.warp_specialize" | "ttg.warp_specialize.partitions" => {
             nested_ops(op).iter().all(is_speculatable)
         }
-        _ => name.starts_with("arith.") || name.starts_with("math.") || ELEMENTWISE_OPS.contains(&name) || PURE.contains(&name),
+        _ => {
+            name.starts_with("arith.")
+                || name.starts_with("math.")
+                || ELEMENTWISE_OPS.contains(&name)
+                || PURE.contains(&name)
+        }
     }
 }
 
@@ -332,7 +431,9 @@ pub fn constant_integer(value: Value) -> Option<i64> {
     let attribute = producer.attribute("value").ok()?;
     // SAFETY: live attributes; splat values are read only from splats.
     let element = unsafe {
-        if mlir_sys::mlirAttributeIsADenseElements(attribute.to_raw()) && mlir_sys::mlirDenseElementsAttrIsSplat(attribute.to_raw()) {
+        if mlir_sys::mlirAttributeIsADenseElements(attribute.to_raw())
+            && mlir_sys::mlirDenseElementsAttrIsSplat(attribute.to_raw())
+        {
             melior::ir::Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(attribute.to_raw()))
         } else {
             attribute

@@ -34,7 +34,9 @@ pub fn registered_only(passes: Vec<(String, String)>) -> Result<Vec<(String, Str
         if registered {
             kept.push((flag, options));
         } else if !NOT_YET_IMPLEMENTED.contains(&flag.as_str()) {
-            return Err(format!("the TTGIR pipeline names pass '{flag}', which is neither registered nor a known upstream pass"));
+            return Err(format!(
+                "the TTGIR pipeline names pass '{flag}', which is neither registered nor a known upstream pass"
+            ));
         }
     }
     Ok(kept)
@@ -171,7 +173,10 @@ pub fn ttgir_passes(
 pub fn ttgir_pipeline(capability: u32, num_warps: u32, num_ctas: u32, num_stages: u32) -> Result<String, String> {
     let passes = ttgir_passes(capability, num_warps, num_ctas, num_stages)?;
     if !passes.iter().any(|(flag, _)| flag == "convert-triton-to-tritongpu") {
-        return Err("compiling TTIR needs the convert-triton-to-tritongpu pass, which Tritium does not have yet; give TTGIR".into());
+        return Err(
+            "compiling TTIR needs the convert-triton-to-tritongpu pass, which Tritium does not have yet; give TTGIR"
+                .into(),
+        );
     }
     let items: Vec<String> = passes
         .iter()
@@ -179,4 +184,3 @@ pub fn ttgir_pipeline(capability: u32, num_warps: u32, num_ctas: u32, num_stages
         .collect();
     Ok(format!("builtin.module({})", items.join(",")))
 }
-

@@ -2,11 +2,10 @@
 //! and rewire ops (LICM, loop unrolling, block-pointer rewriting, loop-aware
 //! CSE): defining ops, uses, the block and region a value lives in, ancestry,
 //! moving and cloning ops, block arguments.
-use tritium_dialects::access::{OpAccess, as_op_result, block_argument_at};
 use melior::ir::{
-    operation::OperationLike, BlockLike, BlockRef, Operation,
-    OperationRef, RegionLike, Value, ValueLike,
+    operation::OperationLike, BlockLike, BlockRef, Operation, OperationRef, RegionLike, Value, ValueLike,
 };
+use tritium_dialects::access::{as_op_result, block_argument_at, OpAccess};
 
 /// A hashable identity of a value, op or block (its pointer).
 pub type Key = usize;

@@ -12,15 +12,9 @@ use tritium_dialects::{
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "test-tritium-internal-error",
-    description:
-        "Test only: panic inside the pass (in=pass) or inside a rewrite pattern (in=pattern)",
+    description: "Test only: panic inside the pass (in=pass) or inside a rewrite pattern (in=pattern)",
     anchor: "builtin.module",
-    options: &[PassOption {
-        name: "in",
-        description: "pass or pattern",
-        kind: OptionKind::String,
-        default: "pass",
-    }],
+    options: &[PassOption { name: "in", description: "pass or pattern", kind: OptionKind::String, default: "pass" }],
     run,
 };
 
@@ -28,11 +22,7 @@ fn panicking_rewrite(_op: OperationRef, _rewriter: &Rewriter) -> bool {
     panic!("test-tritium-internal-error: a pattern panicked on purpose")
 }
 
-static PANICKING_PATTERN: Pattern = Pattern {
-    root: "tt.func",
-    benefit: 1,
-    rewrite: panicking_rewrite,
-};
+static PANICKING_PATTERN: Pattern = Pattern { root: "tt.func", benefit: 1, rewrite: panicking_rewrite };
 
 fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     if options.string("in") == "pattern" {

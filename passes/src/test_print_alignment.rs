@@ -3,10 +3,10 @@
 //! `%0 = tt.make_range ... => contiguity = [128], divisibility =
 //! [1073741824], constancy = [1], constant_value = <none>`. A test pass for
 //! the axis-info analysis.
-use tritium_dialects::access::OpAccess;
 use crate::analysis::axis_info::ModuleAxisInfo;
 use crate::ir::{collect_ops, name_of, Order};
 use melior::ir::{operation::OperationLike, OperationRef, Value};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::{emit_remark, PassDefinition, PassOptions, PassResult};
 
 pub static PASS: PassDefinition = PassDefinition {

@@ -3,13 +3,13 @@
 //! that the layout means for the tensor's shape. A test pass, like upstream's
 //! `test-print-*` passes: it checks the attribute -> Rust layout -> linear
 //! layout path end to end.
-use tritium_dialects::access::{OpAccess, ranked_tensor};
 use crate::ir::{collect_ops, Order};
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
+use tritium_dialects::access::{ranked_tensor, OpAccess};
 use tritium_dialects::{
     layout::layout_of,
-    types::static_shape,
     pass::{emit_error, emit_remark, PassDefinition, PassFailed, PassOptions, PassResult},
+    types::static_shape,
 };
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -28,7 +28,10 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
             let Ok(tensor) = ranked_tensor(result.r#type()) else { continue };
             let Some(encoding) = tensor.encoding() else { continue };
             let Some(shape) = static_shape(result.r#type()) else { continue };
-            match layout_of(encoding).map_err(|e| e.to_string()).and_then(|l| l.to_linear(&shape).map_err(|e| e.to_string())) {
+            match layout_of(encoding)
+                .map_err(|e| e.to_string())
+                .and_then(|l| l.to_linear(&shape).map_err(|e| e.to_string()))
+            {
                 Ok(linear) => emit_remark(op.location(), &format!("result #{i}: {}", linear.to_upstream_string())),
                 Err(message) => {
                     emit_error(op.location(), &format!("result #{i}: {message}"));
@@ -37,5 +40,9 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
             }
         }
     }
-    if failed { Err(PassFailed) } else { Ok(()) }
+    if failed {
+        Err(PassFailed)
+    } else {
+        Ok(())
+    }
 }

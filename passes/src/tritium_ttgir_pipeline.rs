@@ -12,10 +12,20 @@ pub static PASS: PassDefinition = PassDefinition {
     description: "Tritium's TTIR -> TTGIR pipeline in upstream's order (make_ttir + make_ttgir)",
     anchor: "builtin.module",
     options: &[
-        PassOption { name: "target", description: "Target, as Triton writes it", kind: OptionKind::String, default: "cuda:90" },
+        PassOption {
+            name: "target",
+            description: "Target, as Triton writes it",
+            kind: OptionKind::String,
+            default: "cuda:90",
+        },
         PassOption { name: "num-warps", description: "Warps per CTA", kind: OptionKind::Int, default: "4" },
         PassOption { name: "num-ctas", description: "CTAs per cluster", kind: OptionKind::Int, default: "1" },
-        PassOption { name: "num-stages", description: "Software-pipelining stages", kind: OptionKind::Int, default: "3" },
+        PassOption {
+            name: "num-stages",
+            description: "Software-pipelining stages",
+            kind: OptionKind::Int,
+            default: "3",
+        },
     ],
     run,
 };

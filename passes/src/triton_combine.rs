@@ -10,7 +10,6 @@
 //!   -> `dot(a, b)`;
 //! - a 1-D reshape feeding only reductions and histograms may reorder;
 //! - a rank-reducing reshape of a descriptor load loads the reduced shape.
-use tritium_dialects::access::{OpAccess, integer_attribute, float_attribute};
 use crate::{
     greedy::{apply_with_folds, replace_all_uses_with},
     ir::{create, name_of, tensor_parts, tensor_type},
@@ -23,6 +22,7 @@ use melior::ir::{
     r#type::IntegerType,
     Attribute, AttributeLike, BlockLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
 };
+use tritium_dialects::access::{float_attribute, integer_attribute, OpAccess};
 use tritium_dialects::{
     pass::{PassDefinition, PassOptions, PassResult},
     rewrite::{Pattern, Rewriter},
@@ -63,7 +63,9 @@ fn constant_attribute<'c>(value: Value<'c, '_>) -> Option<Attribute<'c>> {
 fn scalar_of(attribute: Attribute) -> Attribute {
     // SAFETY: live attributes; only splats are asked for their value.
     unsafe {
-        if mlir_sys::mlirAttributeIsADenseElements(attribute.to_raw()) && mlir_sys::mlirDenseElementsAttrIsSplat(attribute.to_raw()) {
+        if mlir_sys::mlirAttributeIsADenseElements(attribute.to_raw())
+            && mlir_sys::mlirDenseElementsAttrIsSplat(attribute.to_raw())
+        {
             Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(attribute.to_raw()))
         } else {
             attribute
@@ -276,13 +278,18 @@ fn broadcast_mul_reduce_to_dot(op: OperationRef, rewriter: &Rewriter) -> bool {
         &[element],
         &[("value", FloatAttribute::new(context, element, 0.0).into())],
     ));
-    let accumulator = rewriter.insert(create("tt.splat", location, &[zero.result_at(0).unwrap().into()], &[accumulator_type], &[]));
+    let accumulator =
+        rewriter.insert(create("tt.splat", location, &[zero.result_at(0).unwrap().into()], &[accumulator_type], &[]));
     let i32_type: Type = IntegerType::new(context, 32).into();
     let attributes = [
         ("inputPrecision", IntegerAttribute::new(i32_type, 0).into()),
         ("maxNumImpreciseAcc", IntegerAttribute::new(i32_type, 0).into()),
     ];
-    let operands = [lhs_expand.operand_at(0).unwrap(), rhs_expand.operand_at(0).unwrap(), accumulator.result_at(0).unwrap().into()];
+    let operands = [
+        lhs_expand.operand_at(0).unwrap(),
+        rhs_expand.operand_at(0).unwrap(),
+        accumulator.result_at(0).unwrap().into(),
+    ];
     rewriter.replace_op_with_new(&op, create("tt.dot", location, &operands, &[accumulator_type], &attributes));
     true
 }
@@ -301,7 +308,8 @@ fn reorder_reshape_before_reduce(op: OperationRef, rewriter: &Rewriter) -> bool 
         return false;
     }
     // SAFETY: the context is live.
-    let unit = unsafe { Attribute::from_raw(mlir_sys::mlirUnitAttrGet(mlir_sys::mlirOperationGetContext(op.to_raw()))) };
+    let unit =
+        unsafe { Attribute::from_raw(mlir_sys::mlirUnitAttrGet(mlir_sys::mlirOperationGetContext(op.to_raw()))) };
     rewriter.modify_in_place(&op, || {
         let key = "allow_reorder";
         let name = mlir_sys::MlirStringRef { data: key.as_ptr().cast(), length: key.len() };

@@ -12,7 +12,6 @@
 //!
 //! Within a loop, ops are tried in order, and the users of a hoisted op are
 //! tried again after it (MLIR's `moveLoopInvariantCode` worklist).
-use tritium_dialects::access::OpAccess;
 use crate::{
     ir::{collect_ops, create, name_of, tensor_parts, tensor_type, Order},
     op_traits::{effects_recursively, is_memory_effect_free, is_speculatable},
@@ -23,6 +22,7 @@ use melior::ir::{
     OperationRef, RegionLike, RegionRef, Type, TypeLike, Value, ValueLike,
 };
 use std::collections::VecDeque;
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -167,7 +167,8 @@ fn guard_load(load: &OperationRef, lp: &OperationRef) -> bool {
     let i1: Type = IntegerType::new(context, 1).into();
     let (lower, upper) = (lp.operand_at(0).unwrap(), lp.operand_at(1).unwrap());
     let predicate = Attribute::parse(context, "2 : i64").expect("the slt predicate");
-    let condition = insert_before(lp, create("arith.cmpi", location, &[lower, upper], &[i1], &[("predicate", predicate)]));
+    let condition =
+        insert_before(lp, create("arith.cmpi", location, &[lower, upper], &[i1], &[("predicate", predicate)]));
     let mut mask: Value = condition.result_at(0).unwrap().into();
     if let Some((shape, _, encoding)) = tensor_parts(pointer_type) {
         let mask_type = tensor_type(&shape, i1, encoding);

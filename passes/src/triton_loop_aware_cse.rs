@@ -5,19 +5,17 @@
 //! that the two iter_args themselves are equal. Such iter_args are merged (the
 //! later ones yield themselves and their results are replaced), then CSE and
 //! `scf.for`'s canonicalization clean up.
-use tritium_dialects::access::OpAccess;
 use crate::{
     greedy::{apply_canonicalization_patterns, FOR_OP_PATTERNS},
     ir::{collect_ops, name_of, replace_all_uses, Order},
     op_traits::is_memory_effect_free,
     pattern_driver::run_pipeline,
-    ssa::{
-        argument_number, block_arguments, defining_op, entry_block, parent_block, result_number, set_operand,
-    },
+    ssa::{argument_number, block_arguments, defining_op, entry_block, parent_block, result_number, set_operand},
 };
 use melior::ir::{
     operation::OperationLike, Attribute, BlockLike, BlockRef, Identifier, OperationRef, Value, ValueLike,
 };
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
 
 pub static PASS: PassDefinition = PassDefinition {

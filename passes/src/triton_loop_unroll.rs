@@ -6,16 +6,19 @@
 //! runs what is left. The epilogue is marked `tt.num_stages = 1` so that it
 //! is not pipelined. A loop left with one iteration is replaced by its body,
 //! one left with none by its initial values.
-use tritium_dialects::access::OpAccess;
 use crate::{
     ir::{collect_ops, create, erase, fail, int_attribute, name_of, replace_all_uses, Order},
     op_traits::constant_integer,
-    ssa::{block_arguments, block_ops, clone_with, entry_block, has_uses, insert_before, move_before, set_attribute, set_operand, ValueMap},
+    ssa::{
+        block_arguments, block_ops, clone_with, entry_block, has_uses, insert_before, move_before, set_attribute,
+        set_operand, ValueMap,
+    },
 };
 use melior::ir::{
     attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, BlockLike, OperationRef, Type, Value,
     ValueLike,
 };
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -64,7 +67,10 @@ impl<'c, 'a> Arith<'c, 'a> {
     fn constant(&self, value: i64, ty: Type<'c>) -> Value<'c, 'a> {
         let op = self.before;
         let attribute = IntegerAttribute::new(ty, value).into();
-        insert_before(&op, create("arith.constant", op.location(), &[], &[ty], &[("value", attribute)])).result_at(0).unwrap().into()
+        insert_before(&op, create("arith.constant", op.location(), &[], &[ty], &[("value", attribute)]))
+            .result_at(0)
+            .unwrap()
+            .into()
     }
 
     fn binary(&self, name: &str, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
@@ -76,17 +82,25 @@ impl<'c, 'a> Arith<'c, 'a> {
 /// `ceil(a / b)` for b > 0, as MLIR's `ceilDiv`.
 fn ceil_div(a: i64, b: i64) -> i64 {
     let quotient = a / b;
-    if a % b != 0 && (a > 0) == (b > 0) { quotient + 1 } else { quotient }
+    if a % b != 0 && (a > 0) == (b > 0) {
+        quotient + 1
+    } else {
+        quotient
+    }
 }
 
 /// Unrolls `lp` by `factor`; returns the epilogue loop, if one is left.
-fn unroll<'c, 'a>(lp: OperationRef<'c, 'a>, factor: u64) -> Result<Option<OperationRef<'c, 'a>>, tritium_dialects::pass::PassFailed> {
+fn unroll<'c, 'a>(
+    lp: OperationRef<'c, 'a>,
+    factor: u64,
+) -> Result<Option<OperationRef<'c, 'a>>, tritium_dialects::pass::PassFailed> {
     let body = entry_block(&lp, 0).ok_or_else(|| fail(&lp, "scf.for without a body"))?;
     // Nothing to unroll in a body that only yields.
     if block_ops(&body).len() <= 1 {
         return Ok(None);
     }
-    let (lower, upper, step) = (lp.operand_at(LOWER).unwrap(), lp.operand_at(UPPER).unwrap(), lp.operand_at(STEP).unwrap());
+    let (lower, upper, step) =
+        (lp.operand_at(LOWER).unwrap(), lp.operand_at(UPPER).unwrap(), lp.operand_at(STEP).unwrap());
     let factor = factor as i64;
     let arith = Arith { before: lp };
     let (unrolled_upper, unrolled_step, has_epilogue) =

@@ -9,15 +9,13 @@
 //! An operand is traced back through the ops defining it (views, loop-carried
 //! arguments of `scf.for`, both the initial value and the yielded one). A
 //! block argument of any other op is taken as a possible write, as upstream.
-use tritium_dialects::access::OpAccess;
 use crate::{
     ir::{collect_ops, create, name_of, Order},
     ssa::{argument_number, argument_owner, defining_op, is_ancestor, move_before, op_key, users, value_key, Key},
 };
-use melior::ir::{
-    attribute::BoolAttribute, operation::OperationLike, BlockLike, OperationRef, Value, ValueLike,
-};
+use melior::ir::{attribute::BoolAttribute, operation::OperationLike, BlockLike, OperationRef, Value, ValueLike};
 use std::collections::HashSet;
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult};
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -37,8 +35,13 @@ pub static PASS: PassDefinition = PassDefinition {
 const DOTS: &[&str] = &["tt.dot", "tt.dot_scaled", "ttng.warp_group_dot"];
 
 /// Views: same bytes as their source.
-const VIEWS: &[&str] =
-    &["ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape", "ttg.memdesc_reinterpret"];
+const VIEWS: &[&str] = &[
+    "ttg.memdesc_index",
+    "ttg.memdesc_subslice",
+    "ttg.memdesc_trans",
+    "ttg.memdesc_reshape",
+    "ttg.memdesc_reinterpret",
+];
 
 const FENCE: &str = "ttng.fence_async_shared";
 
@@ -77,7 +80,8 @@ fn trace<'c, 'a>(value: Value<'c, 'a>, visited: &mut HashSet<Key>, found: &mut V
             for user in users(op.result_at(0).unwrap().into()) {
                 let mut user = user;
                 loop {
-                    let single = VIEWS.contains(&name_of(&user).as_str())
+                    let single = VIEWS
+                        .contains(&name_of(&user).as_str())
                         .then(|| users(user.result_at(0).unwrap().into()))
                         .filter(|u| u.len() == 1);
                     match single {

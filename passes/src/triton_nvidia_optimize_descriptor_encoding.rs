@@ -255,7 +255,6 @@ impl<'c> LocationOf<'c> for Value<'c, '_> {
     }
 }
 
-
 fn assign(function: OperationRef) -> PassResult {
     let is_kernel = function.attribute("sym_visibility").map(|v| v.to_string() == "\"public\"").unwrap_or(true);
     let values = descriptor_values(function);

@@ -54,7 +54,6 @@ static PATTERNS: &[Pattern] = &[
     Pattern { root: "tt.make_tensor_descriptor", benefit: 1, rewrite: lower_make_descriptor },
 ];
 
-
 /// Descriptor ops this pass does not lower yet.
 const NOT_YET: &[&str] = &["tt.descriptor_gather", "tt.descriptor_scatter", "tt.descriptor_reduce"];
 
@@ -114,7 +113,6 @@ fn memdesc_type<'c>(
     }
     .to_type(op.location())
 }
-
 
 fn lower_load(op: OperationRef, rewriter: &Rewriter) -> bool {
     let Ok(descriptor) = op.operand_at(0) else { return false };

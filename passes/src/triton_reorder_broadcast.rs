@@ -9,7 +9,6 @@
 //!
 //! together with the canonicalization patterns of `tt.broadcast` and
 //! `tt.expand_dims`, which merge the broadcasts this brings together.
-use tritium_dialects::access::{OpAccess, dense_elements};
 use crate::{
     greedy::{apply_with_folds, replace_all_uses_with},
     ir::{create, name_of, tensor_parts, tensor_type},
@@ -21,6 +20,7 @@ use melior::ir::{
     Type, Value, ValueLike,
 };
 use std::sync::OnceLock;
+use tritium_dialects::access::{dense_elements, OpAccess};
 use tritium_dialects::{
     canonicalization::patterns_of,
     pass::{PassDefinition, PassOptions, PassResult},
@@ -49,10 +49,8 @@ fn elementwise_patterns() -> &'static [Pattern] {
 }
 
 fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
-    let patterns: Vec<&'static Pattern> = patterns_of("tt.broadcast")
-        .chain(patterns_of("tt.expand_dims"))
-        .chain(elementwise_patterns().iter())
-        .collect();
+    let patterns: Vec<&'static Pattern> =
+        patterns_of("tt.broadcast").chain(patterns_of("tt.expand_dims")).chain(elementwise_patterns().iter()).collect();
     apply_with_folds(module, &patterns)
 }
 
@@ -83,7 +81,11 @@ fn operand_producers<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Vec<OperationR
 }
 
 /// `op` with other operands and result types, attributes kept.
-fn clone_with<'c>(op: &OperationRef<'c, '_>, operands: &[Value<'c, '_>], results: &[Type<'c>]) -> melior::ir::Operation<'c> {
+fn clone_with<'c>(
+    op: &OperationRef<'c, '_>,
+    operands: &[Value<'c, '_>],
+    results: &[Type<'c>],
+) -> melior::ir::Operation<'c> {
     let attributes: Vec<(Identifier, Attribute)> = op.attributes().collect();
     melior::ir::operation::OperationBuilder::new(&name_of(op), op.location())
         .add_operands(operands)
@@ -111,7 +113,8 @@ fn move_splat_after(op: OperationRef, rewriter: &Rewriter) -> bool {
             SplatLike::Splat(source) => source,
             SplatLike::Constant(value) => {
                 let element = tensor_parts(operand.r#type()).expect("a splat is a tensor").1;
-                let constant = rewriter.insert(create("arith.constant", location, &[], &[element], &[("value", value)]));
+                let constant =
+                    rewriter.insert(create("arith.constant", location, &[], &[element], &[("value", value)]));
                 constant.result_at(0).unwrap().into()
             }
         });

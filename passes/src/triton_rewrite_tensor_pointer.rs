@@ -9,7 +9,6 @@
 //! Block pointers may flow through `scf.for` (as iter_args: one i64 per
 //! dimension instead) and out of `scf.if` (as results, likewise); other
 //! control flow with block pointers is not supported, as upstream.
-use tritium_dialects::access::{OpAccess, integer_attribute};
 use crate::{
     ir::{create, fail, name_of, replace_all_uses, tensor_parts, tensor_type},
     ssa::{
@@ -25,6 +24,7 @@ use melior::ir::{
     ValueLike,
 };
 use std::collections::HashMap;
+use tritium_dialects::access::{integer_attribute, OpAccess};
 use tritium_dialects::{
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
     types::pointer_parts,
@@ -86,7 +86,13 @@ impl<'c, 'a> Builder<'c, 'a> {
         Self { before: *op, location: op.location() }
     }
 
-    fn op(&self, name: &str, operands: &[Value<'c, '_>], result: Type<'c>, attributes: &[(&str, Attribute<'c>)]) -> Value<'c, 'a> {
+    fn op(
+        &self,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        result: Type<'c>,
+        attributes: &[(&str, Attribute<'c>)],
+    ) -> Value<'c, 'a> {
         let op = insert_before(&self.before, create(name, self.location, operands, &[result], attributes));
         op.result_at(0).unwrap().into()
     }
@@ -108,7 +114,13 @@ impl<'c, 'a> Builder<'c, 'a> {
 
     fn i32_array(&self, values: &[i32]) -> Attribute<'c> {
         // SAFETY: the context is live; MLIR copies the values.
-        unsafe { Attribute::from_raw(mlir_sys::mlirDenseI32ArrayGet(self.raw_context(), values.len() as isize, values.as_ptr())) }
+        unsafe {
+            Attribute::from_raw(mlir_sys::mlirDenseI32ArrayGet(
+                self.raw_context(),
+                values.len() as isize,
+                values.as_ptr(),
+            ))
+        }
     }
 
     fn constant(&self, value: Attribute<'c>, ty: Type<'c>) -> Value<'c, 'a> {
@@ -160,7 +172,8 @@ impl<'p, 'c, 'a> Access<'p, 'c, 'a> {
         let splat = b.splat(self.pointer.offsets[i], i64_row);
         let start = IntegerAttribute::new(b.integer(32), 0).into();
         let end = IntegerAttribute::new(b.integer(32), size).into();
-        let range = b.op("tt.make_range", &[], tensor_type(&[size], b.integer(32), None), &[("start", start), ("end", end)]);
+        let range =
+            b.op("tt.make_range", &[], tensor_type(&[size], b.integer(32), None), &[("start", start), ("end", end)]);
         let range = b.op("arith.extsi", &[range], i64_row, &[]);
         let mut offsets = b.binary("arith.addi", splat, range);
         let mut shape = vec![size];
@@ -296,7 +309,10 @@ impl<'c, 'a> Rewrite<'c, 'a> {
                 match name.as_str() {
                     "scf.for" => self.rewrite_for(op).map(Some),
                     "scf.yield" => self.rewrite_yield(op).map(|_| None),
-                    _ => Err(fail(&op, format!("block pointers through '{name}' are not supported (only scf.for and scf.if)"))),
+                    _ => Err(fail(
+                        &op,
+                        format!("block pointers through '{name}' are not supported (only scf.for and scf.if)"),
+                    )),
                 }
             }
             _ => Ok(Some(op)),
@@ -356,10 +372,8 @@ impl<'c, 'a> Rewrite<'c, 'a> {
             (true, Some(padding)) => Some(access.padding(padding, &op)?),
             _ => None,
         };
-        let kept: Vec<(&str, Attribute)> = ["cache", "evict", "isVolatile"]
-            .into_iter()
-            .filter_map(|k| op.attribute(k).ok().map(|a| (k, a)))
-            .collect();
+        let kept: Vec<(&str, Attribute)> =
+            ["cache", "evict", "isVolatile"].into_iter().filter_map(|k| op.attribute(k).ok().map(|a| (k, a))).collect();
         if is_load {
             let mut attributes = kept;
             let sizes = [1, mask.is_some() as i32, other.is_some() as i32];

@@ -25,7 +25,6 @@ mod operands;
 mod scaled;
 mod slices;
 
-use tritium_dialects::access::OpAccess;
 use crate::coalescing::num_warps_of;
 use crate::greedy::apply_with_folds;
 use crate::ir::{create, fail, tensor_parts, tensor_type};
@@ -34,6 +33,7 @@ use elements::{element_bits, Scalar};
 use melior::ir::{operation::OperationLike, Attribute, OperationRef, Value, ValueLike};
 use mma_choice::{instr_shape, mma_version, warps_per_tile, Dot};
 use operands::{comes_from_load_or_block_arg, convert_to_dot_operand, loaded_bit_width, shared_memory_operand};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{emit_remark, PassDefinition, PassFailed, PassOptions, PassResult},

@@ -10,7 +10,6 @@
 //!
 //! A loop marked `tt.num_stages` also pipelines the loads no dot depends on;
 //! a loop whose ops already carry latencies keeps them.
-use tritium_dialects::access::OpAccess;
 use crate::analysis::axis_info::ModuleAxisInfo;
 use crate::ir::{collect_ops, name_of, Order};
 use crate::ssa::{defining_op, op_key, uses, Key};
@@ -25,6 +24,7 @@ use melior::ir::{
     attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, OperationRef, Value, ValueLike,
 };
 use std::collections::HashSet;
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult},
     types::MemDesc,

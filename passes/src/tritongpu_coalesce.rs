@@ -10,7 +10,6 @@
 //! layout: every tensor operand goes through a `ttg.convert_layout` to it,
 //! and tensor results are converted back to their old layout, so the rest of
 //! the IR is unchanged (later passes remove the conversions they can).
-use tritium_dialects::access::OpAccess;
 use crate::analysis::axis_info::ModuleAxisInfo;
 use crate::analysis::type_facts::bit_width;
 use crate::coalescing::{
@@ -18,6 +17,7 @@ use crate::coalescing::{
 };
 use crate::ir::{collect_ops, create, fail, int_attribute, name_of, set_type, tensor_parts, tensor_type, Order};
 use melior::ir::{operation::OperationLike, Attribute, BlockLike, OperationRef, Value, ValueLike};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},

@@ -77,11 +77,8 @@ fn clip_size_per_thread<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &Rewriter) -
         return None;
     }
     let registers = Layout::Blocked(blocked.clone());
-    let copy_size = registers
-        .to_linear(&shape)
-        .ok()?
-        .invert_and_compose(&shared.to_linear(&buffer.shape).ok()?)
-        .ok()?;
+    let copy_size =
+        registers.to_linear(&shape).ok()?.invert_and_compose(&shared.to_linear(&buffer.shape).ok()?).ok()?;
     let copy_size = copy_size.num_consecutive_in_out();
     let mut contiguous = registers.contig_per_thread(&shape).ok()?;
     let fastest = *blocked.order.first()? as usize;
@@ -92,19 +89,9 @@ fn clip_size_per_thread<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &Rewriter) -
     let threads = Threads {
         num_warps: u32::try_from(num_warps_of(op)?).ok()?,
         // 32 when the module does not say (upstream's default).
-        threads_per_warp: u32::try_from(
-            enclosing_int_attribute(op, "ttg.threads-per-warp").unwrap_or(32),
-        )
-        .ok()?,
+        threads_per_warp: u32::try_from(enclosing_int_attribute(op, "ttg.threads-per-warp").unwrap_or(32)).ok()?,
     };
-    let clipped = blocked_for_shape(
-        &shape,
-        contiguous,
-        blocked.order.clone(),
-        threads,
-        blocked.cta.clone(),
-    )
-    .ok()?;
+    let clipped = blocked_for_shape(&shape, contiguous, blocked.order.clone(), threads, blocked.cta.clone()).ok()?;
     let location = op.location();
     let clipped = attribute_of(&Layout::Blocked(clipped), location)?;
 
@@ -113,13 +100,7 @@ fn clip_size_per_thread<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &Rewriter) -
         let (value_shape, element, _) = tensor_parts(value.r#type()).expect("a tensor operand");
         let converted = tensor_type(&value_shape, element, Some(clipped));
         rewriter
-            .insert(create(
-                "ttg.convert_layout",
-                location,
-                &[value],
-                &[converted],
-                &[],
-            ))
+            .insert(create("ttg.convert_layout", location, &[value], &[converted], &[]))
             .result_at(0)
             .unwrap()
             .into()

@@ -47,9 +47,9 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
         let mut candidates = users(condition);
         candidates.sort_by_key(|op| position[&op_key(op)]);
         candidates.dedup();
-        let target = candidates.into_iter().find(|user| {
-            name_of(user) == "scf.if" && user.block() == block && can_merge_into_if(&select, user)
-        });
+        let target = candidates
+            .into_iter()
+            .find(|user| name_of(user) == "scf.if" && user.block() == block && can_merge_into_if(&select, user));
         if let Some(if_op) = target {
             match merges.iter_mut().find(|(i, _)| *i == if_op) {
                 Some((_, list)) => list.push(select),
@@ -78,30 +78,18 @@ fn use_branch_values_inside_ifs(module: OperationRef) {
     // order upstream's map fills.
     let mut rewrites: Vec<(Value, Value, Vec<OperationRef>)> = Vec::new();
     for select in selects(module) {
-        let (condition, yes, no) = (
-            select.operand_at(0).unwrap(),
-            select.operand_at(1).unwrap(),
-            select.operand_at(2).unwrap(),
-        );
+        let (condition, yes, no) =
+            (select.operand_at(0).unwrap(), select.operand_at(1).unwrap(), select.operand_at(2).unwrap());
         let result: Value = select.result_at(0).unwrap().into();
-        for if_op in users(condition)
-            .into_iter()
-            .filter(|u| name_of(u) == "scf.if")
-        {
+        for if_op in users(condition).into_iter().filter(|u| name_of(u) == "scf.if") {
             for user in users(result) {
                 if user == if_op || !crate::ssa::is_ancestor(&if_op, user) {
                     continue;
                 }
                 let then_region = if_op.region_at(0).unwrap();
-                let in_then = then_region
-                    .first_block()
-                    .and_then(|b| ancestor_in_block(&b, user))
-                    .is_some();
+                let in_then = then_region.first_block().and_then(|b| ancestor_in_block(&b, user)).is_some();
                 let replacement = if in_then { yes } else { no };
-                match rewrites
-                    .iter_mut()
-                    .find(|(s, r, _)| *s == result && *r == replacement)
-                {
+                match rewrites.iter_mut().find(|(s, r, _)| *s == result && *r == replacement) {
                     Some((_, _, list)) => list.push(user),
                     None => rewrites.push((result, replacement, vec![user])),
                 }
@@ -119,10 +107,7 @@ fn use_branch_values_inside_ifs(module: OperationRef) {
 /// the select (so that the select's value can come out of the `scf.if`).
 fn can_merge_into_if(select: &OperationRef, if_op: &OperationRef) -> bool {
     let dominates = |a: &OperationRef, b: &OperationRef| a == b || properly_dominates(a, b, true);
-    dominates(select, if_op)
-        && users(select.result_at(0).unwrap().into())
-            .iter()
-            .all(|user| dominates(if_op, user))
+    dominates(select, if_op) && users(select.result_at(0).unwrap().into()).iter().all(|user| dominates(if_op, user))
 }
 
 /// Rebuilds `if_op` with one more result per select, yielding its true
@@ -137,22 +122,13 @@ fn merge<'c, 'a>(if_op: OperationRef<'c, 'a>, selects: &[OperationRef<'c, 'a>]) 
         .add_regions([Region::new(), Region::new()])
         .build()
         .expect("a valid scf.if");
-    let new_if = if_op
-        .block()
-        .unwrap()
-        .insert_operation_before(if_op, new_if);
+    let new_if = if_op.block().unwrap().insert_operation_before(if_op, new_if);
     let has_else = if_op.region_at(1).unwrap().first_block().is_some();
     // SAFETY: live regions; the targets are empty.
     unsafe {
-        mlir_sys::mlirRegionTakeBody(
-            new_if.region_at(0).unwrap().to_raw(),
-            if_op.region_at(0).unwrap().to_raw(),
-        );
+        mlir_sys::mlirRegionTakeBody(new_if.region_at(0).unwrap().to_raw(), if_op.region_at(0).unwrap().to_raw());
         if has_else {
-            mlir_sys::mlirRegionTakeBody(
-                new_if.region_at(1).unwrap().to_raw(),
-                if_op.region_at(1).unwrap().to_raw(),
-            );
+            mlir_sys::mlirRegionTakeBody(new_if.region_at(1).unwrap().to_raw(), if_op.region_at(1).unwrap().to_raw());
         }
     }
     if !has_else {
@@ -171,10 +147,7 @@ fn merge<'c, 'a>(if_op: OperationRef<'c, 'a>, selects: &[OperationRef<'c, 'a>]) 
         replace_all_uses(old.into(), new_results.next().unwrap());
     }
     for select in selects {
-        replace_all_uses(
-            select.result_at(0).unwrap().into(),
-            new_results.next().unwrap(),
-        );
+        replace_all_uses(select.result_at(0).unwrap().into(), new_results.next().unwrap());
         erase(*select);
     }
     erase(if_op);

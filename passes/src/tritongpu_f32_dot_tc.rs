@@ -16,7 +16,6 @@
 //! big product. The accumulator is added last. The rewrite runs as patterns
 //! in MLIR's greedy driver, as upstream's, so the zero accumulators become
 //! one hoisted constant.
-use tritium_dialects::access::OpAccess;
 use crate::greedy::apply_with_folds;
 use crate::ir::{create, int_attribute, tensor_parts, tensor_type};
 use melior::{
@@ -30,6 +29,7 @@ use melior::{
     ContextRef,
 };
 use std::marker::PhantomData;
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult},
     rewrite::{Pattern, Rewriter},

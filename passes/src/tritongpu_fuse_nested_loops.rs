@@ -33,19 +33,19 @@
 use crate::ir::{collect_ops, erase, name_of, replace_all_uses, tensor_parts, Order};
 use crate::op_traits::{has_only_read_effects, is_dot_interface, is_memory_effect_free, is_pure};
 use crate::ssa::{
-    argument_owner, block_arguments, block_ops, clone_with, defining_op, move_before, move_to_end,
-    op_key, properly_dominates, set_operand, set_operands, uses, Key, ValueMap,
+    argument_owner, block_arguments, block_ops, clone_with, defining_op, move_before, move_to_end, op_key,
+    properly_dominates, set_operand, set_operands, uses, Key, ValueMap,
 };
 use crate::tritongpu_pipeline::builder::{Builder, CmpI};
 use crate::tritongpu_pipeline::loops::{
-    ancestor_in_block, body, init_args, is_for, iter_args, remove_attribute, replace_uses_if,
-    FIRST_INIT, LOWER, NUM_STAGES, STEP, UPPER,
+    ancestor_in_block, body, init_args, is_for, iter_args, remove_attribute, replace_uses_if, FIRST_INIT, LOWER,
+    NUM_STAGES, STEP, UPPER,
 };
 use melior::ir::{
     attribute::{DenseElementsAttribute, FloatAttribute, IntegerAttribute},
     operation::{OperationBuilder, OperationLike},
-    Attribute, Block, BlockLike, BlockRef, Location, OperationRef, Region, RegionLike, RegionRef,
-    Type, TypeLike, Value, ValueLike,
+    Attribute, Block, BlockLike, BlockRef, Location, OperationRef, Region, RegionLike, RegionRef, Type, TypeLike,
+    Value, ValueLike,
 };
 use std::collections::HashSet;
 use tritium_dialects::access::OpAccess;
@@ -69,10 +69,7 @@ const WARP_SPECIALIZE: &str = "tt.warp_specialize";
 const DISALLOW_ACC_MULTI_BUFFER: &str = "tt.disallow_acc_multi_buffer";
 
 fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
-    let functions: Vec<OperationRef> = body_ops_of(&module)
-        .into_iter()
-        .filter(|op| name_of(op) == "tt.func")
-        .collect();
+    let functions: Vec<OperationRef> = body_ops_of(&module).into_iter().filter(|op| name_of(op) == "tt.func").collect();
     for func in functions {
         let mut nests = Vec::new();
         find_loop_nests(func, &mut nests);
@@ -125,10 +122,7 @@ fn body_ops_of<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
 fn find_loop_nests<'c, 'a>(container: OperationRef<'c, 'a>, nests: &mut Vec<LoopNest<'c, 'a>>) {
     for op in body_ops_of(&container) {
         if is_for(&op) {
-            let mut nest = LoopNest {
-                loops: Vec::new(),
-                children: Vec::new(),
-            };
+            let mut nest = LoopNest { loops: Vec::new(), children: Vec::new() };
             let root = nest.add(op);
             construct_loop_nest(root, &mut nest, nests);
             nests.push(nest);
@@ -140,11 +134,7 @@ fn find_loop_nests<'c, 'a>(container: OperationRef<'c, 'a>, nests: &mut Vec<Loop
 
 /// Adds the loops under node `parent` to `nest`; other ops with regions
 /// start nests of their own.
-fn construct_loop_nest<'c, 'a>(
-    parent: usize,
-    nest: &mut LoopNest<'c, 'a>,
-    nests: &mut Vec<LoopNest<'c, 'a>>,
-) {
+fn construct_loop_nest<'c, 'a>(parent: usize, nest: &mut LoopNest<'c, 'a>, nests: &mut Vec<LoopNest<'c, 'a>>) {
     let lp = nest.loops[parent];
     visit_loop_body(lp, parent, nest, nests);
 }
@@ -215,15 +205,9 @@ fn is_in_region(op: &OperationRef, region: &RegionRef) -> bool {
 
 /// `ops` in program order (upstream's `topologicalSort` of ops of one
 /// structured region tree).
-fn in_program_order<'c, 'a>(
-    ops: &[OperationRef<'c, 'a>],
-    func: OperationRef<'c, 'a>,
-) -> Vec<OperationRef<'c, 'a>> {
+fn in_program_order<'c, 'a>(ops: &[OperationRef<'c, 'a>], func: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let wanted: HashSet<Key> = ops.iter().map(op_key).collect();
-    collect_ops(func, Order::Pre)
-        .into_iter()
-        .filter(|op| wanted.contains(&op_key(op)))
-        .collect()
+    collect_ops(func, Order::Pre).into_iter().filter(|op| wanted.contains(&op_key(op))).collect()
 }
 
 /// An ordered set of ops (upstream's `SetVector<Operation *>`).
@@ -287,11 +271,7 @@ fn ops_to_hoist<'c, 'a>(
 }
 
 /// Moves `ops` right before `before`, in program order.
-fn hoist_before<'c, 'a>(
-    ops: &OpSet<'c, 'a>,
-    before: &OperationRef<'c, 'a>,
-    func: OperationRef<'c, 'a>,
-) {
+fn hoist_before<'c, 'a>(ops: &OpSet<'c, 'a>, before: &OperationRef<'c, 'a>, func: OperationRef<'c, 'a>) {
     for op in in_program_order(&ops.ops, func) {
         move_before(&op, before);
     }
@@ -321,20 +301,14 @@ fn can_hoist_bound_computation(op: &OperationRef) -> bool {
 
 /// Whether `value` is an argument of the function.
 fn is_function_argument(value: Value) -> bool {
-    argument_owner(value)
-        .and_then(|b| b.parent_operation())
-        .is_some_and(|op| name_of(&op) == "tt.func")
+    argument_owner(value).and_then(|b| b.parent_operation()).is_some_and(|op| name_of(&op) == "tt.func")
 }
 
 // ---------------------------------------------------------------------------
 // IR building
 
 fn bounds<'c, 'a>(lp: &OperationRef<'c, 'a>) -> [Value<'c, 'a>; 3] {
-    [
-        lp.operand_at(LOWER).unwrap(),
-        lp.operand_at(UPPER).unwrap(),
-        lp.operand_at(STEP).unwrap(),
-    ]
+    [lp.operand_at(LOWER).unwrap(), lp.operand_at(UPPER).unwrap(), lp.operand_at(STEP).unwrap()]
 }
 
 fn induction_type<'c>(lp: &OperationRef<'c, '_>) -> Type<'c> {
@@ -364,10 +338,7 @@ fn is_index(ty: Type) -> bool {
 
 /// `ceildiv(ub - lb, step)`: the number of iterations (also for a negative
 /// step).
-fn number_of_iterations<'c, 'a>(
-    b: &mut Builder<'c, 'a>,
-    [lower, upper, step]: [Value<'c, 'a>; 3],
-) -> Value<'c, 'a> {
+fn number_of_iterations<'c, 'a>(b: &mut Builder<'c, 'a>, [lower, upper, step]: [Value<'c, 'a>; 3]) -> Value<'c, 'a> {
     let difference = b.binary("arith.subi", upper, lower);
     b.binary("arith.ceildivsi", difference, step)
 }
@@ -381,11 +352,7 @@ fn cast_int<'c, 'a>(b: &mut Builder<'c, 'a>, value: Value<'c, 'a>, ty: Type<'c>)
     if is_index(from) || is_index(ty) {
         return b.value("arith.index_cast", &[value], ty, &[]);
     }
-    let name = if int_width(from) > int_width(ty) {
-        "arith.trunci"
-    } else {
-        "arith.extsi"
-    };
+    let name = if int_width(from) > int_width(ty) { "arith.trunci" } else { "arith.extsi" };
     b.value(name, &[value], ty, &[])
 }
 
@@ -406,13 +373,8 @@ fn poison_or_zero<'c, 'a>(b: &mut Builder<'c, 'a>, ty: Type<'c>) -> Value<'c, 'a
     } else {
         IntegerAttribute::new(element, 0).into()
     };
-    let value = if is_tensor {
-        DenseElementsAttribute::new(ty, &[zero])
-            .expect("a splat of zero")
-            .into()
-    } else {
-        zero
-    };
+    let value =
+        if is_tensor { DenseElementsAttribute::new(ty, &[zero]).expect("a splat of zero").into() } else { zero };
     b.value("arith.constant", &[], ty, &[("value", value)])
 }
 
@@ -483,19 +445,13 @@ fn terminator<'c, 'a>(block: &BlockRef<'c, 'a>) -> OperationRef<'c, 'a> {
 
 /// The block of region `index` of `op`.
 fn block_of<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize) -> BlockRef<'c, 'a> {
-    op.region_at(index)
-        .unwrap()
-        .first_block()
-        .expect("a region with a block")
+    op.region_at(index).unwrap().first_block().expect("a region with a block")
 }
 
 fn take_body(to: &OperationRef, from: &OperationRef, index: usize) {
     // SAFETY: both regions are live; the target is empty.
     unsafe {
-        mlir_sys::mlirRegionTakeBody(
-            to.region_at(index).unwrap().to_raw(),
-            from.region_at(index).unwrap().to_raw(),
-        )
+        mlir_sys::mlirRegionTakeBody(to.region_at(index).unwrap().to_raw(), from.region_at(index).unwrap().to_raw())
     };
 }
 
@@ -515,18 +471,10 @@ fn erase_if_results<'c, 'a>(
     let removed = |i: usize| remove.get(i).copied().unwrap_or(false);
     for region in 0..2 {
         let yield_op = terminator(&block_of(&if_op, region));
-        let kept: Vec<Value> = yield_op
-            .operands()
-            .enumerate()
-            .filter(|(i, _)| !removed(*i))
-            .map(|(_, v)| v)
-            .collect();
+        let kept: Vec<Value> = yield_op.operands().enumerate().filter(|(i, _)| !removed(*i)).map(|(_, v)| v).collect();
         set_operands(&yield_op, &kept);
     }
-    let types: Vec<Type> = terminator(&block_of(&if_op, 0))
-        .operands()
-        .map(|v| v.r#type())
-        .collect();
+    let types: Vec<Type> = terminator(&block_of(&if_op, 0)).operands().map(|v| v.r#type()).collect();
     let mut b = Builder::before(if_op);
     b.location = if_op.location();
     let new_if = create_if(&mut b, &types, if_op.operand_at(0).unwrap());
@@ -534,11 +482,7 @@ fn erase_if_results<'c, 'a>(
     take_body(&new_if, &if_op, 1);
     let (mut replacements, mut new_results) = (replace_with.iter(), new_if.results());
     for (i, old) in results(&if_op).into_iter().enumerate() {
-        let new: Value = if removed(i) {
-            *replacements.next().unwrap()
-        } else {
-            new_results.next().unwrap().into()
-        };
+        let new: Value = if removed(i) { *replacements.next().unwrap() } else { new_results.next().unwrap().into() };
         replace_all_uses(old, new);
     }
     erase(if_op);
@@ -563,10 +507,7 @@ impl<'c, 'a> Logue<'c, 'a> {
         if let Some(last) = ops.last() {
             for op in &ops {
                 for result in results(op) {
-                    if uses(result)
-                        .iter()
-                        .any(|u| properly_dominates(last, &u.owner, true))
-                    {
+                    if uses(result).iter().any(|u| properly_dominates(last, &u.owner, true)) {
                         outputs.push(result);
                     }
                 }
@@ -647,13 +588,7 @@ fn clone_slice<'c, 'a>(
 /// once, which the fused loop relies on (upstream assumes it and would build
 /// invalid IR otherwise; such a nest is left alone here).
 fn epilogue_is_fusable(epilogue: &Logue, outer_yield: &OperationRef) -> bool {
-    epilogue.outputs.iter().all(|output| {
-        uses(*output)
-            .iter()
-            .filter(|u| u.owner == *outer_yield)
-            .count()
-            == 1
-    })
+    epilogue.outputs.iter().all(|output| uses(*output).iter().filter(|u| u.owner == *outer_yield).count() == 1)
 }
 
 /// Upstream `fuseOneLevel`: fuses the (already flat) children of node
@@ -666,28 +601,13 @@ fn fuse_one_level<'c, 'a>(nest: &mut LoopNest<'c, 'a>, node: usize, func: Operat
     for &child in &nest.children[node] {
         let inner = nest.loops[child];
         let inner_bounds = bounds(&inner);
-        if ops_to_hoist(
-            &outer,
-            &inner_bounds,
-            can_hoist_bound_computation,
-            is_function_argument,
-            &mut to_hoist,
-        ) {
-            inner_loops.push(InnerLoop {
-                op: inner,
-                sliced: OpSet::default(),
-            });
+        if ops_to_hoist(&outer, &inner_bounds, can_hoist_bound_computation, is_function_argument, &mut to_hoist) {
+            inner_loops.push(InnerLoop { op: inner, sliced: OpSet::default() });
             continue;
         }
         let mut sliced = OpSet::default();
         let outer_or_function_argument = |v: Value| v == outer_iv || is_function_argument(v);
-        if ops_to_hoist(
-            &outer,
-            &inner_bounds,
-            can_hoist_bound_computation,
-            outer_or_function_argument,
-            &mut sliced,
-        ) {
+        if ops_to_hoist(&outer, &inner_bounds, can_hoist_bound_computation, outer_or_function_argument, &mut sliced) {
             inner_loops.push(InnerLoop { op: inner, sliced });
         }
     }
@@ -699,20 +619,15 @@ fn fuse_one_level<'c, 'a>(nest: &mut LoopNest<'c, 'a>, node: usize, func: Operat
     let outer_body = body(&outer).expect("a loop with a body");
     let outer_yield = terminator(&outer_body);
     let last_inner = inner_loops.last().unwrap().op;
-    if !epilogue_is_fusable(
-        &Logue::new(ops_between(&outer_body, Some(&last_inner), &outer_yield)),
-        &outer_yield,
-    ) {
+    if !epilogue_is_fusable(&Logue::new(ops_between(&outer_body, Some(&last_inner), &outer_yield)), &outer_yield) {
         return;
     }
     hoist_before(&to_hoist, &outer, func);
 
     let mut b = Builder::before(outer);
     b.location = outer.location();
-    let width = inner_loops
-        .iter()
-        .map(|l| int_width(induction_type(&l.op)))
-        .fold(int_width(induction_type(&outer)), u32::max);
+    let width =
+        inner_loops.iter().map(|l| int_width(induction_type(&l.op))).fold(int_width(induction_type(&outer)), u32::max);
     let int_ty = b.integer_type(width);
     let all_invariant = inner_loops.iter().all(InnerLoop::is_outer_invariant);
 
@@ -770,23 +685,11 @@ fn fuse_one_level<'c, 'a>(nest: &mut LoopNest<'c, 'a>, node: usize, func: Operat
 
     // prologue0, prologue k (0 < k <= N), epilogue.
     let mut logues: Vec<Logue> = Vec::new();
-    logues.push(Logue::new(ops_between(
-        &outer_body,
-        None,
-        &inner_loops[0].op,
-    )));
+    logues.push(Logue::new(ops_between(&outer_body, None, &inner_loops[0].op)));
     for k in 0..n {
-        logues.push(Logue::new(ops_between(
-            &outer_body,
-            Some(&inner_loops[k].op),
-            &inner_loops[k + 1].op,
-        )));
+        logues.push(Logue::new(ops_between(&outer_body, Some(&inner_loops[k].op), &inner_loops[k + 1].op)));
     }
-    logues.push(Logue::new(ops_between(
-        &outer_body,
-        Some(&last_inner),
-        &outer_yield,
-    )));
+    logues.push(Logue::new(ops_between(&outer_body, Some(&last_inner), &outer_yield)));
 
     // Iter args: T, i, the outer iter_args, the inner lengths, inner_len,
     // each inner induction variable, each inner loop's results, each
@@ -918,17 +821,10 @@ fn fuse_one_level<'c, 'a>(nest: &mut LoopNest<'c, 'a>, node: usize, func: Operat
             else_values.push(current_i);
             else_values.extend(&lens_range);
             // Upstream passes the invariant inner_len through directly.
-            else_values.push(if all_invariant {
-                inner_len
-            } else {
-                args[inner_len_index]
-            });
+            else_values.push(if all_invariant { inner_len } else { args[inner_len_index] });
         }
         logue_outs += outputs;
-        create_yield(
-            &mut Builder::at_end(else_block, outer.location()),
-            &else_values,
-        );
+        create_yield(&mut Builder::at_end(else_block, outer.location()), &else_values);
 
         let if_results = results(&prologue_if);
         let jk = if_results[0];
@@ -975,14 +871,8 @@ fn fuse_one_level<'c, 'a>(nest: &mut LoopNest<'c, 'a>, node: usize, func: Operat
         let mut forwarded = vec![jk];
         forwarded.extend(&args[body_outs..body_outs + inner_results]);
         body_outs += inner_results;
-        create_yield(
-            &mut Builder::at_end(body_else, outer.location()),
-            &forwarded,
-        );
-        for (old, new) in results(&inner)
-            .into_iter()
-            .zip(results(&body_if).into_iter().skip(1))
-        {
+        create_yield(&mut Builder::at_end(body_else, outer.location()), &forwarded);
+        for (old, new) in results(&inner).into_iter().zip(results(&body_if).into_iter().skip(1)) {
             replace_all_uses(old, new);
         }
         if inner.has_attribute(MUST_EXECUTE) {
@@ -1009,15 +899,9 @@ fn fuse_one_level<'c, 'a>(nest: &mut LoopNest<'c, 'a>, node: usize, func: Operat
     let epilogue_if = create_if(&mut b, &epilogue.output_types(), epilogue_condition);
     let then_block = create_block(&epilogue_if, 0);
     epilogue.move_to_end_of(&then_block);
-    create_yield(
-        &mut Builder::at_end(then_block, outer.location()),
-        &epilogue.outputs,
-    );
+    create_yield(&mut Builder::at_end(then_block, outer.location()), &epilogue.outputs);
     let else_block = create_block(&epilogue_if, 1);
-    create_yield(
-        &mut Builder::at_end(else_block, outer.location()),
-        &used_iter_args,
-    );
+    create_yield(&mut Builder::at_end(else_block, outer.location()), &used_iter_args);
     epilogue.replace_uses_outside(&results(&epilogue_if), epilogue_if.region_at(0).unwrap());
 
     // T = 0 if T == inner_len - 1 else T + 1
@@ -1037,26 +921,13 @@ fn fuse_one_level<'c, 'a>(nest: &mut LoopNest<'c, 'a>, node: usize, func: Operat
         yielded.push(body_if.result_at(0).unwrap().into());
     }
     for (body_if, lp) in body_ifs.iter().zip(&inner_loops) {
-        yielded.extend(
-            results(body_if)
-                .into_iter()
-                .skip(1)
-                .take(lp.op.result_count()),
-        );
+        yielded.extend(results(body_if).into_iter().skip(1).take(lp.op.result_count()));
     }
     for (prologue_if, logue) in prologue_ifs.iter().zip(&logues) {
-        yielded.extend(
-            results(prologue_if)
-                .into_iter()
-                .skip(1)
-                .take(logue.outputs.len()),
-        );
+        yielded.extend(results(prologue_if).into_iter().skip(1).take(logue.outputs.len()));
     }
     let fused_yield = create_yield(&mut b, &yielded);
-    for (old, new) in results(&outer)
-        .into_iter()
-        .zip(results(&fused).into_iter().skip(outer_start))
-    {
+    for (old, new) in results(&outer).into_iter().zip(results(&fused).into_iter().skip(outer_start)) {
         replace_all_uses(old, new);
     }
 
@@ -1065,10 +936,8 @@ fn fuse_one_level<'c, 'a>(nest: &mut LoopNest<'c, 'a>, node: usize, func: Operat
     let mut position = inner_outs_start;
     let mut yields_to_update = Vec::new();
     let (mut reset, mut forwarded) = (Vec::new(), Vec::new());
-    for ((lp, prologue_if), (body_if, prologue)) in inner_loops
-        .iter()
-        .zip(&prologue_ifs)
-        .zip(body_ifs.iter().zip(&logues))
+    for ((lp, prologue_if), (body_if, prologue)) in
+        inner_loops.iter().zip(&prologue_ifs).zip(body_ifs.iter().zip(&logues))
     {
         let inner_results = lp.op.result_count();
         let skip = 1 + prologue.outputs.len();
@@ -1115,17 +984,11 @@ fn fuse_one_level<'c, 'a>(nest: &mut LoopNest<'c, 'a>, node: usize, func: Operat
     }
 
     // The loop attributes the pipeliner reads carry over.
-    if outer.has_attribute(WARP_SPECIALIZE)
-        || inner_loops
-            .iter()
-            .any(|l| l.op.has_attribute(WARP_SPECIALIZE))
-    {
+    if outer.has_attribute(WARP_SPECIALIZE) || inner_loops.iter().any(|l| l.op.has_attribute(WARP_SPECIALIZE)) {
         unit_attribute(&fused, WARP_SPECIALIZE);
     }
     if outer.has_attribute(DISALLOW_ACC_MULTI_BUFFER)
-        || inner_loops
-            .iter()
-            .any(|l| l.op.has_attribute(DISALLOW_ACC_MULTI_BUFFER))
+        || inner_loops.iter().any(|l| l.op.has_attribute(DISALLOW_ACC_MULTI_BUFFER))
     {
         unit_attribute(&fused, DISALLOW_ACC_MULTI_BUFFER);
     }
@@ -1140,11 +1003,7 @@ fn fuse_one_level<'c, 'a>(nest: &mut LoopNest<'c, 'a>, node: usize, func: Operat
     nest.loops[node] = fused;
     if stages > 1 {
         let i32_type = b.integer_type(32);
-        crate::ssa::set_attribute(
-            &fused,
-            NUM_STAGES,
-            IntegerAttribute::new(i32_type, stages).into(),
-        );
+        crate::ssa::set_attribute(&fused, NUM_STAGES, IntegerAttribute::new(i32_type, stages).into());
     }
 }
 
@@ -1165,11 +1024,8 @@ fn sink_prologue_into_epilogue<'c, 'a>(
         if !is_pure(&op) || is_dot_interface(&op) {
             continue;
         }
-        let can_sink = op.results().all(|r| {
-            uses(r.into())
-                .iter()
-                .all(|u| in_epilogue(&u.owner) || sunk.contains(&u.owner))
-        });
+        let can_sink =
+            op.results().all(|r| uses(r.into()).iter().all(|u| in_epilogue(&u.owner) || sunk.contains(&u.owner)));
         if can_sink {
             sunk.insert(op);
         }
@@ -1197,11 +1053,7 @@ fn assumes_positive_trip_count(lp: &OperationRef) -> bool {
         if name_of(&cmp) != "arith.cmpi" {
             return false;
         }
-        let assumed = cmp.results().any(|r| {
-            uses(r.into())
-                .iter()
-                .any(|u| name_of(&u.owner) == "llvm.intr.assume")
-        });
+        let assumed = cmp.results().any(|r| uses(r.into()).iter().any(|u| name_of(&u.owner) == "llvm.intr.assume"));
         if !assumed {
             return false;
         }
@@ -1226,13 +1078,7 @@ fn speculate_inner_loop_length<'c, 'a>(
         return true;
     }
     let mut to_hoist = OpSet::default();
-    if !ops_to_hoist(
-        outer,
-        &bounds(inner),
-        can_hoist_bound_computation,
-        is_function_argument,
-        &mut to_hoist,
-    ) {
+    if !ops_to_hoist(outer, &bounds(inner), can_hoist_bound_computation, is_function_argument, &mut to_hoist) {
         return false;
     }
     hoist_before(&to_hoist, outer, func);
@@ -1247,18 +1093,12 @@ fn speculate_inner_loop_length<'c, 'a>(
 
     // then: the nest without its inner loop.
     let then_block = create_block(&if_op, 0);
-    let inner_position = collect_ops(*outer, Order::Pre)
-        .iter()
-        .position(|op| op == inner)
-        .unwrap();
+    let inner_position = collect_ops(*outer, Order::Pre).iter().position(|op| op == inner).unwrap();
     let copy = then_block.append_operation(clone_with(outer, &ValueMap::default()));
     let copied_inner = collect_ops(copy, Order::Pre)[inner_position];
     let mut then_end = Builder::at_end(then_block, inner.location());
     create_yield(&mut then_end, &results(&copy));
-    for (result, init) in results(&copied_inner)
-        .into_iter()
-        .zip(init_args(&copied_inner))
-    {
+    for (result, init) in results(&copied_inner).into_iter().zip(init_args(&copied_inner)) {
         replace_all_uses(result, init);
     }
     erase(copied_inner);
@@ -1270,10 +1110,7 @@ fn speculate_inner_loop_length<'c, 'a>(
     }
     let else_block = create_block(&if_op, 1);
     move_to_end(outer, &else_block);
-    create_yield(
-        &mut Builder::at_end(else_block, inner.location()),
-        &results(outer),
-    );
+    create_yield(&mut Builder::at_end(else_block, inner.location()), &results(outer));
     true
 }
 

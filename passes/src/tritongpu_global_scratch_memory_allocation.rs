@@ -12,8 +12,8 @@
 //! kernel's global-scratch parameter.
 use crate::ir::{collect_ops, fail, int_attribute, name_of, Order};
 use melior::ir::{
-    attribute::IntegerAttribute, operation::OperationLike, operation::OperationMutLike, r#type::IntegerType,
-    BlockLike, OperationRef, RegionLike,
+    attribute::IntegerAttribute, operation::OperationLike, operation::OperationMutLike, r#type::IntegerType, BlockLike,
+    OperationRef, RegionLike,
 };
 use std::collections::HashMap;
 use tritium_dialects::pass::{PassDefinition, PassFailed, PassOptions, PassResult};
@@ -88,7 +88,8 @@ fn allocate<'c, 'a>(
             }
             "tt.call" => {
                 let callee_name = symbol(&op, "callee").ok_or_else(|| fail(&op, "has no callee"))?;
-                let callee = *functions.get(&callee_name).ok_or_else(|| fail(&op, "calls a function the module lacks"))?;
+                let callee =
+                    *functions.get(&callee_name).ok_or_else(|| fail(&op, "calls a function the module lacks"))?;
                 if stack.contains(&callee_name) {
                     return Err(fail(&op, "recursive calls cannot have global scratch memory laid out"));
                 }

@@ -14,7 +14,6 @@
 //! Loops are iterated to a fixed point; both branches of an scf.if are
 //! followed; so are `cf` branches between a function's blocks. A memdesc_index with a constant index covers its slice only;
 //! other views cover their whole buffer.
-use tritium_dialects::access::OpAccess;
 use crate::{
     analysis::scratch::{element_bytes, enclosing_capability, scratch_bytes},
     ir::{fail, int_attribute, name_of},
@@ -22,6 +21,7 @@ use crate::{
 use melior::ir::{
     operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, RegionRef, Value, ValueLike,
 };
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
     types::MemDesc,
@@ -199,7 +199,8 @@ fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
     let mut access = Accesses { reads: Vec::new(), writes: Vec::new() };
     match name.as_str() {
         "ttg.local_alloc" if op.operand_count() == 1 => {
-            let offset = int_attribute(op, "allocation.offset").ok_or_else(|| fail(op, "has no allocation.offset; run allocate-shared-memory-nv first"))?;
+            let offset = int_attribute(op, "allocation.offset")
+                .ok_or_else(|| fail(op, "has no allocation.offset; run allocate-shared-memory-nv first"))?;
             let result = op.result_at(0).unwrap().into();
             access.writes.push(buffer_of(result).unwrap_or((offset as usize, usize::MAX)));
         }
@@ -239,9 +240,9 @@ fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
         _ => {
             let size = scratch_bytes(op, enclosing_capability(op));
             if size > 0 {
-                let offset = int_attribute(op, "allocation.offset")
-                    .ok_or_else(|| fail(op, "needs scratch but has no allocation.offset; run allocate-shared-memory-nv first"))?
-                    as usize;
+                let offset = int_attribute(op, "allocation.offset").ok_or_else(|| {
+                    fail(op, "needs scratch but has no allocation.offset; run allocate-shared-memory-nv first")
+                })? as usize;
                 access.writes.push((offset, offset + size));
                 access.reads.push((offset, offset + size));
             }

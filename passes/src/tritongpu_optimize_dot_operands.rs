@@ -18,15 +18,15 @@
 //! Upstream also rewrites the scales of Blackwell's scaled MMAs, which
 //! Tritium's dialects do not have yet. `hoist-layout-conversion` is
 //! accepted for compatibility; Triton 3.6 does not use it either.
-use tritium_dialects::access::{OpAccess, as_op_result};
 use crate::dot_operand_layouts::{order_for_memory, swizzled_shared_for_dot_operand, transpose_cta};
 use crate::greedy::apply_with_folds;
 use crate::ir::{create, name_of, tensor_parts};
 use crate::pattern_driver::{report_error, run_pipeline};
 use melior::ir::{
-    attribute::DenseI32ArrayAttribute, operation::OperationLike, Attribute, Location,
-    OperationRef, Type, Value, ValueLike,
+    attribute::DenseI32ArrayAttribute, operation::OperationLike, Attribute, Location, OperationRef, Type, Value,
+    ValueLike,
 };
+use tritium_dialects::access::{as_op_result, OpAccess};
 use tritium_dialects::{
     canonicalization,
     layout::{attribute_of, layout_of},

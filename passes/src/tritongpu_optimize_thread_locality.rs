@@ -11,7 +11,6 @@
 //!   after it.
 mod reduce;
 
-use tritium_dialects::access::OpAccess;
 use crate::{
     coalescing::{blocked_for_shape, Threads},
     greedy::apply_with_folds,
@@ -19,6 +18,7 @@ use crate::{
     ssa::{set_attribute, set_operand, uses},
 };
 use melior::ir::{operation::OperationLike, Attribute, OperationRef, Type, ValueLike};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{PassDefinition, PassOptions, PassResult},
@@ -149,7 +149,8 @@ fn reshape_for_reduction(op: OperationRef, rewriter: &Rewriter) -> bool {
         crate::ir::set_type(result.into(), new_type);
         set_attribute(&op, "efficient_layout", unit);
     });
-    let convert = insert_after(rewriter, &op, create("ttg.convert_layout", op.location(), &[result.into()], &[ty], &[]));
+    let convert =
+        insert_after(rewriter, &op, create("ttg.convert_layout", op.location(), &[result.into()], &[ty], &[]));
     redirect_uses_to(&op, &convert, rewriter);
     true
 }
@@ -160,7 +161,11 @@ fn unit_attribute<'c>(op: &OperationRef<'c, '_>) -> Attribute<'c> {
 }
 
 /// Inserts `new_op` right after `op` through the rewriter.
-fn insert_after<'c, 'a>(rewriter: &Rewriter, op: &OperationRef<'c, 'a>, new_op: melior::ir::Operation<'c>) -> OperationRef<'c, 'a> {
+fn insert_after<'c, 'a>(
+    rewriter: &Rewriter,
+    op: &OperationRef<'c, 'a>,
+    new_op: melior::ir::Operation<'c>,
+) -> OperationRef<'c, 'a> {
     match op.next_in_block() {
         Some(next) => {
             rewriter.set_insertion_point_before(&next);
@@ -240,8 +245,20 @@ fn warp_local_gather(op: OperationRef, rewriter: &Rewriter) -> bool {
     }
     let location = op.location();
     rewriter.set_insertion_point_before(&op);
-    let new_source = rewriter.insert(create("ttg.convert_layout", location, &[source], &[retyped(source.r#type(), new_encoding)], &[]));
-    let new_indices = rewriter.insert(create("ttg.convert_layout", location, &[indices], &[retyped(indices.r#type(), new_encoding)], &[]));
+    let new_source = rewriter.insert(create(
+        "ttg.convert_layout",
+        location,
+        &[source],
+        &[retyped(source.r#type(), new_encoding)],
+        &[],
+    ));
+    let new_indices = rewriter.insert(create(
+        "ttg.convert_layout",
+        location,
+        &[indices],
+        &[retyped(indices.r#type(), new_encoding)],
+        &[],
+    ));
     let old_type = result.r#type();
     let back = insert_after(rewriter, &op, create("ttg.convert_layout", location, &[result.into()], &[old_type], &[]));
     redirect_uses_to(&op, &back, rewriter);

@@ -13,20 +13,16 @@
 //! attributes); first the conversions' canonicalization patterns run over
 //! the module.
 use crate::greedy::apply_with_folds;
-use crate::ir::{
-    collect_ops, element_bits, erase, name_of, replace_all_uses, tensor_parts, tensor_type, Order,
-};
+use crate::ir::{collect_ops, element_bits, erase, name_of, replace_all_uses, tensor_parts, tensor_type, Order};
 use crate::ssa::{
-    argument_number, argument_owner, block_arguments, block_ops, clone_with, defining_op, uses,
-    ValueMap,
+    argument_number, argument_owner, block_arguments, block_ops, clone_with, defining_op, uses, ValueMap,
 };
 use crate::tritongpu_pipeline::builder::{Builder, Point};
 use crate::tritongpu_pipeline::loops::{body, init_args, is_for, iter_args, FIRST_INIT};
 use melior::ir::{
     attribute::DenseI32ArrayAttribute,
     operation::{OperationBuilder, OperationLike},
-    Attribute, Block, BlockLike, Location, OperationRef, Region, RegionLike, Type, Value,
-    ValueLike,
+    Attribute, Block, BlockLike, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::canonicalization;
@@ -36,8 +32,7 @@ use tritium_layout::Layout;
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "tritongpu-prefetch",
-    description:
-        "Prefetch the K slices of MMA v2 dot operands from shared memory across loop iterations",
+    description: "Prefetch the K slices of MMA v2 dot operands from shared memory across loop iterations",
     anchor: "builtin.module",
     options: &[],
     run,
@@ -46,10 +41,7 @@ pub static PASS: PassDefinition = PassDefinition {
 fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     let patterns: Vec<_> = canonicalization::patterns_of("ttg.convert_layout").collect();
     apply_with_folds(module, &patterns)?;
-    let loops: Vec<OperationRef> = collect_ops(module, Order::Post)
-        .into_iter()
-        .filter(is_for)
-        .collect();
+    let loops: Vec<OperationRef> = collect_ops(module, Order::Post).into_iter().filter(is_for).collect();
     for lp in loops {
         let Some(prefetcher) = Prefetcher::new(lp) else {
             continue;
@@ -84,10 +76,7 @@ struct Prefetcher<'c, 'a> {
 }
 
 fn encoding_text(value: Value) -> String {
-    tensor_parts(value.r#type())
-        .and_then(|(_, _, e)| e)
-        .map(|e| e.to_string())
-        .unwrap_or_default()
+    tensor_parts(value.r#type()).and_then(|(_, _, e)| e).map(|e| e.to_string()).unwrap_or_default()
 }
 
 /// The `kWidth` of a value's `#ttg.dot_op` layout, if it has one (read from
@@ -104,10 +93,7 @@ fn dot_operand_k_width(value: Value) -> Option<u32> {
                 return None;
             }
             let rest = &text[text.find("kWidth = ")? + "kWidth = ".len()..];
-            rest.split(|c: char| !c.is_ascii_digit())
-                .next()?
-                .parse()
-                .ok()
+            rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
         }
     }
 }
@@ -139,15 +125,10 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
         if dots.len() != 1 {
             return None;
         }
-        let mut prefetcher = Prefetcher {
-            lp,
-            width: 32,
-            dot: None,
-        };
+        let mut prefetcher = Prefetcher { lp, width: 32, dot: None };
         let dot = dots[0];
         let (a, b) = (dot.operand_at(0).ok()?, dot.operand_at(1).ok()?);
-        let (Some(a_k_width), Some(b_k_width)) = (dot_operand_k_width(a), dot_operand_k_width(b))
-        else {
+        let (Some(a_k_width), Some(b_k_width)) = (dot_operand_k_width(a), dot_operand_k_width(b)) else {
             return Some(prefetcher);
         };
         if a_k_width != b_k_width {
@@ -155,11 +136,8 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
         }
         let (a_shape, a_element, _) = tensor_parts(a.r#type())?;
         let k_size = *a_shape.last()?;
-        prefetcher.width = if a_k_width == 0 {
-            256 / i64::from(element_bits(a_element))
-        } else {
-            8 * i64::from(a_k_width)
-        };
+        prefetcher.width =
+            if a_k_width == 0 { 256 / i64::from(element_bits(a_element)) } else { 8 * i64::from(a_k_width) };
         if k_size < prefetcher.width {
             return Some(prefetcher);
         }
@@ -200,11 +178,7 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
         let index = argument_number(memory)? - 1;
         let init = init_args(&self.lp).get(index).copied()?;
         let yielded = body(&self.lp)?.terminator()?.operand_at(index).ok()?;
-        Some(Operand {
-            chain,
-            init,
-            yielded,
-        })
+        Some(Operand { chain, init, yielded })
     }
 
     /// Upstream `generatePrefetch`: a `ttg.memdesc_subslice` of `memory`
@@ -224,20 +198,13 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
         let mut shape = description.shape.clone();
         let mut offsets = vec![0i32; rank];
         offsets[k] = if prologue { 0 } else { self.width as i32 };
-        shape[k] = if prologue {
-            self.width
-        } else {
-            shape[k] - self.width
-        };
+        shape[k] = if prologue { self.width } else { shape[k] - self.width };
         if let Some((offset, size)) = slice {
             offsets[k] = offset as i32;
             shape[k] = size;
         }
         let location = memory.location();
-        let view = MemDesc {
-            shape: shape.clone(),
-            ..description
-        };
+        let view = MemDesc { shape: shape.clone(), ..description };
         let element = view.element_type;
         let view_type = view.to_type(location).expect("a valid view");
         let context_ref = location.context();
@@ -245,47 +212,26 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
         let offsets_attribute: Attribute = DenseI32ArrayAttribute::new(context, &offsets).into();
         let saved = b.location;
         b.location = location;
-        let subslice = b.value(
-            "ttg.memdesc_subslice",
-            &[memory],
-            view_type,
-            &[("offsets", offsets_attribute)],
-        );
+        let subslice = b.value("ttg.memdesc_subslice", &[memory], view_type, &[("offsets", offsets_attribute)]);
         let parent = self.dot_encoding();
         let layout = Attribute::parse(
             context,
-            &format!(
-                "#ttg.dot_op<{{opIdx = {op_idx}, parent = {parent}, kWidth = {}}}>",
-                self.width / 8
-            ),
+            &format!("#ttg.dot_op<{{opIdx = {op_idx}, parent = {parent}, kWidth = {}}}>", self.width / 8),
         )
         .expect("a dot operand layout");
-        let loaded = b.value(
-            "ttg.local_load",
-            &[subslice],
-            tensor_type(&shape, element, Some(layout)),
-            &[],
-        );
+        let loaded = b.value("ttg.local_load", &[subslice], tensor_type(&shape, element, Some(layout)), &[]);
         b.location = saved;
         loaded
     }
 
     fn dot_encoding(&self) -> String {
         let (dot, _, _) = self.dot.as_ref().expect("a dot to prefetch");
-        tensor_parts(dot.result_at(0).unwrap().r#type())
-            .and_then(|(_, _, e)| e)
-            .expect("a layout")
-            .to_string()
+        tensor_parts(dot.result_at(0).unwrap().r#type()).and_then(|(_, _, e)| e).expect("a layout").to_string()
     }
 
     /// Upstream `cloneElementwiseOps`: the chain's element-wise ops applied
     /// to `loaded` (a slice), their tensor results reshaped to it.
-    fn apply_chain(
-        &self,
-        b: &mut Builder<'c, 'a>,
-        loaded: Value<'c, 'a>,
-        chain: &[Value<'c, 'a>],
-    ) -> Value<'c, 'a> {
+    fn apply_chain(&self, b: &mut Builder<'c, 'a>, loaded: Value<'c, 'a>, chain: &[Value<'c, 'a>]) -> Value<'c, 'a> {
         let mut map = ValueMap::default();
         map.map(chain[1], loaded);
         let (shape, _, _) = tensor_parts(loaded.r#type()).expect("a tensor");
@@ -294,8 +240,7 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
             let clone = b.insert(clone_with(&op, &map));
             let result: Value = clone.result_at(0).unwrap().into();
             if let Some((_, element, _)) = tensor_parts(result.r#type()) {
-                let operand_layout =
-                    tensor_parts(clone.operand_at(0).unwrap().r#type()).and_then(|(_, _, e)| e);
+                let operand_layout = tensor_parts(clone.operand_at(0).unwrap().r#type()).and_then(|(_, _, e)| e);
                 crate::ir::set_type(result, tensor_type(&shape, element, operand_layout));
             }
             map.map(*value, result);
@@ -319,18 +264,13 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
 
     /// Upstream `createNewForOp`: the loop again, with the prefetched
     /// slices as extra iter_args and the dot split along K.
-    fn rebuild_loop(
-        &self,
-        a_head: Option<Value<'c, 'a>>,
-        b_head: Option<Value<'c, 'a>>,
-    ) -> OperationRef<'c, 'a> {
+    fn rebuild_loop(&self, a_head: Option<Value<'c, 'a>>, b_head: Option<Value<'c, 'a>>) -> OperationRef<'c, 'a> {
         let lp = self.lp;
         let mut inits = init_args(&lp);
         let old_count = inits.len();
         inits.extend(a_head.into_iter().chain(b_head));
         let location = lp.location();
-        let mut arguments: Vec<(Type, Location)> =
-            vec![(lp.operand_at(0).unwrap().r#type(), location)];
+        let mut arguments: Vec<(Type, Location)> = vec![(lp.operand_at(0).unwrap().r#type(), location)];
         arguments.extend(inits.iter().map(|v| (v.r#type(), v.location())));
         let region = Region::new();
         region.append_block(Block::new(&arguments));
@@ -354,27 +294,18 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
         let mut b = Builder::at_end(new_body, location);
         // A loop without iter_args gets its (empty) yield at once, as
         // `scf::ForOp::create` gives it; new ops then go before it.
-        let end = if inits.is_empty() {
-            Point::Before(b.create("scf.yield", &[], &[], &[]))
-        } else {
-            Point::End(new_body)
-        };
+        let end =
+            if inits.is_empty() { Point::Before(b.create("scf.yield", &[], &[], &[])) } else { Point::End(new_body) };
         b.set_point(end);
         let old_body = body(&lp).unwrap();
         let old_yield = old_body.terminator().unwrap();
         let prefetched_dot = self.dot.as_ref().map(|(dot, _, _)| *dot);
-        for op in block_ops(&old_body)
-            .into_iter()
-            .filter(|op| *op != old_yield)
-        {
+        for op in block_ops(&old_body).into_iter().filter(|op| *op != old_yield) {
             // Stop sinking the split dot at control flow or at its users.
             if op.regions().next().is_some() {
                 b.set_point(end);
             }
-            if op
-                .operands()
-                .any(|v| defining_op(v).is_some_and(|d| Some(d) == prefetched_dot))
-            {
+            if op.operands().any(|v| defining_op(v).is_some_and(|d| Some(d) == prefetched_dot)) {
                 b.set_point(end);
             }
             let mut new_op = b.insert(clone_with(&op, &map));
@@ -383,12 +314,7 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
                 let first = b.insert(clone_with(dot, &map));
                 crate::ssa::set_operand(&first, 0, new_arguments[1 + old_count]);
                 crate::ssa::set_operand(&first, 1, new_arguments[2 + old_count]);
-                let k_size = tensor_parts(dot.operand_at(0).unwrap().r#type())
-                    .unwrap()
-                    .0
-                    .last()
-                    .copied()
-                    .unwrap();
+                let k_size = tensor_parts(dot.operand_at(0).unwrap().r#type()).unwrap().0.last().copied().unwrap();
                 let (mut k_offset, mut k_rest) = (self.width, k_size - self.width);
                 let mut previous = first;
                 if k_rest == 0 {
@@ -399,21 +325,10 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
                     let size = self.width;
                     let saved = b.point();
                     b.set_before(previous);
-                    let a_slice = self.prefetch_slice(
-                        &mut b,
-                        map.lookup(a.chain[0]),
-                        0,
-                        false,
-                        Some((k_offset, size)),
-                    );
+                    let a_slice = self.prefetch_slice(&mut b, map.lookup(a.chain[0]), 0, false, Some((k_offset, size)));
                     let a_rest = self.apply_chain(&mut b, a_slice, &a.chain);
-                    let b_slice = self.prefetch_slice(
-                        &mut b,
-                        map.lookup(b_operand.chain[0]),
-                        1,
-                        false,
-                        Some((k_offset, size)),
-                    );
+                    let b_slice =
+                        self.prefetch_slice(&mut b, map.lookup(b_operand.chain[0]), 1, false, Some((k_offset, size)));
                     let b_rest = self.apply_chain(&mut b, b_slice, &b_operand.chain);
                     b.set_point(saved);
                     new_op = b.insert(clone_with(dot, &map));

@@ -4,7 +4,6 @@
 //! through a swizzled buffer laid out for the dot operand, so that each
 //! thread reads its (duplicated) operand elements without bank conflicts and
 //! later passes can place or share the buffer.
-use tritium_dialects::access::OpAccess;
 use crate::{
     analysis::type_facts::bit_width,
     dot_operand_layouts::{order_for_memory, swizzled_shared_for_dot_operand},
@@ -12,6 +11,7 @@ use crate::{
     ssa::insert_before,
 };
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
@@ -61,8 +61,8 @@ fn route_through_shared_memory(convert: OperationRef) -> PassResult {
     let order = order_for_memory(&source_layout, &shape).map_err(|e| layout_error(&e))?;
     let cta = source_layout.cta_layout().map_err(|e| layout_error(&e))?;
     let bits = bit_width(element).ok_or_else(|| fail(&convert, "a dot operand needs a numeric element type"))?;
-    let swizzled = swizzled_shared_for_dot_operand(&dot, &shape, &order, cta, bits, false)
-        .map_err(|e| fail(&convert, e))?;
+    let swizzled =
+        swizzled_shared_for_dot_operand(&dot, &shape, &order, cta, bits, false).map_err(|e| fail(&convert, e))?;
     let location = convert.location();
     let encoding = attribute_of(&Layout::SwizzledShared(swizzled), location).ok_or(PassFailed)?;
     let context_ref = convert.context();
@@ -79,7 +79,10 @@ fn route_through_shared_memory(convert: OperationRef) -> PassResult {
     .to_type(location)
     .ok_or(PassFailed)?;
     let alloc = insert_before(&convert, create("ttg.local_alloc", location, &[source], &[buffer], &[]));
-    let load = insert_before(&convert, create("ttg.local_load", location, &[alloc.result_at(0).unwrap().into()], &[result.r#type()], &[]));
+    let load = insert_before(
+        &convert,
+        create("ttg.local_load", location, &[alloc.result_at(0).unwrap().into()], &[result.r#type()], &[]),
+    );
     replace_all_uses(result.into(), load.result_at(0).unwrap().into());
     erase(convert);
     Ok(())

@@ -14,13 +14,13 @@
 //!    that produces its source;
 //! 5. the load of a dot's B operand from shared memory moves after that of
 //!    its A operand, when no write can happen in between.
-use tritium_dialects::access::OpAccess;
 use crate::{
     ir::{collect_ops, name_of, tensor_parts, Order},
     op_traits::effects_recursively,
     ssa::{defining_op, move_before, uses},
 };
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::layout_of,
     pass::{PassDefinition, PassOptions, PassResult},
@@ -39,8 +39,10 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     for op in ops_named(module, &["ttg.convert_layout"]) {
         sink_past_deallocs(op);
     }
-    let moves: Vec<(OperationRef, OperationRef)> =
-        collect_ops(module, Order::Post).into_iter().filter_map(|op| user_in_other_loop(&op).map(|user| (op, user))).collect();
+    let moves: Vec<(OperationRef, OperationRef)> = collect_ops(module, Order::Post)
+        .into_iter()
+        .filter_map(|op| user_in_other_loop(&op).map(|user| (op, user)))
+        .collect();
     for (op, user) in moves {
         move_before(&op, &user);
     }
@@ -75,7 +77,10 @@ fn move_after(op: &OperationRef, after: &OperationRef) {
 
 /// The op of `block` that is or contains `op` (MLIR's
 /// `Block::findAncestorOpInBlock`).
-fn ancestor_in_block<'c, 'a>(block: &melior::ir::BlockRef<'c, 'a>, op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+fn ancestor_in_block<'c, 'a>(
+    block: &melior::ir::BlockRef<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+) -> Option<OperationRef<'c, 'a>> {
     let mut current = Some(op);
     while let Some(op) = current {
         if op.block().is_some_and(|b| b == *block) {

@@ -38,9 +38,7 @@ fn compile(
 ) -> PyResult<Output> {
     let target = Target::parse(target).map_err(CompileError::new_err)?;
     if num_warps == 0 || !num_warps.is_power_of_two() || num_warps > 32 {
-        return Err(CompileError::new_err(format!(
-            "num_warps must be a power of two up to 32, got {num_warps}"
-        )));
+        return Err(CompileError::new_err(format!("num_warps must be a power of two up to 32, got {num_warps}")));
     }
     let options = CompileOptions {
         target,
@@ -53,20 +51,12 @@ fn compile(
         ..CompileOptions::default()
     };
     let compiled = py.allow_threads(|| {
-        let _guard = COMPILE
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let _guard = COMPILE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         compile_source(source, source_name, &options, keep_ttgir)
     });
     let compiled = compiled.map_err(CompileError::new_err)?;
     let metadata = compiled.bundle.metadata_json();
-    Ok((
-        compiled.bundle.ptx,
-        metadata,
-        compiled.ttgir,
-        compiled.bundle.llvm_ir,
-        compiled.warnings,
-    ))
+    Ok((compiled.bundle.ptx, metadata, compiled.ttgir, compiled.bundle.llvm_ir, compiled.warnings))
 }
 
 #[pymodule]

@@ -1,4 +1,5 @@
 // RUN: tt-opt %s -split-input-file --allocate-shared-memory-nv='compute-capability=90' --tritongpu-membar --convert-triton-gpu-to-llvm | FileCheck %s
+// RUN: tt-opt %s -split-input-file --allocate-shared-memory-nv='compute-capability=90' --tritongpu-membar --convert-triton-gpu-to-llvm='scratch-parameters=false' | FileCheck %s --check-prefix=NOSCRATCH
 
 // Device functions and calls, with upstream's calling convention: a tensor
 // crosses a call as a struct of the registers one thread holds of it,
@@ -36,6 +37,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   // CHECK: llvm.extractvalue %[[R]][1]
   // CHECK: llvm.extractvalue %[[T]][0] : !llvm.struct<(f32, f32)>
   // CHECK: llvm.extractvalue %[[T]][1] : !llvm.struct<(f32, f32)>
+  // Tritium's own kernel ABI has no scratch pointers: callees get null ones.
+  // NOSCRATCH: llvm.func @kernel(%{{.*}}: !llvm.ptr<1>, %{{.*}}: f32) attributes
+  // NOSCRATCH: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr<1>
+  // NOSCRATCH: llvm.call @twice(%{{.*}}, %{{.*}}, %{{.*}}, %[[NULL]], %[[NULL]])
   tt.func public @kernel(%p: !tt.ptr<f32>, %s: f32) {
     %range = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #blocked>
     %x = arith.sitofp %range : tensor<256xi32, #blocked> to tensor<256xf32, #blocked>

@@ -1,7 +1,7 @@
 //! Folding `ttg.convert_layout` into its producers and consumers (upstream's
 //! ConvertLayoutOp canonicalization patterns): a conversion is removed when
 //! the op on the other side can produce or take the other layout directly.
-use crate::access::{OpAccess, ranked_tensor, dense_elements};
+use crate::access::{dense_elements, ranked_tensor, OpAccess};
 use crate::{
     layout::layout_of,
     rewrite::{Pattern, Rewriter},

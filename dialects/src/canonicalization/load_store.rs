@@ -2,8 +2,8 @@
 //! CanonicalizeMaskedLoadPattern and CanonicalizeMaskedStorePattern): an
 //! all-true mask is dropped; an all-false one makes a load its `other` value
 //! and a store nothing.
-use crate::access::OpAccess;
 use super::support::{build, constant_of, integer_value, kept, splat_element};
+use crate::access::OpAccess;
 use crate::rewrite::{Pattern, Rewriter};
 use melior::ir::{attribute::DenseI32ArrayAttribute, operation::OperationLike, OperationRef, Value, ValueLike};
 

@@ -1,12 +1,12 @@
 //! Folds of TritonGPU's shared-memory ops (upstream's `fold` methods of
 //! local_alloc, memdesc_trans and memdesc_reinterpret): views that change
 //! nothing, and an immutable copy of a buffer just read back.
-use crate::access::OpAccess;
 use super::{
     shape_ops::compose_transposes,
     support::{i32_array, is_identity, produced_by, result_type, same_type},
     FOLD_BENEFIT,
 };
+use crate::access::OpAccess;
 use crate::{
     rewrite::{Pattern, Rewriter},
     types::MemDesc,

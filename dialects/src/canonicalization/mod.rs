@@ -50,11 +50,7 @@ static CANONICALIZATIONS: &[Canonicalization] = &[
     Canonicalization { op: "tt.fp_to_fp", folds: &[value_folds::FP_TO_FP_FOLDS], patterns: &[] },
     Canonicalization { op: "tt.load", folds: &[], patterns: &[load_store::LOAD_PATTERNS] },
     Canonicalization { op: "tt.make_range", folds: &[shape_ops::MAKE_RANGE_FOLDS], patterns: &[] },
-    Canonicalization {
-        op: "tt.reshape",
-        folds: &[shape_ops::RESHAPE_FOLDS],
-        patterns: &[shape_ops::RESHAPE_PATTERNS],
-    },
+    Canonicalization { op: "tt.reshape", folds: &[shape_ops::RESHAPE_FOLDS], patterns: &[shape_ops::RESHAPE_PATTERNS] },
     Canonicalization { op: "tt.splat", folds: &[shape_ops::SPLAT_FOLDS], patterns: &[] },
     Canonicalization { op: "tt.store", folds: &[], patterns: &[load_store::STORE_PATTERNS] },
     Canonicalization { op: "tt.trans", folds: &[shape_ops::TRANS_FOLDS], patterns: &[] },

@@ -2,14 +2,15 @@
 //! methods, `canonicalize` methods and Canonicalize.td patterns of splat,
 //! broadcast, expand_dims, reshape, trans and make_range): views of splats
 //! and constants become splats and constants, chains of views collapse.
-use crate::access::{OpAccess, ranked_tensor, integer_attribute};
 use super::{
     support::{
-        build, constant_of, i32_array, i32_array_attribute, integer_value, is_identity, kept, produced_by, producer,
-        name, replace_with_constant, result_type, retyped_elements, same_type, set_attribute, set_operand, splat_of, unit_attribute,
+        build, constant_of, i32_array, i32_array_attribute, integer_value, is_identity, kept, name, produced_by,
+        producer, replace_with_constant, result_type, retyped_elements, same_type, set_attribute, set_operand,
+        splat_of, unit_attribute,
     },
     FOLD_BENEFIT,
 };
+use crate::access::{integer_attribute, ranked_tensor, OpAccess};
 use crate::{
     rewrite::{Pattern, Rewriter},
     types::static_shape,
@@ -49,9 +50,8 @@ pub static MAKE_RANGE_FOLDS: &[Pattern] =
 /// splat(constant c) -> constant splat(c), for integer and float scalars.
 fn fold_splat(op: OperationRef, rewriter: &Rewriter) -> bool {
     let (Some(value), Some(ty)) = (op.operand_at(0).ok().and_then(constant_of), result_type(&op)) else { return false };
-    let scalar = unsafe {
-        mlir_sys::mlirAttributeIsAInteger(value.to_raw()) || mlir_sys::mlirAttributeIsAFloat(value.to_raw())
-    };
+    let scalar =
+        unsafe { mlir_sys::mlirAttributeIsAInteger(value.to_raw()) || mlir_sys::mlirAttributeIsAFloat(value.to_raw()) };
     if !scalar {
         return false;
     }

@@ -1,16 +1,13 @@
 //! split(convert_layout(x)) -> split(x) (upstream's CanonicalizeConvertFromSplit,
 //! one of ConvertLayoutOp's patterns): when x's layout already splits into
 //! the layout of the split's results, the conversion is not needed.
-use crate::access::{OpAccess, ranked_tensor};
 use super::support::{build, produced_by};
+use crate::access::{ranked_tensor, OpAccess};
 use crate::{
     layout::{attribute_of, layout_of},
     rewrite::{Pattern, Rewriter},
 };
-use melior::ir::{
-    operation::OperationLike,
-    Attribute, OperationRef, ValueLike,
-};
+use melior::ir::{operation::OperationLike, Attribute, OperationRef, ValueLike};
 use tritium_layout::{Blocked, CtaLayout, Layout};
 
 pub static PATTERNS: &[Pattern] = &[Pattern { root: "tt.split", benefit: 1, rewrite: split_of_convert }];

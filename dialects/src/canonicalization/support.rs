@@ -1,6 +1,6 @@
 //! What the canonicalization patterns share: reading ops and constants, and
 //! building replacements the way upstream's builders and folders do.
-use crate::access::{OpAccess, dense_elements};
+use crate::access::{dense_elements, OpAccess};
 use crate::rewrite::Rewriter;
 use melior::ir::{
     attribute::{Attribute, DenseElementsAttribute},
@@ -63,7 +63,8 @@ pub(super) fn float_zero_sign(attribute: Attribute) -> Option<bool> {
     let element = splat_element(attribute).unwrap_or(attribute);
     // SAFETY: checked to be a float attribute first.
     let value = unsafe {
-        mlir_sys::mlirAttributeIsAFloat(element.to_raw()).then(|| mlir_sys::mlirFloatAttrGetValueDouble(element.to_raw()))
+        mlir_sys::mlirAttributeIsAFloat(element.to_raw())
+            .then(|| mlir_sys::mlirFloatAttrGetValueDouble(element.to_raw()))
     }?;
     (value == 0.0).then(|| value.is_sign_negative())
 }
@@ -185,7 +186,13 @@ pub(super) fn is_float(ty: Type) -> bool {
 /// A float attribute of `ty` with `value`.
 pub(super) fn float_attribute<'c>(ty: Type<'c>, value: f64) -> Attribute<'c> {
     // SAFETY: `ty` is a float type of a live context.
-    unsafe { Attribute::from_raw(mlir_sys::mlirFloatAttrDoubleGet(mlir_sys::mlirTypeGetContext(ty.to_raw()), ty.to_raw(), value)) }
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirFloatAttrDoubleGet(
+            mlir_sys::mlirTypeGetContext(ty.to_raw()),
+            ty.to_raw(),
+            value,
+        ))
+    }
 }
 
 /// The element type of a shaped type, or the type itself.

@@ -1,7 +1,6 @@
 //! Folds of Triton's element-wise ops (upstream's `fold` methods of addptr,
 //! advance and fp_to_fp): offsets of zero, and casts of a constant zero or to
 //! the same type.
-use crate::access::OpAccess;
 use super::{
     support::{
         constant_of, element_type, float_attribute, float_zero_sign, integer_value, is_float, is_integer_zero,
@@ -9,6 +8,7 @@ use super::{
     },
     FOLD_BENEFIT,
 };
+use crate::access::OpAccess;
 use crate::rewrite::{Pattern, Rewriter};
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
@@ -16,7 +16,8 @@ pub static ADDPTR_FOLDS: &[Pattern] = &[Pattern { root: "tt.addptr", benefit: FO
 
 pub static ADVANCE_FOLDS: &[Pattern] = &[Pattern { root: "tt.advance", benefit: FOLD_BENEFIT, rewrite: fold_advance }];
 
-pub static FP_TO_FP_FOLDS: &[Pattern] = &[Pattern { root: "tt.fp_to_fp", benefit: FOLD_BENEFIT, rewrite: fold_fp_to_fp }];
+pub static FP_TO_FP_FOLDS: &[Pattern] =
+    &[Pattern { root: "tt.fp_to_fp", benefit: FOLD_BENEFIT, rewrite: fold_fp_to_fp }];
 
 /// addptr(p, 0) -> p.
 fn fold_addptr(op: OperationRef, rewriter: &Rewriter) -> bool {

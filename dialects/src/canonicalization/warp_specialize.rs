@@ -3,8 +3,8 @@
 //! repeats an earlier capture, is dropped (with its block argument in every
 //! partition); results nobody uses are dropped from the op and from the
 //! default region's `ttg.warp_yield`.
-use crate::access::{OpAccess, block_argument_at};
 use super::support::{name, set_operand};
+use crate::access::{block_argument_at, OpAccess};
 use crate::rewrite::{Pattern, Rewriter};
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},

@@ -20,12 +20,7 @@ pub struct Blocked {
 
 impl Blocked {
     /// A blocked layout on a single CTA.
-    pub fn new(
-        size_per_thread: &[u32],
-        threads_per_warp: &[u32],
-        warps_per_cta: &[u32],
-        order: &[u32],
-    ) -> Blocked {
+    pub fn new(size_per_thread: &[u32], threads_per_warp: &[u32], warps_per_cta: &[u32], order: &[u32]) -> Blocked {
         Blocked {
             size_per_thread: size_per_thread.to_vec(),
             threads_per_warp: threads_per_warp.to_vec(),
@@ -60,11 +55,7 @@ impl Blocked {
             }
         }
         if self.cta.rank() != rank {
-            return Err(LayoutError::rank(
-                "CTA layout of a blocked layout",
-                rank,
-                self.cta.rank(),
-            ));
+            return Err(LayoutError::rank("CTA layout of a blocked layout", rank, self.cta.rank()));
         }
         check_permutation("order", &self.order)
     }
@@ -78,10 +69,9 @@ impl Blocked {
     /// then warps, each filling dims in `order`.
     pub(crate) fn to_linear_u64(&self, shape: &[u64]) -> Result<LinearLayout> {
         self.validate()?;
-        let cta_layout =
-            (identity_standard_nd(Dim::Register, &self.size_per_thread, &self.order)?
-                * identity_standard_nd(Dim::Lane, &self.threads_per_warp, &self.order)?
-                * identity_standard_nd(Dim::Warp, &self.warps_per_cta, &self.order)?)?;
+        let cta_layout = (identity_standard_nd(Dim::Register, &self.size_per_thread, &self.order)?
+            * identity_standard_nd(Dim::Lane, &self.threads_per_warp, &self.order)?
+            * identity_standard_nd(Dim::Warp, &self.warps_per_cta, &self.order)?)?;
         combine_cta_cga_with_shape(cta_layout, &self.cta, shape)
     }
 }
@@ -89,23 +79,14 @@ impl Blocked {
 /// Upstream `getDefaultBlockedEncoding`: one element per thread, row-major
 /// order, threads and warps spread from the fastest dim outwards and CTAs
 /// from the slowest dim inwards.
-pub fn default_blocked(
-    shape: &[i64],
-    num_warps: u32,
-    threads_per_warp: u32,
-    num_ctas: u32,
-) -> Result<Blocked> {
+pub fn default_blocked(shape: &[i64], num_warps: u32, threads_per_warp: u32, num_ctas: u32) -> Result<Blocked> {
     let rank = shape.len();
     if rank == 0 {
-        return Err(LayoutError::param(
-            "default_blocked needs a shape of rank >= 1",
-        ));
+        return Err(LayoutError::param("default_blocked needs a shape of rank >= 1"));
     }
     for &s in shape {
         if s <= 0 {
-            return Err(LayoutError::param(format!(
-                "shape entries must be positive, got {s}"
-            )));
+            return Err(LayoutError::param(format!("shape entries must be positive, got {s}")));
         }
     }
     check_pow2("num_warps", num_warps as i64)?;
@@ -141,11 +122,7 @@ pub fn default_blocked(
     let mut prev_warps = 1u32;
     for &i in &order[..rank - 1] {
         let i = i as usize;
-        let threads_per_cta = clamp(
-            remaining_threads,
-            1,
-            (per_cta[i] / size_per_thread[i] as u64).max(1),
-        );
+        let threads_per_cta = clamp(remaining_threads, 1, (per_cta[i] / size_per_thread[i] as u64).max(1));
         tpw[i] = clamp(threads_per_cta, 1, remaining_lanes as u64) as u32;
         wpc[i] = clamp(threads_per_cta / tpw[i] as u64, 1, remaining_warps as u64) as u32;
         remaining_warps /= wpc[i];
@@ -157,13 +134,7 @@ pub fn default_blocked(
     let last = order[rank - 1] as usize;
     tpw[last] = threads_per_warp / prev_lanes;
     wpc[last] = num_warps / prev_warps;
-    Ok(Blocked {
-        size_per_thread,
-        threads_per_warp: tpw,
-        warps_per_cta: wpc,
-        order,
-        cta,
-    })
+    Ok(Blocked { size_per_thread, threads_per_warp: tpw, warps_per_cta: wpc, order, cta })
 }
 
 /// `std::clamp` (which assumes `lo <= hi`; here `hi >= 1 = lo` always holds).

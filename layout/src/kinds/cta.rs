@@ -23,10 +23,7 @@ impl CtaLayout {
     pub fn single_cta(rank: usize) -> CtaLayout {
         let layout = LinearLayout::new(
             vec![(Dim::Block, Vec::new())],
-            standard_out_dims(rank)
-                .into_iter()
-                .map(|d| (d, 1))
-                .collect(),
+            standard_out_dims(rank).into_iter().map(|d| (d, 1)).collect(),
             true,
         )
         .expect("a block dim with no bases and unit out-dims is always valid");
@@ -35,22 +32,14 @@ impl CtaLayout {
 
     /// `num_ctas` CTAs splitting a 1-D tensor (upstream `get1DLayout`).
     pub fn one_d(num_ctas: u32) -> Result<CtaLayout> {
-        CtaLayout::from_linear(LinearLayout::identity_1d(
-            num_ctas,
-            Dim::Block,
-            Dim::Axis(0),
-        )?)
+        CtaLayout::from_linear(LinearLayout::identity_1d(num_ctas, Dim::Block, Dim::Axis(0))?)
     }
 
     /// From the legacy parameters (upstream `fromSplitParams`): along each dim,
     /// `cta_split_num[d]` CTAs split the tensor and the remaining
     /// `ctas_per_cga[d] / cta_split_num[d]` hold copies; dims are filled in
     /// `cta_order`, most minor first.
-    pub fn from_split_params(
-        ctas_per_cga: &[u32],
-        cta_split_num: &[u32],
-        cta_order: &[u32],
-    ) -> Result<CtaLayout> {
+    pub fn from_split_params(ctas_per_cga: &[u32], cta_split_num: &[u32], cta_order: &[u32]) -> Result<CtaLayout> {
         let rank = cta_order.len();
         if ctas_per_cga.len() != rank {
             return Err(LayoutError::rank("CTAsPerCGA", rank, ctas_per_cga.len()));
@@ -84,10 +73,7 @@ impl CtaLayout {
     /// From the `block` bases, one component per tensor dim; output sizes are
     /// inferred (this is how Gluon's `cga_layout` lists are interpreted).
     pub fn from_bases(bases: Bases, rank: usize) -> Result<CtaLayout> {
-        CtaLayout::from_linear(LinearLayout::with_inferred_sizes(
-            vec![(Dim::Block, bases)],
-            standard_out_dims(rank),
-        )?)
+        CtaLayout::from_linear(LinearLayout::with_inferred_sizes(vec![(Dim::Block, bases)], standard_out_dims(rank))?)
     }
 
     /// From a layout `block -> dim0..dimN`; validated like upstream's verifier.
@@ -144,11 +130,7 @@ impl CtaLayout {
     /// that dim's size set to 1: operands of a dot broadcast along K.
     pub(crate) fn broadcast_along(&self, k_dim: usize) -> Result<CtaLayout> {
         if k_dim >= self.rank() {
-            return Err(LayoutError::rank(
-                "CTA layout of a dot operand",
-                k_dim + 1,
-                self.rank(),
-            ));
+            return Err(LayoutError::rank("CTA layout of a dot operand", k_dim + 1, self.rank()));
         }
         let bases = self.bases().iter().map(|b| {
             let mut b = b.clone();
@@ -157,11 +139,7 @@ impl CtaLayout {
         });
         let mut out_dims = self.layout.out_dims().to_vec();
         out_dims[k_dim].1 = 1;
-        CtaLayout::from_linear(LinearLayout::new(
-            vec![(Dim::Block, bases.collect())],
-            out_dims,
-            true,
-        )?)
+        CtaLayout::from_linear(LinearLayout::new(vec![(Dim::Block, bases.collect())], out_dims, true)?)
     }
 
     /// The same CTA layout with tensor dim `dim` removed (for slice layouts).
@@ -172,11 +150,7 @@ impl CtaLayout {
     /// The same CTA layout with `extra` size-1 dims prepended.
     pub(crate) fn with_leading_dims(&self, extra: usize) -> Result<CtaLayout> {
         let rank = self.rank() + extra;
-        let bases = self.bases().iter().map(|b| {
-            std::iter::repeat_n(0, extra)
-                .chain(b.iter().copied())
-                .collect()
-        });
+        let bases = self.bases().iter().map(|b| std::iter::repeat_n(0, extra).chain(b.iter().copied()).collect());
         CtaLayout::from_linear(LinearLayout::with_inferred_sizes(
             vec![(Dim::Block, bases.collect())],
             standard_out_dims(rank),
@@ -195,11 +169,7 @@ pub(crate) fn combine_cta_cga_with_shape(
 ) -> Result<LinearLayout> {
     let rank = shape.len();
     if cta_layout.num_out_dims() != rank {
-        return Err(LayoutError::rank(
-            "CTA tile layout",
-            rank,
-            cta_layout.num_out_dims(),
-        ));
+        return Err(LayoutError::rank("CTA tile layout", rank, cta_layout.num_out_dims()));
     }
     if cga.rank() != rank {
         return Err(LayoutError::rank("CTA layout", rank, cga.rank()));

@@ -20,11 +20,7 @@ pub struct DotOperand {
 
 impl DotOperand {
     pub fn new(op_idx: u32, parent: Layout, k_width: u32) -> DotOperand {
-        DotOperand {
-            op_idx,
-            parent: Box::new(parent),
-            k_width,
-        }
+        DotOperand { op_idx, parent: Box::new(parent), k_width }
     }
 
     pub fn rank(&self) -> usize {
@@ -45,10 +41,7 @@ impl DotOperand {
     /// Upstream's verifier rules for the parents supported here.
     pub fn validate(&self) -> Result<()> {
         if self.op_idx > 1 {
-            return Err(LayoutError::param(format!(
-                "dot_op opIdx can be 0 or 1, got {}",
-                self.op_idx
-            )));
+            return Err(LayoutError::param(format!("dot_op opIdx can be 0 or 1, got {}", self.op_idx)));
         }
         if self.rank() < 2 {
             return Err(LayoutError::param("a dot operand needs rank >= 2"));
@@ -57,14 +50,10 @@ impl DotOperand {
             Layout::NvidiaMma(mma) => {
                 mma.validate()?;
                 if !(mma.is_ampere() || mma.is_hopper()) {
-                    return Err(LayoutError::param(
-                        "dot_op with an MMA parent needs MMA version 2 or 3",
-                    ));
+                    return Err(LayoutError::param("dot_op with an MMA parent needs MMA version 2 or 3"));
                 }
                 if self.k_width == 0 {
-                    return Err(LayoutError::param(
-                        "dot_op kWidth is mandatory for Ampere or Hopper MMA parents",
-                    ));
+                    return Err(LayoutError::param("dot_op kWidth is mandatory for Ampere or Hopper MMA parents"));
                 }
                 if self.op_idx != 0 && mma.is_hopper() {
                     return Err(LayoutError::param(
@@ -76,15 +65,11 @@ impl DotOperand {
             Layout::Blocked(blocked) => {
                 blocked.validate()?;
                 if self.k_width != 0 {
-                    return Err(LayoutError::param(
-                        "dot_op kWidth is not supported with a blocked parent",
-                    ));
+                    return Err(LayoutError::param("dot_op kWidth is not supported with a blocked parent"));
                 }
                 Ok(())
             }
-            _ => Err(LayoutError::param(
-                "dot_op parent must be an NVIDIA MMA or a blocked layout",
-            )),
+            _ => Err(LayoutError::param("dot_op parent must be an NVIDIA MMA or a blocked layout")),
         }
     }
 
@@ -113,18 +98,12 @@ impl DotOperand {
     pub(crate) fn to_linear_u64(&self, shape: &[u64]) -> Result<LinearLayout> {
         self.validate()?;
         if shape.len() != self.rank() {
-            return Err(LayoutError::rank(
-                "shape of a dot operand",
-                self.rank(),
-                shape.len(),
-            ));
+            return Err(LayoutError::rank("shape of a dot operand", self.rank(), shape.len()));
         }
         match self.parent.as_ref() {
             Layout::NvidiaMma(mma) => self.mma_to_linear(mma, shape),
             Layout::Blocked(blocked) => self.fma_to_linear(blocked, shape),
-            _ => Err(LayoutError::param(
-                "dot_op parent must be an NVIDIA MMA or a blocked layout",
-            )),
+            _ => Err(LayoutError::param("dot_op parent must be an NVIDIA MMA or a blocked layout")),
         }
     }
 
@@ -143,13 +122,8 @@ impl DotOperand {
         let order = order_for_dot_operand(self.op_idx, rank, true);
         let mut cta_layout = nvidia_mma_tile(&tile_shape, self.k_width, &order, &self.rep_order())?;
         let warp_order = matrix_order(rank, !mma.is_hopper());
-        let warps = broadcasted_dot_operand_layout(
-            &mma.warps_per_cta,
-            &warp_order,
-            self.k_dim(),
-            Dim::Warp,
-        )?
-        .transpose_outs(&cta_layout.out_dim_names())?;
+        let warps = broadcasted_dot_operand_layout(&mma.warps_per_cta, &warp_order, self.k_dim(), Dim::Warp)?
+            .transpose_outs(&cta_layout.out_dim_names())?;
         cta_layout = cta_layout.product(&warps)?;
         combine_cta_cga_with_shape(cta_layout, &self.cta_layout()?, shape)
     }
@@ -159,15 +133,13 @@ impl DotOperand {
         let k_dim = self.k_dim();
         let order = &blocked.order;
         let mut thread_size = blocked.size_per_thread.clone();
-        thread_size[k_dim] = u32::try_from(shape[k_dim])
-            .map_err(|_| LayoutError::TooLarge(format!("K extent {}", shape[k_dim])))?;
+        thread_size[k_dim] =
+            u32::try_from(shape[k_dim]).map_err(|_| LayoutError::TooLarge(format!("K extent {}", shape[k_dim])))?;
         let names = crate::dims::standard_out_dims(shape.len());
         let rep_names: Vec<Dim> = order.iter().map(|&d| names[d as usize].clone()).collect();
         let registers = identity_standard_nd(Dim::Register, &thread_size, order)?;
-        let lanes =
-            broadcasted_dot_operand_layout(&blocked.threads_per_warp, order, k_dim, Dim::Lane)?;
-        let warps =
-            broadcasted_dot_operand_layout(&blocked.warps_per_cta, order, k_dim, Dim::Warp)?;
+        let lanes = broadcasted_dot_operand_layout(&blocked.threads_per_warp, order, k_dim, Dim::Lane)?;
+        let warps = broadcasted_dot_operand_layout(&blocked.warps_per_cta, order, k_dim, Dim::Warp)?;
         let cta_layout = (registers.transpose_outs(&rep_names)?
             * lanes.transpose_outs(&rep_names)?
             * warps.transpose_outs(&rep_names)?)?;

@@ -83,10 +83,7 @@ impl LinearEncoding {
             )));
         }
         for (dim, bases) in layout.in_dims() {
-            if bases
-                .iter()
-                .any(|b| b.iter().filter(|&&v| v != 0).count() > 1)
-            {
+            if bases.iter().any(|b| b.iter().filter(|&&v| v != 0).count() > 1) {
                 return Err(LayoutError::algebra(format!(
                     "in a distributed layout each basis must move in at most one dimension (in-dim '{dim}')"
                 )));
@@ -97,9 +94,7 @@ impl LinearEncoding {
             without_broadcast = without_broadcast.remove_zero_bases_along_dim(&dim)?;
         }
         if !without_broadcast.is_invertible() {
-            return Err(LayoutError::algebra(
-                "after removing the zero bases the layout must be bijective",
-            ));
+            return Err(LayoutError::algebra("after removing the zero bases the layout must be bijective"));
         }
         Ok(LinearEncoding { layout })
     }
@@ -167,18 +162,9 @@ impl LinearEncoding {
     /// only repeat the CTA tile.
     pub fn size_per_thread(&self) -> Vec<u32> {
         let split = self.cta_split_num();
-        let mut cta_shape: Vec<u64> = self
-            .layout
-            .out_dims()
-            .iter()
-            .zip(&split)
-            .map(|((_, size), &n)| *size as u64 / n as u64)
-            .collect();
-        let mut registers: Vec<Vec<u32>> = self
-            .layout
-            .bases(&Dim::Register)
-            .cloned()
-            .unwrap_or_default();
+        let mut cta_shape: Vec<u64> =
+            self.layout.out_dims().iter().zip(&split).map(|((_, size), &n)| *size as u64 / n as u64).collect();
+        let mut registers: Vec<Vec<u32>> = self.layout.bases(&Dim::Register).cloned().unwrap_or_default();
         let mut reverse_rep_order: Vec<usize> = Vec::new();
         while let Some(basis) = registers.last() {
             let Some(dim) = basis.iter().position(|&v| v != 0) else {
@@ -193,11 +179,7 @@ impl LinearEncoding {
             cta_shape[dim] /= 2;
             registers.pop();
         }
-        let trimmed = LinearLayout::new(
-            vec![(Dim::Register, registers)],
-            self.layout.out_dims().to_vec(),
-            false,
-        );
+        let trimmed = LinearLayout::new(vec![(Dim::Register, registers)], self.layout.out_dims().to_vec(), false);
         match trimmed {
             Ok(t) => bases_per_dim(&t, &Dim::Register, true),
             Err(_) => vec![1; self.rank()],
@@ -213,22 +195,13 @@ impl LinearEncoding {
 
     pub(crate) fn to_linear_u64(&self, shape: &[u64]) -> Result<LinearLayout> {
         if shape.len() != self.rank() {
-            return Err(LayoutError::rank(
-                "shape of a linear layout",
-                self.rank(),
-                shape.len(),
-            ));
+            return Err(LayoutError::rank("shape of a linear layout", self.rank(), shape.len()));
         }
         let canonical = self.layout.out_dim_names();
         let rep_order = self.rep_order();
-        let permuted: Vec<Dim> = rep_order
-            .iter()
-            .map(|&d| canonical[d as usize].clone())
-            .collect();
-        let named: Vec<(Dim, u64)> = rep_order
-            .iter()
-            .map(|&d| (canonical[d as usize].clone(), shape[d as usize]))
-            .collect();
+        let permuted: Vec<Dim> = rep_order.iter().map(|&d| canonical[d as usize].clone()).collect();
+        let named: Vec<(Dim, u64)> =
+            rep_order.iter().map(|&d| (canonical[d as usize].clone(), shape[d as usize])).collect();
         let ll = self.layout.transpose_outs(&permuted)?;
         let ll = ensure_layout_not_smaller_than(&ll, &named)?;
         let ll = ensure_layout_not_larger_than(&ll, &named, false)?;
@@ -243,11 +216,7 @@ impl LinearEncoding {
     }
 
     pub fn total_elems_per_thread(&self, shape: &[i64]) -> Result<u64> {
-        Ok(self
-            .elems_per_thread(shape)?
-            .iter()
-            .map(|&e| e as u64)
-            .product())
+        Ok(self.elems_per_thread(shape)?.iter().map(|&e| e as u64).product())
     }
 
     /// Contiguous elements per thread along each dim (upstream `getContigPerThread`).

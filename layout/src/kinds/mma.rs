@@ -21,12 +21,7 @@ pub struct NvidiaMma {
 
 impl NvidiaMma {
     /// An MMA layout on a single CTA.
-    pub fn new(
-        version_major: u32,
-        version_minor: u32,
-        warps_per_cta: &[u32],
-        instr_shape: &[u32],
-    ) -> NvidiaMma {
+    pub fn new(version_major: u32, version_minor: u32, warps_per_cta: &[u32], instr_shape: &[u32]) -> NvidiaMma {
         NvidiaMma {
             version_major,
             version_minor,
@@ -62,11 +57,7 @@ impl NvidiaMma {
     pub fn validate(&self) -> Result<()> {
         let rank = self.cta.rank();
         if self.warps_per_cta.len() != rank {
-            return Err(LayoutError::rank(
-                "warpsPerCTA of an MMA layout",
-                rank,
-                self.warps_per_cta.len(),
-            ));
+            return Err(LayoutError::rank("warpsPerCTA of an MMA layout", rank, self.warps_per_cta.len()));
         }
         for &w in &self.warps_per_cta {
             check_pow2("every element of warpsPerCTA", w as i64)?;
@@ -75,21 +66,15 @@ impl NvidiaMma {
             return Err(LayoutError::param("an MMA layout needs rank >= 2"));
         }
         match self.version_major {
-            2 if self.instr_shape.len() != rank => Err(LayoutError::rank(
-                "instrShape of an MMA v2 layout",
-                rank,
-                self.instr_shape.len(),
-            )),
-            3 if self.instr_shape.len() != 3 => Err(LayoutError::rank(
-                "instrShape [M, N, K] of an MMA v3 layout",
-                3,
-                self.instr_shape.len(),
-            )),
+            2 if self.instr_shape.len() != rank => {
+                Err(LayoutError::rank("instrShape of an MMA v2 layout", rank, self.instr_shape.len()))
+            }
+            3 if self.instr_shape.len() != 3 => {
+                Err(LayoutError::rank("instrShape [M, N, K] of an MMA v3 layout", 3, self.instr_shape.len()))
+            }
             3 if rank != 2 => Err(LayoutError::rank("MMA v3 layout", 2, rank)),
             2 | 3 => Ok(()),
-            v => Err(LayoutError::param(format!(
-                "MMA version {v} has no linear layout (only 2 and 3)"
-            ))),
+            v => Err(LayoutError::param(format!("MMA version {v} has no linear layout (only 2 and 3)"))),
         }
     }
 
@@ -102,11 +87,8 @@ impl NvidiaMma {
     pub(crate) fn to_linear_u64(&self, shape: &[u64]) -> Result<LinearLayout> {
         self.validate()?;
         let rank = self.rank();
-        let tile_shape: Vec<u32> = if self.is_ampere() {
-            self.instr_shape.clone()
-        } else {
-            self.instr_shape[..2].to_vec()
-        };
+        let tile_shape: Vec<u32> =
+            if self.is_ampere() { self.instr_shape.clone() } else { self.instr_shape[..2].to_vec() };
         // The accumulator is the A operand's layout with kWidth = 2.
         let order = matrix_order(rank, true);
         let mut cta_layout = nvidia_mma_tile(&tile_shape, 2, &order, &self.rep_order())?;
@@ -139,14 +121,10 @@ pub(crate) fn nvidia_mma_tile(
     let m = tile_shape[outer];
     let n = tile_shape[inner];
     if !m.is_multiple_of(8) {
-        return Err(LayoutError::param(format!(
-            "MMA tile rows ({m}) must be a multiple of 8"
-        )));
+        return Err(LayoutError::param(format!("MMA tile rows ({m}) must be a multiple of 8")));
     }
     if k_width == 0 || !n.is_multiple_of(k_width * 4) {
-        return Err(LayoutError::param(format!(
-            "MMA tile columns ({n}) must be a multiple of 4 * kWidth ({k_width})"
-        )));
+        return Err(LayoutError::param(format!("MMA tile columns ({n}) must be a multiple of 4 * kWidth ({k_width})")));
     }
     trivial
         * LinearLayout::identity_1d(k_width, Dim::Register, names[inner].clone())?

@@ -92,10 +92,7 @@ impl Layout {
     /// Distributed layouts spread a tensor over registers, lanes, warps and CTAs.
     pub fn is_distributed(&self) -> bool {
         match self {
-            Layout::Blocked(_)
-            | Layout::Slice(_)
-            | Layout::NvidiaMma(_)
-            | Layout::DotOperand(_) => true,
+            Layout::Blocked(_) | Layout::Slice(_) | Layout::NvidiaMma(_) | Layout::DotOperand(_) => true,
             Layout::SwizzledShared(_) | Layout::NvmmaShared(_) => false,
             Layout::Linear(ll) => !is_shared_linear(ll),
         }
@@ -128,8 +125,7 @@ impl Layout {
 
     pub(crate) fn to_linear_u64(&self, shape: &[u64]) -> Result<LinearLayout> {
         // An NVMMA allocation may carry one extra leading (buffer) dim.
-        let nvmma_buffer_dim =
-            matches!(self, Layout::NvmmaShared(_)) && shape.len() == self.rank() + 1;
+        let nvmma_buffer_dim = matches!(self, Layout::NvmmaShared(_)) && shape.len() == self.rank() + 1;
         if shape.len() != self.rank() && !nvmma_buffer_dim {
             return Err(LayoutError::rank("shape", self.rank(), shape.len()));
         }
@@ -171,9 +167,7 @@ impl Layout {
     /// Queries of a distributed layout at `shape` (upstream `toLinearEncoding`).
     pub fn linear_encoding(&self, shape: &[i64]) -> Result<LinearEncoding> {
         if !self.is_distributed() {
-            return Err(LayoutError::param(
-                "linear encodings exist only for distributed layouts",
-            ));
+            return Err(LayoutError::param("linear encodings exist only for distributed layouts"));
         }
         Ok(LinearEncoding::new_unchecked(self.to_linear(shape)?))
     }
@@ -244,36 +238,25 @@ impl Layout {
                 let parent = l.parent.rep_order()?;
                 Ok(erase_order(&parent, l.dim))
             }
-            Layout::Linear(ll) if !is_shared_linear(ll) => {
-                Ok(LinearEncoding::new(ll.clone())?.rep_order())
-            }
-            _ => Err(LayoutError::param(
-                "rep order exists only for distributed layouts",
-            )),
+            Layout::Linear(ll) if !is_shared_linear(ll) => Ok(LinearEncoding::new(ll.clone())?.rep_order()),
+            _ => Err(LayoutError::param("rep order exists only for distributed layouts")),
         }
     }
 }
 
 /// Removes `dim` from an order and renumbers the larger dims down.
 fn erase_order(order: &[u32], dim: u32) -> Vec<u32> {
-    order
-        .iter()
-        .filter(|&&d| d != dim)
-        .map(|&d| if d > dim { d - 1 } else { d })
-        .collect()
+    order.iter().filter(|&&d| d != dim).map(|&d| if d > dim { d - 1 } else { d }).collect()
 }
 
 /// Upstream `SharedLinearEncodingAttr::toLinearLayout`: no broadcasting, the
 /// shape must match exactly.
 fn shared_linear_to_linear(ll: &LinearLayout, shape: &[u64]) -> Result<LinearLayout> {
     let names = ll.in_dim_names();
-    let valid_ins = names.first() == Some(&Dim::Offset)
-        && names.len() <= 2
-        && names.get(1).is_none_or(|d| *d == Dim::Block);
+    let valid_ins =
+        names.first() == Some(&Dim::Offset) && names.len() <= 2 && names.get(1).is_none_or(|d| *d == Dim::Block);
     if !valid_ins || ll.out_dim_names() != standard_out_dims(ll.num_out_dims()) {
-        return Err(LayoutError::dim(
-            "a shared linear layout needs in-dims [offset, block] and out-dims [dim0, ...]",
-        ));
+        return Err(LayoutError::dim("a shared linear layout needs in-dims [offset, block] and out-dims [dim0, ...]"));
     }
     for ((dim, size), &want) in ll.out_dims().iter().zip(shape) {
         if *size as u64 != want {
@@ -295,20 +278,10 @@ fn cta_layout_of_linear(ll: &LinearLayout) -> Result<CtaLayout> {
     let split = linear_encoding::bases_per_dim(ll, &Dim::Block, true);
     let bases = block
         .iter()
-        .map(|b| {
-            b.iter()
-                .zip(ll.out_dims())
-                .zip(&split)
-                .map(|((&v, (_, size)), &n)| v / (size / n).max(1))
-                .collect()
-        })
+        .map(|b| b.iter().zip(ll.out_dims()).zip(&split).map(|((&v, (_, size)), &n)| v / (size / n).max(1)).collect())
         .collect();
     let out_dims = standard_out_dims(rank).into_iter().zip(split).collect();
-    CtaLayout::from_linear(LinearLayout::new(
-        vec![(Dim::Block, bases)],
-        out_dims,
-        false,
-    )?)
+    CtaLayout::from_linear(LinearLayout::new(vec![(Dim::Block, bases)], out_dims, false)?)
 }
 
 /// Row-major matrix order, re-exported for passes choosing layouts.

@@ -6,8 +6,7 @@ use crate::error::{check_permutation, check_pow2, LayoutError, Result};
 use crate::kinds::cta::{combine_cta_cga_with_shape, CtaLayout};
 use crate::linear::LinearLayout;
 use crate::utils::{
-    ensure_layout_not_smaller_than, matrix_order, reshape_layout, shape_per_cta,
-    transpose_linear_layout,
+    ensure_layout_not_smaller_than, matrix_order, reshape_layout, shape_per_cta, transpose_linear_layout,
 };
 
 /// Upstream `SwizzledSharedEncodingAttr`: rows of the two fastest dims
@@ -25,13 +24,7 @@ pub struct SwizzledShared {
 impl SwizzledShared {
     /// A swizzled layout on a single CTA.
     pub fn new(vec: u32, per_phase: u32, max_phase: u32, order: &[u32]) -> SwizzledShared {
-        SwizzledShared {
-            vec,
-            per_phase,
-            max_phase,
-            order: order.to_vec(),
-            cta: CtaLayout::single_cta(order.len()),
-        }
+        SwizzledShared { vec, per_phase, max_phase, order: order.to_vec(), cta: CtaLayout::single_cta(order.len()) }
     }
 
     pub fn with_cta(mut self, cta: CtaLayout) -> SwizzledShared {
@@ -54,9 +47,7 @@ impl SwizzledShared {
         check_permutation("order", &self.order)?;
         // Upstream does not verify these, but 0 would divide by zero.
         if self.vec == 0 || self.per_phase == 0 || self.max_phase == 0 {
-            return Err(LayoutError::param(
-                "vec, perPhase and maxPhase must be at least 1",
-            ));
+            return Err(LayoutError::param("vec, perPhase and maxPhase must be at least 1"));
         }
         Ok(())
     }
@@ -73,9 +64,7 @@ impl SwizzledShared {
         let per_cta = shape_per_cta(&self.cta.cta_split_num(), shape);
         let rank = shape.len();
         if rank == 0 {
-            return Err(LayoutError::param(
-                "a swizzled shared layout needs rank >= 1",
-            ));
+            return Err(LayoutError::param("a swizzled shared layout needs rank >= 1"));
         }
         if rank == 1 {
             let tile = LinearLayout::identity_1d(to_u32(per_cta[0])?, Dim::Offset, Dim::Axis(0))?;
@@ -106,11 +95,7 @@ impl SwizzledShared {
         )?;
         for &d in &self.order[2..] {
             let d = d as usize;
-            tile = tile.product(&LinearLayout::identity_1d(
-                to_u32(per_cta[d])?,
-                Dim::Offset,
-                names[d].clone(),
-            )?)?;
+            tile = tile.product(&LinearLayout::identity_1d(to_u32(per_cta[d])?, Dim::Offset, names[d].clone())?)?;
         }
         combine_cta_cga_with_shape(tile, &self.cta, shape)
     }
@@ -199,10 +184,7 @@ impl NvmmaShared {
         }
         check_pow2("elementBitWidth", self.element_bit_width as i64)?;
         if self.element_bit_width > 128 {
-            return Err(LayoutError::param(format!(
-                "elementBitWidth {} is larger than 128",
-                self.element_bit_width
-            )));
+            return Err(LayoutError::param(format!("elementBitWidth {} is larger than 128", self.element_bit_width)));
         }
         Ok(())
     }
@@ -281,36 +263,23 @@ impl NvmmaShared {
         let cta = match self.cta.rank() {
             r if r == rank => self.cta.clone(),
             r if r < rank => self.cta.with_leading_dims(rank - r)?,
-            r => {
-                return Err(LayoutError::rank(
-                    "shape of an NVMMA shared layout",
-                    r,
-                    rank,
-                ))
-            }
+            r => return Err(LayoutError::rank("shape of an NVMMA shared layout", r, rank)),
         };
         let per_cta = shape_per_cta(&cta.cta_split_num(), shape);
         let tma = self.tma_block_shape(&per_cta)?;
         let names = standard_out_dims(rank);
-        let per_cta_named: Vec<(Dim, u64)> =
-            names.iter().cloned().zip(per_cta.iter().copied()).collect();
+        let per_cta_named: Vec<(Dim, u64)> = names.iter().cloned().zip(per_cta.iter().copied()).collect();
 
         if self.swizzling_byte_width == 0 {
             let mut layout = LinearLayout::empty();
             for i in (0..rank).rev() {
-                layout = layout.product(&LinearLayout::identity_1d(
-                    to_u32(tma[i])?,
-                    Dim::Offset,
-                    names[i].clone(),
-                )?)?;
+                layout = layout.product(&LinearLayout::identity_1d(to_u32(tma[i])?, Dim::Offset, names[i].clone())?)?;
             }
             let layout = ensure_layout_not_smaller_than(&layout, &per_cta_named)?;
             return combine_cta_cga_with_shape(layout, &cta, shape);
         }
         if rank < 2 {
-            return Err(LayoutError::param(
-                "a swizzled NVMMA shared layout needs rank >= 2",
-            ));
+            return Err(LayoutError::param("a swizzled NVMMA shared layout needs rank >= 2"));
         }
 
         // Collapse the outer dims into one, build the 2D layout, reshape back.
@@ -356,11 +325,7 @@ fn to_u32(v: u64) -> Result<u32> {
 /// Shared layouts need a power-of-two shape of the layout's rank.
 fn check_shared_shape(shape: &[u64], rank: usize) -> Result<()> {
     if shape.len() != rank {
-        return Err(LayoutError::rank(
-            "shape of a shared layout",
-            rank,
-            shape.len(),
-        ));
+        return Err(LayoutError::rank("shape of a shared layout", rank, shape.len()));
     }
     for &s in shape {
         check_pow2("every shape entry", s as i64)?;

@@ -16,10 +16,7 @@ pub struct Slice {
 
 impl Slice {
     pub fn new(dim: u32, parent: Layout) -> Slice {
-        Slice {
-            dim,
-            parent: Box::new(parent),
-        }
+        Slice { dim, parent: Box::new(parent) }
     }
 
     pub fn rank(&self) -> usize {
@@ -28,21 +25,14 @@ impl Slice {
 
     pub fn validate(&self) -> Result<()> {
         if !self.parent.is_distributed() {
-            return Err(LayoutError::param(
-                "the parent of a slice layout must be a distributed layout",
-            ));
+            return Err(LayoutError::param("the parent of a slice layout must be a distributed layout"));
         }
         let rank = self.parent.rank();
         if rank <= 1 {
-            return Err(LayoutError::param(
-                "the parent of a slice layout must have rank >= 2",
-            ));
+            return Err(LayoutError::param("the parent of a slice layout must have rank >= 2"));
         }
         if self.dim as usize >= rank {
-            return Err(LayoutError::param(format!(
-                "slice dim={} must be less than the parent rank={rank}",
-                self.dim
-            )));
+            return Err(LayoutError::param(format!("slice dim={} must be less than the parent rank={rank}", self.dim)));
         }
         Ok(())
     }
@@ -59,11 +49,7 @@ impl Slice {
         self.validate()?;
         let dim = self.dim as usize;
         if shape.len() + 1 != self.parent.rank() {
-            return Err(LayoutError::rank(
-                "shape of a slice layout",
-                self.parent.rank() - 1,
-                shape.len(),
-            ));
+            return Err(LayoutError::rank("shape of a slice layout", self.parent.rank() - 1, shape.len()));
         }
         let mut parent_shape = shape.to_vec();
         parent_shape.insert(dim, 1);
@@ -74,14 +60,7 @@ impl Slice {
             .iter()
             .map(|(d, bases)| {
                 if *d == Dim::Register {
-                    (
-                        d.clone(),
-                        bases
-                            .iter()
-                            .filter(|b| b.iter().any(|&v| v != 0))
-                            .cloned()
-                            .collect(),
-                    )
+                    (d.clone(), bases.iter().filter(|b| b.iter().any(|&v| v != 0)).cloned().collect())
                 } else {
                     (d.clone(), bases.clone())
                 }

@@ -55,11 +55,7 @@ pub struct LinearLayout {
 impl LinearLayout {
     /// The layout with no dimensions; the identity of [`LinearLayout::product`].
     pub fn empty() -> LinearLayout {
-        LinearLayout {
-            in_dims: Vec::new(),
-            out_dims: Vec::new(),
-            rank: 0,
-        }
+        LinearLayout { in_dims: Vec::new(), out_dims: Vec::new(), rank: 0 }
     }
 
     /// Builds a layout from bases and explicit output sizes.
@@ -70,11 +66,7 @@ impl LinearLayout {
         out_dims: Vec<(Dim, u32)>,
         require_surjective: bool,
     ) -> Result<LinearLayout> {
-        let mut layout = LinearLayout {
-            in_dims,
-            out_dims,
-            rank: 0,
-        };
+        let mut layout = LinearLayout { in_dims, out_dims, rank: 0 };
         layout.check_invariants()?;
         layout.rank = layout.to_matrix().rank();
         if require_surjective && !layout.is_surjective() {
@@ -89,10 +81,7 @@ impl LinearLayout {
     /// Builds a surjective layout, inferring each output size as the smallest
     /// power of two strictly greater than the largest component (upstream's
     /// `LinearLayout(bases, outDimNames)` constructor, `NextPowerOf2` rule).
-    pub fn with_inferred_sizes(
-        in_dims: Vec<(Dim, Bases)>,
-        out_names: Vec<Dim>,
-    ) -> Result<LinearLayout> {
+    pub fn with_inferred_sizes(in_dims: Vec<(Dim, Bases)>, out_names: Vec<Dim>) -> Result<LinearLayout> {
         let mut sizes = vec![1u64; out_names.len()];
         for (in_dim, bases) in &in_dims {
             for basis in bases {
@@ -110,9 +99,8 @@ impl LinearLayout {
         }
         let mut out_dims = Vec::with_capacity(out_names.len());
         for (name, size) in out_names.into_iter().zip(sizes) {
-            let size = u32::try_from(size).map_err(|_| {
-                LayoutError::TooLarge(format!("out-dim '{name}' would have size {size}"))
-            })?;
+            let size = u32::try_from(size)
+                .map_err(|_| LayoutError::TooLarge(format!("out-dim '{name}' would have size {size}")))?;
             out_dims.push((name, size));
         }
         LinearLayout::new(in_dims, out_dims, true)
@@ -120,57 +108,33 @@ impl LinearLayout {
 
     /// `L(x) = stride * x` for `x` in `[0, size)`.  Size 0 gives the empty layout
     /// (as upstream).  Only a stride of 1 is surjective.
-    pub fn strided_1d(
-        size: u32,
-        stride: u32,
-        in_dim: impl Into<Dim>,
-        out_dim: impl Into<Dim>,
-    ) -> Result<LinearLayout> {
+    pub fn strided_1d(size: u32, stride: u32, in_dim: impl Into<Dim>, out_dim: impl Into<Dim>) -> Result<LinearLayout> {
         if size == 0 {
             return Ok(LinearLayout::empty());
         }
         crate::error::check_pow2("strided_1d size", size as i64)?;
         let out_size = (size as u64) * (stride as u64);
         crate::error::check_pow2("strided_1d stride * size", out_size as i64)?;
-        let out_size = u32::try_from(out_size)
-            .map_err(|_| LayoutError::TooLarge(format!("strided_1d output size {out_size}")))?;
-        let bases = (0..size.trailing_zeros())
-            .map(|i| vec![(1u32 << i) * stride])
-            .collect();
-        LinearLayout::new(
-            vec![(in_dim.into(), bases)],
-            vec![(out_dim.into(), out_size)],
-            stride == 1,
-        )
+        let out_size =
+            u32::try_from(out_size).map_err(|_| LayoutError::TooLarge(format!("strided_1d output size {out_size}")))?;
+        let bases = (0..size.trailing_zeros()).map(|i| vec![(1u32 << i) * stride]).collect();
+        LinearLayout::new(vec![(in_dim.into(), bases)], vec![(out_dim.into(), out_size)], stride == 1)
     }
 
     /// The identity `L(x) = x` for `x` in `[0, size)`.
-    pub fn identity_1d(
-        size: u32,
-        in_dim: impl Into<Dim>,
-        out_dim: impl Into<Dim>,
-    ) -> Result<LinearLayout> {
+    pub fn identity_1d(size: u32, in_dim: impl Into<Dim>, out_dim: impl Into<Dim>) -> Result<LinearLayout> {
         LinearLayout::strided_1d(size, 1, in_dim, out_dim)
     }
 
     /// `L(x) = 0` for `x` in `[0, size)`, with an output dimension of
     /// `out_size` (surjective only when `out_size == 1`).
-    pub fn zeros_1d(
-        size: u32,
-        in_dim: impl Into<Dim>,
-        out_dim: impl Into<Dim>,
-        out_size: u32,
-    ) -> Result<LinearLayout> {
+    pub fn zeros_1d(size: u32, in_dim: impl Into<Dim>, out_dim: impl Into<Dim>, out_size: u32) -> Result<LinearLayout> {
         if size == 0 {
             return Ok(LinearLayout::empty());
         }
         crate::error::check_pow2("zeros_1d size", size as i64)?;
         let bases = vec![vec![0u32]; size.trailing_zeros() as usize];
-        LinearLayout::new(
-            vec![(in_dim.into(), bases)],
-            vec![(out_dim.into(), out_size)],
-            out_size == 1,
-        )
+        LinearLayout::new(vec![(in_dim.into(), bases)], vec![(out_dim.into(), out_size)], out_size == 1)
     }
 
     fn check_invariants(&self) -> Result<()> {
@@ -257,9 +221,7 @@ impl LinearLayout {
     }
 
     pub(crate) fn bases_or_err(&self, dim: &Dim) -> Result<&Bases> {
-        self.bases(dim).ok_or_else(|| {
-            LayoutError::dim(format!("'{dim}' is not an in-dim of the layout{self}"))
-        })
+        self.bases(dim).ok_or_else(|| LayoutError::dim(format!("'{dim}' is not an in-dim of the layout{self}")))
     }
 
     /// `L(dim = 2^pos)`.
@@ -273,9 +235,8 @@ impl LinearLayout {
     }
 
     pub(crate) fn out_index_or_err(&self, dim: &Dim) -> Result<usize> {
-        self.out_dim_index(dim).ok_or_else(|| {
-            LayoutError::dim(format!("'{dim}' is not an out-dim of the layout{self}"))
-        })
+        self.out_dim_index(dim)
+            .ok_or_else(|| LayoutError::dim(format!("'{dim}' is not an out-dim of the layout{self}")))
     }
 
     /// log2 of the size of an input dimension (its number of bases); 0 if absent.
@@ -295,10 +256,7 @@ impl LinearLayout {
 
     /// Size of an output dimension; 1 if absent.
     pub fn out_dim_size(&self, dim: &Dim) -> u32 {
-        self.out_dims
-            .iter()
-            .find(|(d, _)| d == dim)
-            .map_or(1, |(_, s)| *s)
+        self.out_dims.iter().find(|(d, _)| d == dim).map_or(1, |(_, s)| *s)
     }
 
     pub fn total_in_size_log2(&self) -> u32 {
@@ -367,12 +325,7 @@ impl LinearLayout {
                 }
             }
         }
-        Ok(self
-            .out_dims
-            .iter()
-            .map(|(d, _)| d.clone())
-            .zip(out)
-            .collect())
+        Ok(self.out_dims.iter().map(|(d, _)| d.clone()).zip(out).collect())
     }
 
     /// Applies the layout to a flattened input (input dims concatenated, first
@@ -427,11 +380,7 @@ impl LinearLayout {
     pub fn equal_ignoring_out_dim_sizes(&self, other: &LinearLayout) -> bool {
         self.in_dims == other.in_dims
             && self.out_dims.len() == other.out_dims.len()
-            && self
-                .out_dims
-                .iter()
-                .zip(&other.out_dims)
-                .all(|((a, _), (b, _))| a == b)
+            && self.out_dims.iter().zip(&other.out_dims).all(|((a, _), (b, _))| a == b)
     }
 
     /// Renders the layout like upstream's `toString()`.
@@ -457,12 +406,7 @@ impl fmt::Display for LinearLayout {
     /// where out dims are: [dim0 (size 2), dim1 (size 4)]
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let out_dims = self
-            .out_dims
-            .iter()
-            .map(|(d, s)| format!("{d} (size {s})"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let out_dims = self.out_dims.iter().map(|(d, s)| format!("{d} (size {s})")).collect::<Vec<_>>().join(", ");
         if self.in_dims.is_empty() {
             return if self.out_dims.is_empty() {
                 write!(f, "\n(empty layout)")
@@ -478,11 +422,7 @@ impl fmt::Display for LinearLayout {
             }
             for (i, basis) in bases.iter().enumerate() {
                 let prefix = if i == 0 { " - " } else { "   " };
-                let comps = basis
-                    .iter()
-                    .map(|b| b.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                let comps = basis.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ");
                 writeln!(f, "{prefix}{dim}={} -> ({comps})", 1u64 << i)?;
             }
         }

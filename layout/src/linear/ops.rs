@@ -17,11 +17,7 @@ use crate::error::{check_pow2, LayoutError, Result};
 /// because the exact order it picks decides the dimension order of products.
 pub fn supremum(x: &[Dim], y: &[Dim]) -> Result<Vec<Dim>> {
     let pos = |list: &[Dim], d: &Dim| list.iter().position(|e| e == d);
-    let fail = || {
-        LayoutError::algebra(format!(
-            "supremum of dimension orders {x:?} and {y:?} does not exist"
-        ))
-    };
+    let fail = || LayoutError::algebra(format!("supremum of dimension orders {x:?} and {y:?} does not exist"));
     let mut result: Vec<Dim> = Vec::new();
     let (mut i, mut j) = (0usize, 0usize);
     loop {
@@ -45,12 +41,8 @@ pub fn supremum(x: &[Dim], y: &[Dim]) -> Result<Vec<Dim>> {
         }
         // Where (in the other list) the next candidate of each list sits, if it
         // is still ahead there; `None` means "only in its own list".
-        let cand_x = (i < x.len())
-            .then(|| pos(y, &x[i]).filter(|&p| p >= j))
-            .flatten();
-        let cand_y = (j < y.len())
-            .then(|| pos(x, &y[j]).filter(|&p| p >= i))
-            .flatten();
+        let cand_x = (i < x.len()).then(|| pos(y, &x[i]).filter(|&p| p >= j)).flatten();
+        let cand_y = (j < y.len()).then(|| pos(x, &y[j]).filter(|&p| p >= i)).flatten();
         if i < x.len() && cand_x.is_none() {
             result.push(x[i].clone());
             i += 1;
@@ -97,9 +89,7 @@ impl LinearLayout {
         for name in &out_names {
             let log2 = self.out_dim_size_log2(name) + outer.out_dim_size_log2(name);
             if log2 > 31 {
-                return Err(LayoutError::TooLarge(format!(
-                    "out-dim '{name}' would have size 2^{log2}"
-                )));
+                return Err(LayoutError::TooLarge(format!("out-dim '{name}' would have size 2^{log2}")));
             }
             out_dims.push((name.clone(), 1u32 << log2));
         }
@@ -112,14 +102,12 @@ impl LinearLayout {
             let outer_len = outer_bases.map_or(0, |b| b.len());
             let mut bases = vec![vec![0u32; out_names.len()]; inner_len + outer_len];
             for (o, out_name) in out_names.iter().enumerate() {
-                if let (Some(inner_bases), Some(idx)) = (inner_bases, self.out_dim_index(out_name))
-                {
+                if let (Some(inner_bases), Some(idx)) = (inner_bases, self.out_dim_index(out_name)) {
                     for (i, basis) in inner_bases.iter().enumerate() {
                         bases[i][o] = basis[idx];
                     }
                 }
-                if let (Some(outer_bases), Some(idx)) = (outer_bases, outer.out_dim_index(out_name))
-                {
+                if let (Some(outer_bases), Some(idx)) = (outer_bases, outer.out_dim_index(out_name)) {
                     let shift = self.out_dim_size_log2(out_name);
                     for (i, basis) in outer_bases.iter().enumerate() {
                         bases[inner_len + i][o] = basis[idx] << shift;
@@ -139,10 +127,7 @@ impl LinearLayout {
                 self.in_dim_names()
             )));
         }
-        let in_dims = new_order
-            .iter()
-            .map(|d| (d.clone(), self.bases(d).cloned().unwrap_or_default()))
-            .collect();
+        let in_dims = new_order.iter().map(|d| (d.clone(), self.bases(d).cloned().unwrap_or_default())).collect();
         LinearLayout::new(in_dims, self.out_dims.clone(), false)
     }
 
@@ -154,22 +139,11 @@ impl LinearLayout {
                 self.out_dim_names()
             )));
         }
-        let perm: Vec<usize> = new_order
-            .iter()
-            .map(|d| self.out_dim_index(d).unwrap_or(0))
-            .collect();
+        let perm: Vec<usize> = new_order.iter().map(|d| self.out_dim_index(d).unwrap_or(0)).collect();
         let in_dims = self
             .in_dims
             .iter()
-            .map(|(d, bases)| {
-                (
-                    d.clone(),
-                    bases
-                        .iter()
-                        .map(|b| perm.iter().map(|&p| b[p]).collect())
-                        .collect(),
-                )
-            })
+            .map(|(d, bases)| (d.clone(), bases.iter().map(|b| perm.iter().map(|&p| b[p]).collect()).collect()))
             .collect();
         let out_dims = perm.iter().map(|&p| self.out_dims[p].clone()).collect();
         LinearLayout::new(in_dims, out_dims, false)
@@ -192,12 +166,7 @@ impl LinearLayout {
         let mut flat = self.in_dims.iter().flat_map(|(_, b)| b.iter().cloned());
         let in_dims = new_in_dims
             .iter()
-            .map(|(name, size)| {
-                (
-                    name.clone(),
-                    flat.by_ref().take(size.trailing_zeros() as usize).collect(),
-                )
-            })
+            .map(|(name, size)| (name.clone(), flat.by_ref().take(size.trailing_zeros() as usize).collect()))
             .collect();
         LinearLayout::new(in_dims, self.out_dims.clone(), false)
     }
@@ -229,11 +198,7 @@ impl LinearLayout {
                 let new_bases = bases
                     .iter()
                     .map(|basis| {
-                        let mut flat: u64 = basis
-                            .iter()
-                            .zip(&shifts)
-                            .map(|(&b, &s)| (b as u64) << s)
-                            .sum();
+                        let mut flat: u64 = basis.iter().zip(&shifts).map(|(&b, &s)| (b as u64) << s).sum();
                         new_out_dims
                             .iter()
                             .map(|(_, size)| {
@@ -265,9 +230,7 @@ impl LinearLayout {
             Some((name, _)) => {
                 let total = self.total_out_size_log2();
                 if total > 31 {
-                    return Err(LayoutError::TooLarge(format!(
-                        "flattened output of 2^{total} elements"
-                    )));
+                    return Err(LayoutError::TooLarge(format!("flattened output of 2^{total} elements")));
                 }
                 self.reshape_outs(&[(name.clone(), 1u32 << total)])
             }
@@ -279,9 +242,7 @@ impl LinearLayout {
         check_pow2("resize_in_dim size", new_size as i64)?;
         let keep = new_size.trailing_zeros() as usize;
         if keep > self.bases_or_err(dim)?.len() {
-            return Err(LayoutError::param(format!(
-                "resize_in_dim: cannot grow '{dim}' to {new_size}"
-            )));
+            return Err(LayoutError::param(format!("resize_in_dim: cannot grow '{dim}' to {new_size}")));
         }
         let mut in_dims = self.in_dims.clone();
         for (d, bases) in &mut in_dims {
@@ -300,9 +261,7 @@ impl LinearLayout {
         check_pow2("resize_out_dim size", new_size as i64)?;
         let idx = self.out_index_or_err(dim)?;
         if new_size > self.out_dims[idx].1 {
-            return Err(LayoutError::param(format!(
-                "resize_out_dim: cannot grow '{dim}' to {new_size}"
-            )));
+            return Err(LayoutError::param(format!("resize_out_dim: cannot grow '{dim}' to {new_size}")));
         }
         let mut in_dims = self.in_dims.clone();
         for (_, bases) in &mut in_dims {
@@ -321,9 +280,7 @@ impl LinearLayout {
     /// output dims (names, order and sizes) and disjoint input dims.
     pub fn concat_ins(&self, other: &LinearLayout) -> Result<LinearLayout> {
         if self.out_dims != other.out_dims {
-            return Err(LayoutError::dim(
-                "concat_ins: layouts must have the same out-dims and sizes",
-            ));
+            return Err(LayoutError::dim("concat_ins: layouts must have the same out-dims and sizes"));
         }
         let mut in_dims = self.in_dims.clone();
         in_dims.extend(other.in_dims.iter().cloned());
@@ -334,28 +291,16 @@ impl LinearLayout {
     /// input dims (names, order and sizes) and disjoint output dims.
     pub fn concat_outs(&self, other: &LinearLayout) -> Result<LinearLayout> {
         let same_ins = self.in_dims.len() == other.in_dims.len()
-            && self
-                .in_dims
-                .iter()
-                .zip(&other.in_dims)
-                .all(|((a, ab), (b, bb))| a == b && ab.len() == bb.len());
+            && self.in_dims.iter().zip(&other.in_dims).all(|((a, ab), (b, bb))| a == b && ab.len() == bb.len());
         if !same_ins {
-            return Err(LayoutError::dim(
-                "concat_outs: layouts must have the same in-dims and sizes",
-            ));
+            return Err(LayoutError::dim("concat_outs: layouts must have the same in-dims and sizes"));
         }
         let in_dims = self
             .in_dims
             .iter()
             .zip(&other.in_dims)
             .map(|((name, lhs), (_, rhs))| {
-                (
-                    name.clone(),
-                    lhs.iter()
-                        .zip(rhs)
-                        .map(|(l, r)| l.iter().chain(r).copied().collect())
-                        .collect(),
-                )
+                (name.clone(), lhs.iter().zip(rhs).map(|(l, r)| l.iter().chain(r).copied().collect()).collect())
             })
             .collect();
         let mut out_dims = self.out_dims.clone();
@@ -369,34 +314,20 @@ impl LinearLayout {
     pub fn sublayout(&self, in_names: &[Dim], out_names: &[Dim]) -> Result<LinearLayout> {
         for d in in_names {
             if !self.has_in_dim(d) {
-                return Err(LayoutError::dim(format!(
-                    "sublayout: '{d}' is not an in-dim"
-                )));
+                return Err(LayoutError::dim(format!("sublayout: '{d}' is not an in-dim")));
             }
         }
         for d in out_names {
             if !self.has_out_dim(d) {
-                return Err(LayoutError::dim(format!(
-                    "sublayout: '{d}' is not an out-dim"
-                )));
+                return Err(LayoutError::dim(format!("sublayout: '{d}' is not an out-dim")));
             }
         }
-        let keep: Vec<usize> = (0..self.out_dims.len())
-            .filter(|&i| out_names.contains(&self.out_dims[i].0))
-            .collect();
+        let keep: Vec<usize> = (0..self.out_dims.len()).filter(|&i| out_names.contains(&self.out_dims[i].0)).collect();
         let in_dims = self
             .in_dims
             .iter()
             .filter(|(d, _)| in_names.contains(d))
-            .map(|(d, bases)| {
-                (
-                    d.clone(),
-                    bases
-                        .iter()
-                        .map(|b| keep.iter().map(|&i| b[i]).collect())
-                        .collect(),
-                )
-            })
+            .map(|(d, bases)| (d.clone(), bases.iter().map(|b| keep.iter().map(|&i| b[i]).collect()).collect()))
             .collect();
         let out_dims = keep.iter().map(|&i| self.out_dims[i].clone()).collect();
         LinearLayout::new(in_dims, out_dims, false)
@@ -405,39 +336,21 @@ impl LinearLayout {
     /// Whether the sub-layout on these dims maps everything to zero.
     pub fn sublayout_is_zero(&self, in_names: &[Dim], out_names: &[Dim]) -> Result<bool> {
         let sub = self.sublayout(in_names, out_names)?;
-        Ok(sub
-            .in_dims
-            .iter()
-            .all(|(_, bases)| bases.iter().all(|b| b.iter().all(|&x| x == 0))))
+        Ok(sub.in_dims.iter().all(|(_, bases)| bases.iter().all(|b| b.iter().all(|&x| x == 0))))
     }
 
     /// Whether the layout acts as the identity on `dims`: each of them is both
     /// an input and an output of the same size mapped identically, no other
     /// input reaches them, and they reach no other output.
     pub fn is_trivial_over(&self, dims: &[Dim]) -> bool {
-        if dims
-            .iter()
-            .any(|d| !self.has_in_dim(d) && !self.has_out_dim(d))
-        {
+        if dims.iter().any(|d| !self.has_in_dim(d) && !self.has_out_dim(d)) {
             return false;
         }
-        let remaining_ins: Vec<Dim> = self
-            .in_dim_names()
-            .into_iter()
-            .filter(|d| !dims.contains(d))
-            .collect();
-        let remaining_outs: Vec<Dim> = self
-            .out_dim_names()
-            .into_iter()
-            .filter(|d| !dims.contains(d))
-            .collect();
+        let remaining_ins: Vec<Dim> = self.in_dim_names().into_iter().filter(|d| !dims.contains(d)).collect();
+        let remaining_outs: Vec<Dim> = self.out_dim_names().into_iter().filter(|d| !dims.contains(d)).collect();
         self.square_sublayout_is_identity(dims)
-            && self
-                .sublayout_is_zero(&remaining_ins, dims)
-                .unwrap_or(false)
-            && self
-                .sublayout_is_zero(dims, &remaining_outs)
-                .unwrap_or(false)
+            && self.sublayout_is_zero(&remaining_ins, dims).unwrap_or(false)
+            && self.sublayout_is_zero(dims, &remaining_outs).unwrap_or(false)
     }
 
     /// upstream `squareSublayoutIsIdentity`: the sub-layout `dims -> dims` is
@@ -446,32 +359,17 @@ impl LinearLayout {
         if dims.is_empty() {
             return true;
         }
-        if dims
-            .iter()
-            .any(|d| !self.has_in_dim(d) || !self.has_out_dim(d))
-        {
+        if dims.iter().any(|d| !self.has_in_dim(d) || !self.has_out_dim(d)) {
             return false;
         }
-        if dims
-            .iter()
-            .any(|d| self.in_dim_size(d) != self.out_dim_size(d) as u64)
-        {
+        if dims.iter().any(|d| self.in_dim_size(d) != self.out_dim_size(d) as u64) {
             return false;
         }
-        let flat = match self
-            .sublayout(dims, dims)
-            .and_then(|s| s.flatten_ins())
-            .and_then(|s| s.flatten_outs())
-        {
+        let flat = match self.sublayout(dims, dims).and_then(|s| s.flatten_ins()).and_then(|s| s.flatten_outs()) {
             Ok(flat) => flat,
             Err(_) => return false,
         };
-        flat.in_dims.first().is_none_or(|(_, bases)| {
-            bases
-                .iter()
-                .enumerate()
-                .all(|(i, b)| b[0] as u64 == 1u64 << i)
-        })
+        flat.in_dims.first().is_none_or(|(_, bases)| bases.iter().enumerate().all(|(i, b)| b[0] as u64 == 1u64 << i))
     }
 
     /// If the layout is trivial over `dims`, the layout on the remaining dims.
@@ -479,16 +377,8 @@ impl LinearLayout {
         if !self.is_trivial_over(dims) {
             return None;
         }
-        let ins: Vec<Dim> = self
-            .in_dim_names()
-            .into_iter()
-            .filter(|d| !dims.contains(d))
-            .collect();
-        let outs: Vec<Dim> = self
-            .out_dim_names()
-            .into_iter()
-            .filter(|d| !dims.contains(d))
-            .collect();
+        let ins: Vec<Dim> = self.in_dim_names().into_iter().filter(|d| !dims.contains(d)).collect();
+        let outs: Vec<Dim> = self.out_dim_names().into_iter().filter(|d| !dims.contains(d)).collect();
         self.sublayout(&ins, &outs).ok()
     }
 
@@ -515,8 +405,7 @@ impl LinearLayout {
         for (d, bases) in &self.in_dims {
             let mut new_bases = Vec::with_capacity(bases.len());
             for basis in bases {
-                let ins: Vec<(Dim, u32)> =
-                    names.iter().cloned().zip(basis.iter().copied()).collect();
+                let ins: Vec<(Dim, u32)> = names.iter().cloned().zip(basis.iter().copied()).collect();
                 new_bases.push(outer.apply(&ins)?.into_iter().map(|(_, v)| v).collect());
             }
             in_dims.push((d.clone(), new_bases));
@@ -527,16 +416,9 @@ impl LinearLayout {
     /// Removes an input dimension of size 1 (upstream `unsqueezeIn`).
     pub fn unsqueeze_in(&self, dim: &Dim) -> Result<LinearLayout> {
         if !self.bases_or_err(dim)?.is_empty() {
-            return Err(LayoutError::param(format!(
-                "unsqueeze_in: in-dim '{dim}' does not have size 1"
-            )));
+            return Err(LayoutError::param(format!("unsqueeze_in: in-dim '{dim}' does not have size 1")));
         }
-        let in_dims = self
-            .in_dims
-            .iter()
-            .filter(|(d, _)| d != dim)
-            .cloned()
-            .collect();
+        let in_dims = self.in_dims.iter().filter(|(d, _)| d != dim).cloned().collect();
         LinearLayout::new(in_dims, self.out_dims.clone(), false)
     }
 
@@ -544,9 +426,7 @@ impl LinearLayout {
     pub fn unsqueeze_out(&self, dim: &Dim) -> Result<LinearLayout> {
         let idx = self.out_index_or_err(dim)?;
         if self.out_dims[idx].1 != 1 {
-            return Err(LayoutError::param(format!(
-                "unsqueeze_out: out-dim '{dim}' does not have size 1"
-            )));
+            return Err(LayoutError::param(format!("unsqueeze_out: out-dim '{dim}' does not have size 1")));
         }
         let in_dims = self
             .in_dims
@@ -556,13 +436,7 @@ impl LinearLayout {
                     d.clone(),
                     bases
                         .iter()
-                        .map(|b| {
-                            b.iter()
-                                .enumerate()
-                                .filter(|(i, _)| *i != idx)
-                                .map(|(_, &x)| x)
-                                .collect()
-                        })
+                        .map(|b| b.iter().enumerate().filter(|(i, _)| *i != idx).map(|(_, &x)| x).collect())
                         .collect(),
                 )
             })
@@ -579,14 +453,7 @@ impl LinearLayout {
             .iter()
             .map(|(d, bases)| {
                 if d == dim {
-                    (
-                        d.clone(),
-                        bases
-                            .iter()
-                            .filter(|b| b.iter().any(|&x| x != 0))
-                            .cloned()
-                            .collect(),
-                    )
+                    (d.clone(), bases.iter().filter(|b| b.iter().any(|&x| x != 0)).cloned().collect())
                 } else {
                     (d.clone(), bases.clone())
                 }
@@ -619,11 +486,7 @@ impl LinearLayout {
                 }
             }
         }
-        let trailing_zeros = if other_bits != 0 {
-            other_bits.trailing_zeros()
-        } else {
-            31
-        };
+        let trailing_zeros = if other_bits != 0 { other_bits.trailing_zeros() } else { 31 };
         1u32 << consec.min(trailing_zeros)
     }
 }

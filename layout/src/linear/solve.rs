@@ -53,43 +53,19 @@ fn lstsq(a: &LinearLayout, b: &LinearLayout) -> Result<LinearLayout> {
     // is the A-input whose bits are the variables set by B's column c.
     let flat_bases: Bases = (0..cols_b)
         .map(|c| {
-            let value = (0..cols_a).fold(0u64, |acc, r| {
-                acc | ((((solution[r as usize] >> c) & 1) as u64) << r)
-            });
+            let value = (0..cols_a).fold(0u64, |acc, r| acc | ((((solution[r as usize] >> c) & 1) as u64) << r));
             vec![value as u32]
         })
         .collect();
-    let in_name = a
-        .in_dims()
-        .first()
-        .map(|(d, _)| d.clone())
-        .unwrap_or(Dim::Register);
-    let out_name = a
-        .out_dims()
-        .first()
-        .map(|(d, _)| d.clone())
-        .unwrap_or(Dim::Register);
+    let in_name = a.in_dims().first().map(|(d, _)| d.clone()).unwrap_or(Dim::Register);
+    let out_name = a.out_dims().first().map(|(d, _)| d.clone()).unwrap_or(Dim::Register);
     if cols_a > 31 {
-        return Err(LayoutError::TooLarge(format!(
-            "invert_and_compose with 2^{cols_a} outer inputs"
-        )));
+        return Err(LayoutError::TooLarge(format!("invert_and_compose with 2^{cols_a} outer inputs")));
     }
-    let flat = LinearLayout::new(
-        vec![(in_name, flat_bases)],
-        vec![(out_name, 1u32 << cols_a)],
-        false,
-    )?;
+    let flat = LinearLayout::new(vec![(in_name, flat_bases)], vec![(out_name, 1u32 << cols_a)], false)?;
 
-    let ret_ins: Vec<(Dim, u64)> = b
-        .in_dims()
-        .iter()
-        .map(|(d, bs)| (d.clone(), 1u64 << bs.len()))
-        .collect();
-    let ret_outs: Vec<(Dim, u32)> = a
-        .in_dims()
-        .iter()
-        .map(|(d, bs)| (d.clone(), 1u32 << bs.len()))
-        .collect();
+    let ret_ins: Vec<(Dim, u64)> = b.in_dims().iter().map(|(d, bs)| (d.clone(), 1u64 << bs.len())).collect();
+    let ret_outs: Vec<(Dim, u32)> = a.in_dims().iter().map(|(d, bs)| (d.clone(), 1u32 << bs.len())).collect();
     flat.reshape_ins(&ret_ins)?.reshape_outs(&ret_outs)
 }
 
@@ -136,16 +112,8 @@ impl LinearLayout {
                 identity_dims.push(dim);
             }
         }
-        let a_rest: Vec<Dim> = a
-            .in_dim_names()
-            .into_iter()
-            .filter(|d| !identity_dims.contains(d))
-            .collect();
-        let b_rest: Vec<Dim> = b
-            .in_dim_names()
-            .into_iter()
-            .filter(|d| !identity_dims.contains(d))
-            .collect();
+        let a_rest: Vec<Dim> = a.in_dim_names().into_iter().filter(|d| !identity_dims.contains(d)).collect();
+        let b_rest: Vec<Dim> = b.in_dim_names().into_iter().filter(|d| !identity_dims.contains(d)).collect();
         // Upstream asserts that both or neither side has dims left; its release
         // build simply solves the smaller system, which is also correct
         // (nothing left on `self`'s side gives an empty map; nothing left on
@@ -153,10 +121,7 @@ impl LinearLayout {
         let mut ret = if a_rest.is_empty() && b_rest.is_empty() {
             LinearLayout::empty()
         } else {
-            match lstsq(
-                &a.sublayout(&a_rest, &out_names)?,
-                &b.sublayout(&b_rest, &out_names)?,
-            ) {
+            match lstsq(&a.sublayout(&a_rest, &out_names)?, &b.sublayout(&b_rest, &out_names)?) {
                 Ok(ret) => ret,
                 // Upstream's FIXME: a dim kept as the identity may be needed to
                 // reach the rest of `self`'s image, and upstream then asserts.
@@ -169,12 +134,11 @@ impl LinearLayout {
             }
         };
         for dim in &identity_dims {
-            let size = u32::try_from(a.in_dim_size(dim))
-                .map_err(|_| LayoutError::TooLarge(format!("in-dim '{dim}'")))?;
+            let size =
+                u32::try_from(a.in_dim_size(dim)).map_err(|_| LayoutError::TooLarge(format!("in-dim '{dim}'")))?;
             ret = ret.product(&LinearLayout::identity_1d(size, dim.clone(), dim.clone())?)?;
         }
-        ret.transpose_ins(&b.in_dim_names())?
-            .transpose_outs(&a.in_dim_names())
+        ret.transpose_ins(&b.in_dim_names())?.transpose_outs(&a.in_dim_names())
     }
 
     /// The inverse of an invertible layout.
@@ -192,8 +156,7 @@ impl LinearLayout {
     pub fn pseudo_invert(&self) -> Result<LinearLayout> {
         let mut identity = LinearLayout::empty();
         for (dim, size) in self.out_dims() {
-            identity =
-                identity.product(&LinearLayout::identity_1d(*size, dim.clone(), dim.clone())?)?;
+            identity = identity.product(&LinearLayout::identity_1d(*size, dim.clone(), dim.clone())?)?;
         }
         identity.invert_and_compose(self)
     }
@@ -226,10 +189,7 @@ impl LinearLayout {
 
     /// The free-variable mask of one input dim (0 if absent).
     pub fn free_variable_mask(&self, dim: &Dim) -> u64 {
-        self.free_variable_masks()
-            .into_iter()
-            .find(|(d, _)| d == dim)
-            .map_or(0, |(_, m)| m)
+        self.free_variable_masks().into_iter().find(|(d, _)| d == dim).map_or(0, |(_, m)| m)
     }
 }
 
@@ -307,9 +267,7 @@ pub fn divide_right(a: &LinearLayout, b: &LinearLayout) -> Result<Option<LinearL
                 if v & ((1u32 << shift) - 1) != 0 {
                     return Ok(None);
                 }
-                let expected = b
-                    .basis(in_dim, j)
-                    .map_or(0, |basis| basis[b.out_index_or_err(out_dim).unwrap_or(0)]);
+                let expected = b.basis(in_dim, j).map_or(0, |basis| basis[b.out_index_or_err(out_dim).unwrap_or(0)]);
                 if v >> shift != expected {
                     return Ok(None);
                 }
@@ -325,8 +283,7 @@ pub fn divide_right(a: &LinearLayout, b: &LinearLayout) -> Result<Option<LinearL
 }
 
 fn dims_contained(a: &LinearLayout, b: &LinearLayout) -> bool {
-    b.in_dims().iter().all(|(d, _)| a.has_in_dim(d))
-        && b.out_dims().iter().all(|(d, _)| a.has_out_dim(d))
+    b.in_dims().iter().all(|(d, _)| a.has_in_dim(d)) && b.out_dims().iter().all(|(d, _)| a.has_out_dim(d))
 }
 
 fn quotient_out_dims(a: &LinearLayout, b: &LinearLayout) -> Option<Vec<(Dim, u32)>> {

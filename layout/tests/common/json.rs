@@ -16,10 +16,7 @@ pub enum Json {
 
 impl Json {
     pub fn parse(text: &str) -> Result<Json, String> {
-        let mut p = Parser {
-            bytes: text.as_bytes(),
-            pos: 0,
-        };
+        let mut p = Parser { bytes: text.as_bytes(), pos: 0 };
         let value = p.value()?;
         p.skip_ws();
         if p.pos != p.bytes.len() {
@@ -30,9 +27,7 @@ impl Json {
 
     pub fn get(&self, key: &str) -> &Json {
         match self {
-            Json::Object(map) => map
-                .get(key)
-                .unwrap_or_else(|| panic!("missing key {key:?} in {self:?}")),
+            Json::Object(map) => map.get(key).unwrap_or_else(|| panic!("missing key {key:?} in {self:?}")),
             _ => panic!("not an object: {self:?}"),
         }
     }
@@ -203,8 +198,8 @@ impl Parser<'_> {
                         b'\\' => out.push('\\'),
                         b'/' => out.push('/'),
                         b'u' => {
-                            let hex = std::str::from_utf8(&self.bytes[self.pos..self.pos + 4])
-                                .map_err(|e| e.to_string())?;
+                            let hex =
+                                std::str::from_utf8(&self.bytes[self.pos..self.pos + 4]).map_err(|e| e.to_string())?;
                             let code = u32::from_str_radix(hex, 16).map_err(|e| e.to_string())?;
                             out.push(char::from_u32(code).ok_or("bad \\u escape")?);
                             self.pos += 4;
@@ -219,9 +214,7 @@ impl Parser<'_> {
                     while end < self.bytes.len() && (self.bytes[end] & 0xC0) == 0x80 {
                         end += 1;
                     }
-                    out.push_str(
-                        std::str::from_utf8(&self.bytes[start..end]).map_err(|e| e.to_string())?,
-                    );
+                    out.push_str(std::str::from_utf8(&self.bytes[start..end]).map_err(|e| e.to_string())?);
                     self.pos = end;
                 }
             }
@@ -237,8 +230,6 @@ impl Parser<'_> {
             self.pos += 1;
         }
         let text = std::str::from_utf8(&self.bytes[start..self.pos]).map_err(|e| e.to_string())?;
-        text.parse()
-            .map(Json::Int)
-            .map_err(|e| format!("bad number {text:?}: {e}"))
+        text.parse().map(Json::Int).map_err(|e| format!("bad number {text:?}: {e}"))
     }
 }

@@ -5,16 +5,13 @@ pub mod json;
 
 use json::Json;
 use tritium_layout::{
-    Blocked, CtaLayout, Dim, DotOperand, Layout, LinearLayout, NvidiaMma, NvmmaShared, Slice,
-    SwizzledShared,
+    Blocked, CtaLayout, Dim, DotOperand, Layout, LinearLayout, NvidiaMma, NvmmaShared, Slice, SwizzledShared,
 };
 
 /// The oracle fixture written by `tests/gen_reference.py` (parsed once).
 pub fn oracle() -> &'static Json {
     static ORACLE: std::sync::OnceLock<Json> = std::sync::OnceLock::new();
-    ORACLE.get_or_init(|| {
-        Json::parse(include_str!("../fixtures/oracle.json")).expect("oracle.json parses")
-    })
+    ORACLE.get_or_init(|| Json::parse(include_str!("../fixtures/oracle.json")).expect("oracle.json parses"))
 }
 
 fn cta(spec: &Json, rank: usize) -> CtaLayout {
@@ -27,20 +24,11 @@ pub fn layout_from_spec(spec: &Json) -> Layout {
         "blocked" => {
             let order = spec.get("order").u32s();
             let rank = order.len();
-            Blocked::new(
-                &spec.get("spt").u32s(),
-                &spec.get("tpw").u32s(),
-                &spec.get("wpc").u32s(),
-                &order,
-            )
-            .with_cta(cta(spec, rank))
-            .into()
+            Blocked::new(&spec.get("spt").u32s(), &spec.get("tpw").u32s(), &spec.get("wpc").u32s(), &order)
+                .with_cta(cta(spec, rank))
+                .into()
         }
-        "slice" => Slice::new(
-            spec.get("dim").as_u32(),
-            layout_from_spec(spec.get("parent")),
-        )
-        .into(),
+        "slice" => Slice::new(spec.get("dim").as_u32(), layout_from_spec(spec.get("parent"))).into(),
         "mma" => {
             let version = spec.get("version").u32s();
             let wpc = spec.get("wpc").u32s();
@@ -48,12 +36,10 @@ pub fn layout_from_spec(spec: &Json) -> Layout {
                 .with_cta(cta(spec, wpc.len()))
                 .into()
         }
-        "dot" => DotOperand::new(
-            spec.get("op").as_u32(),
-            layout_from_spec(spec.get("parent")),
-            spec.get("k_width").as_u32(),
-        )
-        .into(),
+        "dot" => {
+            DotOperand::new(spec.get("op").as_u32(), layout_from_spec(spec.get("parent")), spec.get("k_width").as_u32())
+                .into()
+        }
         "swizzled" => {
             let order = spec.get("order").u32s();
             let rank = order.len();
@@ -86,14 +72,8 @@ pub fn layout_from_spec(spec: &Json) -> Layout {
                 (Dim::Warp, spec.get("warp").u32_matrix()),
                 (Dim::Block, spec.get("block").u32_matrix()),
             ];
-            let out_dims = shape
-                .iter()
-                .enumerate()
-                .map(|(i, &s)| (Dim::Axis(i), s))
-                .collect();
-            Layout::Linear(
-                LinearLayout::new(in_dims, out_dims, true).expect("valid linear layout in fixture"),
-            )
+            let out_dims = shape.iter().enumerate().map(|(i, &s)| (Dim::Axis(i), s)).collect();
+            Layout::Linear(LinearLayout::new(in_dims, out_dims, true).expect("valid linear layout in fixture"))
         }
         other => panic!("unknown layout kind {other}"),
     }

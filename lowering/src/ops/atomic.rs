@@ -10,7 +10,6 @@
 //! value to the others through the op's scratch; a tensor whose layout
 //! gives an element to several threads updates it once, and when the old
 //! values are used they reach the other threads through scratch too.
-use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -18,13 +17,14 @@ use crate::{
     ops::{
         memory::{pack, register_list, unpack},
         warp::{
-            and_predicates, bit_width, first_thread, from_int, if_then, load_shared,
-            representative, row_major_index, store_shared, to_int,
+            and_predicates, bit_width, first_thread, from_int, if_then, load_shared, representative, row_major_index,
+            store_shared, to_int,
         },
     },
 };
 use melior::ir::{operation::OperationLike, OperationRef, Type, TypeLike, ValueLike};
 use std::rc::Rc;
+use tritium_dialects::access::OpAccess;
 
 /// Upstream's RMWOp values (TT_AtomicRMWAttr).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -88,11 +88,7 @@ fn class(bits: u32) -> &'static str {
 
 /// The operation and type parts of `atom` for one element, as upstream
 /// names them (`add.u32`, `add.noftz.f16`, `max.s64`, `exch.b32`, ...).
-fn rmw_instruction(
-    kind: Rmw,
-    element: Type,
-    bits: u32,
-) -> std::result::Result<(String, String), String> {
+fn rmw_instruction(kind: Rmw, element: Type, bits: u32) -> std::result::Result<(String, String), String> {
     let text = element.to_string();
     let is_float = matches!(text.as_str(), "f16" | "bf16" | "f32" | "f64");
     let supported_int = !is_float && (bits == 32 || bits == 64);
@@ -107,14 +103,12 @@ fn rmw_instruction(
             (name.to_string(), format!("b{bits}"))
         }
         Rmw::Add if supported_int => ("add".into(), format!("u{bits}")),
-        Rmw::Max | Rmw::Min if supported_int => (
-            (if kind == Rmw::Max { "max" } else { "min" }).into(),
-            format!("s{bits}"),
-        ),
-        Rmw::UMax | Rmw::UMin if supported_int => (
-            (if kind == Rmw::UMax { "max" } else { "min" }).into(),
-            format!("u{bits}"),
-        ),
+        Rmw::Max | Rmw::Min if supported_int => {
+            ((if kind == Rmw::Max { "max" } else { "min" }).into(), format!("s{bits}"))
+        }
+        Rmw::UMax | Rmw::UMin if supported_int => {
+            ((if kind == Rmw::UMax { "max" } else { "min" }).into(), format!("u{bits}"))
+        }
         Rmw::FAdd if is_float => {
             let operation = if bits == 16 { "add.noftz" } else { "add" };
             (operation.into(), text.clone())
@@ -157,12 +151,7 @@ fn contiguous_elements(l: &Lowering, op: &OperationRef, layout: &TensorLayout, b
 
 /// `mov` of zero into each output, then the predicated instruction: the
 /// outputs are defined where the predicate is false.
-fn predicated(
-    instruction: &str,
-    outputs: &[String],
-    bits: u32,
-    predicate: Option<usize>,
-) -> String {
+fn predicated(instruction: &str, outputs: &[String], bits: u32, predicate: Option<usize>) -> String {
     let mut text = String::new();
     for output in outputs {
         text += &format!("mov.b{bits} {output}, 0x0;\n\t");
@@ -174,19 +163,12 @@ fn predicated(
 }
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
-    let result_type = op
-        .result_at(0)
-        .map_err(|e| LowerError::at(&op, e.to_string()))?
-        .r#type();
+    let result_type = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?.r#type();
     let element = l.lower_type(result_type);
-    let bits = bit_width(element)
-        .ok_or_else(|| LowerError::at(&op, format!("atomics on {element} are not supported")))?;
+    let bits =
+        bit_width(element).ok_or_else(|| LowerError::at(&op, format!("atomics on {element} are not supported")))?;
     let pointer_type = op.operand_at(0).unwrap().r#type();
-    let layout = if pointer_type.is_ranked_tensor() {
-        Some(l.tensor_layout(&op, pointer_type)?)
-    } else {
-        None
-    };
+    let layout = if pointer_type.is_ranked_tensor() { Some(l.tensor_layout(&op, pointer_type)?) } else { None };
     // One thread among those holding each element (thread 0 for a scalar).
     let owner = match &layout {
         Some(layout) => representative(l, layout),
@@ -216,26 +198,12 @@ fn rmw<'c>(
     let (sem, scope) = ordering(op)?;
     let pointers = l.operand(op, 0)?;
     let values = l.operand(op, 1)?;
-    let masks = if op.operand_count() > 2 {
-        Some(l.operand(op, 2)?)
-    } else {
-        None
-    };
+    let masks = if op.operand_count() > 2 { Some(l.operand(op, 2)?) } else { None };
     let text = element.to_string();
     if kind == Rmw::FAdd && text == "bf16" && l.target.capability < 90 {
-        return rmw_by_llvm(
-            l,
-            sem,
-            scope,
-            &pointers,
-            &values,
-            masks.as_deref(),
-            owner,
-            layout,
-        );
+        return rmw_by_llvm(l, sem, scope, &pointers, &values, masks.as_deref(), owner, layout);
     }
-    let (operation, ty) =
-        rmw_instruction(kind, element, bits).map_err(|e| LowerError::at(op, e))?;
+    let (operation, ty) = rmw_instruction(kind, element, bits).map_err(|e| LowerError::at(op, e))?;
 
     // Several elements per instruction: vectors on sm_90, f16 pairs below.
     let (mut vector, mut packed) = (1, 1);
@@ -267,39 +235,23 @@ fn rmw<'c>(
             );
             let mut operands = vec![pointers[start]];
             for v in &values[start..start + vector] {
-                operands.push(
-                    to_int(l, *v).ok_or_else(|| LowerError::at(op, "unsupported value type"))?,
-                );
+                operands.push(to_int(l, *v).ok_or_else(|| LowerError::at(op, "unsupported value type"))?);
             }
-            let mut constraints = format!(
-                "{},l{}",
-                vec![format!("={c}"); vector].join(","),
-                format!(",{c}").repeat(vector)
-            );
+            let mut constraints =
+                format!("{},l{}", vec![format!("={c}"); vector].join(","), format!(",{c}").repeat(vector));
             let p = predicate.map(|p| {
                 operands.push(p);
                 constraints += ",b";
                 2 * vector + 1
             });
             let int = l.b.int_type(bits);
-            let struct_type =
-                melior::dialect::llvm::r#type::r#struct(l.context(), &vec![int; vector], false);
+            let struct_type = melior::dialect::llvm::r#type::r#struct(l.context(), &vec![int; vector], false);
             let asm = predicated(&instruction, &outputs, bits, p);
-            let result =
-                l.b.inline_asm(&asm, &constraints, &operands, Some(struct_type))
-                    .unwrap();
+            let result = l.b.inline_asm(&asm, &constraints, &operands, Some(struct_type)).unwrap();
             (0..vector)
                 .map(|i| {
-                    let position = melior::ir::attribute::DenseI64ArrayAttribute::new(
-                        l.context(),
-                        &[i as i64],
-                    );
-                    let word = l.b.op1(
-                        "llvm.extractvalue",
-                        &[result],
-                        int,
-                        &[("position", position.into())],
-                    );
+                    let position = melior::ir::attribute::DenseI64ArrayAttribute::new(l.context(), &[i as i64]);
+                    let word = l.b.op1("llvm.extractvalue", &[result], int, &[("position", position.into())]);
                     from_int(l, word, element)
                 })
                 .collect::<Vec<V>>()
@@ -316,21 +268,10 @@ fn rmw<'c>(
             });
             let i32 = l.b.i32();
             let asm = predicated(&instruction, &["$0".to_string()], 32, p);
-            let result =
-                l.b.inline_asm(&asm, &constraints, &operands, Some(i32))
-                    .unwrap();
+            let result = l.b.inline_asm(&asm, &constraints, &operands, Some(i32)).unwrap();
             unpack(l, &[result], 32, 16, element)
         } else {
-            vec![single(
-                l,
-                op,
-                &format!("{prefix}.{ty}"),
-                bits,
-                element,
-                pointers[start],
-                &[values[start]],
-                predicate,
-            )?]
+            vec![single(l, op, &format!("{prefix}.{ty}"), bits, element, pointers[start], &[values[start]], predicate)?]
         };
         for (i, v) in results.into_iter().enumerate() {
             old[start + i] = Some(v);
@@ -366,9 +307,7 @@ fn single<'c>(
     });
     let int = l.b.int_type(bits);
     let asm = predicated(&text, &["$0".to_string()], bits, p);
-    let result =
-        l.b.inline_asm(&asm, &constraints, &operands, Some(int))
-            .unwrap();
+    let result = l.b.inline_asm(&asm, &constraints, &operands, Some(int)).unwrap();
     Ok(from_int(l, result, element))
 }
 
@@ -405,19 +344,11 @@ fn rmw_by_llvm<'c>(
         let (pointer, value) = (pointers[r], values[r]);
         let atomic = move |l: &mut Lowering<'c>| -> Result<Vec<V>> {
             let i64 = l.b.i64();
-            let mut attributes = vec![
-                ("bin_op", l.b.int_attr(i64, 11)),
-                ("ordering", l.b.int_attr(i64, ordering)),
-            ];
+            let mut attributes = vec![("bin_op", l.b.int_attr(i64, 11)), ("ordering", l.b.int_attr(i64, ordering))];
             if !syncscope.is_empty() {
                 attributes.push(("syncscope", l.b.str_attr(syncscope)));
             }
-            Ok(vec![l.b.op1(
-                "llvm.atomicrmw",
-                &[pointer, value],
-                type_of(value),
-                &attributes,
-            )])
+            Ok(vec![l.b.op1("llvm.atomicrmw", &[pointer, value], type_of(value), &attributes)])
         };
         let result = match and_predicates(l, owner, masks.map(|m| m[r])) {
             Some(predicate) => {
@@ -441,10 +372,7 @@ fn cas<'c>(
 ) -> Result<Vec<V>> {
     let (sem, scope) = ordering(op)?;
     if !matches!(bits, 16 | 32 | 64) {
-        return Err(LowerError::at(
-            op,
-            format!("compare-and-swap of {element} is not supported"),
-        ));
+        return Err(LowerError::at(op, format!("compare-and-swap of {element} is not supported")));
     }
     let pointers = l.operand(op, 0)?;
     let compares = l.operand(op, 1)?;
@@ -456,16 +384,7 @@ fn cas<'c>(
         if layout.is_some_and(|layout| layout.is_duplicate_register(r)) {
             continue;
         }
-        old[r] = Some(single(
-            l,
-            op,
-            &instruction,
-            bits,
-            element,
-            pointers[r],
-            &[compares[r], values[r]],
-            owner,
-        )?);
+        old[r] = Some(single(l, op, &instruction, bits, element, pointers[r], &[compares[r], values[r]], owner)?);
     }
     Ok(fill_duplicates(old, layout))
 }
@@ -476,16 +395,9 @@ fn fill_duplicates(old: Vec<Option<V>>, layout: Option<&TensorLayout>) -> Vec<V>
     (0..old.len())
         .map(|r| {
             let source = layout
-                .and_then(|layout| {
-                    layout
-                        .register_coords
-                        .iter()
-                        .position(|c| *c == layout.register_coords[r])
-                })
+                .and_then(|layout| layout.register_coords.iter().position(|c| *c == layout.register_coords[r]))
                 .unwrap_or(r);
-            old[source]
-                .or(old[r])
-                .expect("every element is updated by its first register")
+            old[source].or(old[r]).expect("every element is updated by its first register")
         })
         .collect()
 }
@@ -518,9 +430,7 @@ fn share_results<'c>(
         l.b.barrier();
         return Ok(vec![load_shared(l, base, element)]);
     };
-    let indices: Vec<V> = (0..layout.num_registers())
-        .map(|r| row_major_index(l, &layout, r))
-        .collect();
+    let indices: Vec<V> = (0..layout.num_registers()).map(|r| row_major_index(l, &layout, r)).collect();
     for (r, v) in old.iter().enumerate() {
         if layout.is_duplicate_register(r) {
             continue;

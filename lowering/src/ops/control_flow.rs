@@ -1,7 +1,6 @@
 //! scf.for, scf.if and scf.while over registers: loop-carried tensors become
 //! their registers, flattened in order, and the bodies are lowered inside the
 //! new ops. (Upstream's convert-scf-to-cf then turns them into branches.)
-use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, Cursor, V},
     emit::{LowerError, Lowering, Result},
@@ -10,6 +9,7 @@ use melior::ir::{
     operation::{OperationBuilder, OperationLike},
     Block, BlockLike, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
 };
+use tritium_dialects::access::OpAccess;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
     match name {
@@ -42,7 +42,10 @@ fn branch<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Res
             .lowered_block(successor.to_raw())
             .or_else(|| l.region_blocks.get(&(successor.to_raw().ptr as usize)))
             .ok_or_else(|| {
-                LowerError::at(&op, "branches are only supported between blocks of the kernel and of tt.map_elementwise")
+                LowerError::at(
+                    &op,
+                    "branches are only supported between blocks of the kernel and of tt.map_elementwise",
+                )
             })?;
         let count = successor.argument_count();
         let (registers, _) = flatten(l, &op, next_operand..next_operand + count)?;
@@ -156,7 +159,8 @@ fn lower_region_into<'c>(
     new_region: usize,
     arguments: &[Vec<V>],
 ) -> Result<()> {
-    let old_block = old.region_at(old_region).unwrap().first_block().ok_or_else(|| LowerError::at(old, "empty region"))?;
+    let old_block =
+        old.region_at(old_region).unwrap().first_block().ok_or_else(|| LowerError::at(old, "empty region"))?;
     let new_block = new.region_at(new_region).unwrap().first_block().unwrap();
     for (i, registers) in arguments.iter().enumerate() {
         l.set(old_block.argument(i).unwrap().to_raw(), registers.clone());
@@ -279,8 +283,7 @@ fn map_elementwise<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result
     }
     let mut results: Vec<Vec<V>> = vec![Vec::with_capacity(count); element_types.len()];
     for start in (0..count).step_by(pack) {
-        let result_types: Vec<Type<'c>> =
-            element_types.iter().flat_map(|t| std::iter::repeat_n(*t, pack)).collect();
+        let result_types: Vec<Type<'c>> = element_types.iter().flat_map(|t| std::iter::repeat_n(*t, pack)).collect();
         let new = build_with_regions(l, "scf.execute_region", &[], &result_types, &[vec![]]);
         let new_region = new.region_at(0).unwrap();
         // The entry's arguments are the elements themselves.

@@ -6,7 +6,6 @@
 //! where they move more per instruction. Where both layouts hold some bits
 //! of the tensor in registers, the tensor moves in rounds through a smaller
 //! scratch, as upstream's (`transfer::Rounds`).
-use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -17,6 +16,7 @@ use crate::{
     transfer::{plan_conversion, Rounds},
 };
 use melior::ir::{OperationRef, ValueLike};
+use tritium_dialects::access::OpAccess;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let src = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
@@ -26,7 +26,8 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         l.set_result(&op, 0, map.iter().map(|r| registers[*r]).collect());
         return Ok(());
     }
-    let element = *registers.first().map(|r| type_of(*r)).as_ref().ok_or_else(|| LowerError::at(&op, "empty tensor"))?;
+    let element =
+        *registers.first().map(|r| type_of(*r)).as_ref().ok_or_else(|| LowerError::at(&op, "empty tensor"))?;
     let base = l.scratch_base(&op)?;
     // The scratch holds the tensor, or one of the rounds it is moved in
     // (allocate-shared-memory-nv sizes it as upstream does).
@@ -34,7 +35,12 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let bytes = numel * stored_bytes(element) as i64;
     let scratch = tritium_passes::analysis::scratch::scratch_bytes(&op, l.target.capability) as i64;
     if scratch <= 0 || bytes % scratch != 0 || !((bytes / scratch) as u64).is_power_of_two() {
-        return Err(LowerError::at(&op, format!("the conversion's scratch ({scratch} bytes) does not divide the tensor ({bytes} bytes) into rounds")));
+        return Err(LowerError::at(
+            &op,
+            format!(
+                "the conversion's scratch ({scratch} bytes) does not divide the tensor ({bytes} bytes) into rounds"
+            ),
+        ));
     }
     let rounds_log2 = (bytes / scratch).trailing_zeros();
     let plan = plan_conversion(&src, &dst, stored_bytes(element), l.target.capability, rounds_log2)
@@ -59,7 +65,9 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             result[r] = Some(v);
         }
     }
-    let result = result.into_iter().collect::<Option<Vec<V>>>()
+    let result = result
+        .into_iter()
+        .collect::<Option<Vec<V>>>()
         .ok_or_else(|| LowerError::at(&op, "the conversion's rounds leave registers unread"))?;
     l.set_result(&op, 0, result);
     Ok(())

@@ -8,7 +8,6 @@
 //! threads where some element of the condition is false, then (for a
 //! tensor) waits for the whole CTA, so that no thread runs on past a
 //! failing one.
-use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, Cursor, V},
     emit::{LowerError, Lowering, Result},
@@ -19,6 +18,7 @@ use melior::ir::{
     operation::OperationLike,
     Attribute, BlockLike, Location, OperationRef, Type, TypeLike, ValueLike,
 };
+use tritium_dialects::access::OpAccess;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
     match name {
@@ -31,19 +31,14 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
 const MAX_PRINTF_OPERANDS: usize = 32;
 
 fn string_attribute(op: &OperationRef, name: &str) -> Option<String> {
-    op.attribute(name)
-        .ok()
-        .and_then(tritium_dialects::access::string_attribute_value)
+    op.attribute(name).ok().and_then(tritium_dialects::access::string_attribute_value)
 }
 
 fn print<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let prefix = string_attribute(&op, "prefix").unwrap_or_default();
     let hex = op.attribute("hex").is_ok_and(|a| a.to_string() == "true");
     let signed = crate::dense_i32_attribute(&op, "isSigned").unwrap_or_default();
-    let pids: Vec<V> = ["x", "y", "z"]
-        .iter()
-        .map(|axis| l.b.special_register(&format!("ctaid.{axis}")))
-        .collect();
+    let pids: Vec<V> = ["x", "y", "z"].iter().map(|axis| l.b.special_register(&format!("ctaid.{axis}"))).collect();
     let pid_format = "pid (%u, %u, %u)";
     if op.operand_count() == 0 {
         let format = format!("{pid_format}{prefix}");
@@ -59,34 +54,16 @@ fn print<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         let (indices, widths): (Vec<Vec<V>>, Vec<usize>) = if ty.is_ranked_tensor() {
             let layout = l.tensor_layout(&op, ty)?;
             let indices = (0..layout.num_registers())
-                .map(|r| {
-                    (0..layout.rank())
-                        .map(|d| l.coordinate(&layout, r, d))
-                        .collect()
-                })
+                .map(|r| (0..layout.rank()).map(|d| l.coordinate(&layout, r, d)).collect())
                 .collect();
-            let widths = layout
-                .shape
-                .iter()
-                .map(|d| {
-                    if *d > 0 {
-                        (*d as f64).log10().ceil() as usize
-                    } else {
-                        0
-                    }
-                })
-                .collect();
+            let widths =
+                layout.shape.iter().map(|d| if *d > 0 { (*d as f64).log10().ceil() as usize } else { 0 }).collect();
             (indices, widths)
         } else {
             (vec![Vec::new()], Vec::new())
         };
-        let element_format =
-            element_format(type_of(registers[0]), hex, is_signed).ok_or_else(|| {
-                LowerError::at(
-                    &op,
-                    format!("cannot print values of type {}", type_of(registers[0])),
-                )
-            })?;
+        let element_format = element_format(type_of(registers[0]), hex, is_signed)
+            .ok_or_else(|| LowerError::at(&op, format!("cannot print values of type {}", type_of(registers[0]))))?;
         // One format for all the elements of this operand.
         let max_rank = MAX_PRINTF_OPERANDS - pids.len() - 2;
         let mut format = format!("{pid_format} idx (");
@@ -125,11 +102,7 @@ fn element_format(ty: Type, hex: bool, signed: bool) -> Option<String> {
     }
     let bits = bit_width(ty)?;
     if hex {
-        return Some(format!(
-            "0x%0{}{}x",
-            bits / 4,
-            if bits > 32 { "ll" } else { "" }
-        ));
+        return Some(format!("0x%0{}{}x", bits / 4, if bits > 32 { "ll" } else { "" }));
     }
     Some(match text.as_str() {
         "f16" | "bf16" | "f32" | "f64" => "%f".into(),
@@ -159,10 +132,7 @@ fn printf<'c>(l: &mut Lowering<'c>, format: V, arguments: &[V], signed: bool) ->
                 "llvm.getelementptr",
                 &[buffer],
                 pointer,
-                &[
-                    ("rawConstantIndices", indices),
-                    ("elem_type", l.b.type_attr(buffer_type)),
-                ],
+                &[("rawConstantIndices", indices), ("elem_type", l.b.type_attr(buffer_type))],
             );
             l.b.op("llvm.store", &[*v, field], &[], &[]);
         }
@@ -185,12 +155,7 @@ fn promote<'c>(l: &mut Lowering<'c>, v: V, signed: bool) -> V {
         }
         _ if text.starts_with('i') && bit_width(ty).is_some_and(|b| b < 32) => {
             let i32 = l.b.i32();
-            l.b.op1(
-                if signed { "arith.extsi" } else { "arith.extui" },
-                &[v],
-                i32,
-                &[],
-            )
+            l.b.op1(if signed { "arith.extsi" } else { "arith.extui" }, &[v], i32, &[])
         }
         _ => v,
     }
@@ -205,12 +170,7 @@ fn entry_alloca<'c>(l: &mut Lowering<'c>, ty: Type<'c>) -> V {
     if let Some(anchor) = l.b.constant_anchor {
         l.b.cursor = Cursor::Before(anchor);
     }
-    let slot = l.b.op1(
-        "llvm.alloca",
-        &[one],
-        pointer,
-        &[("elem_type", l.b.type_attr(ty))],
-    );
+    let slot = l.b.op1("llvm.alloca", &[one], pointer, &[("elem_type", l.b.type_attr(ty))]);
     l.b.cursor = saved;
     slot
 }
@@ -239,19 +199,8 @@ fn assert<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         let char_size = l.b.int(i64, 1);
         let pointer = l.b.ptr(0);
         let i32 = l.b.i32();
-        declare(
-            l,
-            "__assertfail",
-            &[pointer, pointer, i32, pointer, i64],
-            None,
-            true,
-        );
-        call(
-            l,
-            "__assertfail",
-            &[message, file, line, function, char_size],
-            None,
-        );
+        declare(l, "__assertfail", &[pointer, pointer, i32, pointer, i64], None, true);
+        call(l, "__assertfail", &[message, file, line, function, char_size], None);
         Ok(Vec::new())
     })?;
     // Tensors of different layouts may follow: every thread must be past
@@ -276,14 +225,10 @@ fn file_and_line(location: Location) -> (String, u32) {
         if !mlir_sys::mlirLocationIsAFileLineColRange(raw) {
             return ("unknown".into(), 0);
         }
-        let name =
-            mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationFileLineColRangeGetFilename(raw));
+        let name = mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationFileLineColRangeGetFilename(raw));
         let bytes = std::slice::from_raw_parts(name.data as *const u8, name.length);
         let line = mlir_sys::mlirLocationFileLineColRangeGetStartLine(raw);
-        (
-            String::from_utf8_lossy(bytes).into_owned(),
-            line.max(0) as u32,
-        )
+        (String::from_utf8_lossy(bytes).into_owned(), line.max(0) as u32)
     }
 }
 
@@ -310,95 +255,53 @@ fn string_global<'c>(l: &mut Lowering<'c>, prefix: &str, text: &str) -> V {
     let array = melior::dialect::llvm::r#type::array(i8, bytes.len() as u32);
     let context = l.context();
     let unit = Attribute::unit(context);
-    let linkage = melior::dialect::llvm::attributes::linkage(
-        context,
-        melior::dialect::llvm::attributes::Linkage::Internal,
-    );
+    let linkage =
+        melior::dialect::llvm::attributes::linkage(context, melior::dialect::llvm::attributes::Linkage::Internal);
     let global = melior::ir::operation::OperationBuilder::new("llvm.mlir.global", l.b.location)
         .add_attributes(&[
-            (
-                melior::ir::Identifier::new(context, "global_type"),
-                l.b.type_attr(array),
-            ),
-            (
-                melior::ir::Identifier::new(context, "sym_name"),
-                l.b.str_attr(&name),
-            ),
+            (melior::ir::Identifier::new(context, "global_type"), l.b.type_attr(array)),
+            (melior::ir::Identifier::new(context, "sym_name"), l.b.str_attr(&name)),
             (melior::ir::Identifier::new(context, "linkage"), linkage),
             (melior::ir::Identifier::new(context, "constant"), unit),
-            (
-                melior::ir::Identifier::new(context, "value"),
-                StringAttribute::new(context, &bytes).into(),
-            ),
-            (
-                melior::ir::Identifier::new(context, "addr_space"),
-                l.b.int_attr(l.b.i32(), 0),
-            ),
+            (melior::ir::Identifier::new(context, "value"), StringAttribute::new(context, &bytes).into()),
+            (melior::ir::Identifier::new(context, "addr_space"), l.b.int_attr(l.b.i32(), 0)),
         ])
         .add_regions([melior::ir::Region::new()])
         .build()
         .expect("string global");
     module_block.insert_operation_before(function, global);
     let pointer = l.b.ptr(0);
-    l.b.op1(
-        "llvm.mlir.addressof",
-        &[],
-        pointer,
-        &[(
-            "global_name",
-            FlatSymbolRefAttribute::new(context, &name).into(),
-        )],
-    )
+    l.b.op1("llvm.mlir.addressof", &[], pointer, &[("global_name", FlatSymbolRefAttribute::new(context, &name).into())])
 }
 
 /// Declares `llvm.func @name(arguments) -> result` once.
-fn declare<'c>(
-    l: &mut Lowering<'c>,
-    name: &str,
-    arguments: &[Type<'c>],
-    result: Option<Type<'c>>,
-    no_return: bool,
-) {
+fn declare<'c>(l: &mut Lowering<'c>, name: &str, arguments: &[Type<'c>], result: Option<Type<'c>>, no_return: bool) {
     if !l.declared_functions.insert(name.to_string()) {
         return;
     }
     let context = l.context();
     let result = result.unwrap_or_else(|| melior::dialect::llvm::r#type::void(context));
     let function_type = melior::dialect::llvm::r#type::function(result, arguments, false);
-    let mut attributes = vec![
-        ("sym_name", l.b.str_attr(name)),
-        ("function_type", l.b.type_attr(function_type)),
-    ];
+    let mut attributes = vec![("sym_name", l.b.str_attr(name)), ("function_type", l.b.type_attr(function_type))];
     if no_return {
-        attributes.push((
-            "passthrough",
-            Attribute::parse(context, "[\"noreturn\"]").expect("passthrough"),
-        ));
+        attributes.push(("passthrough", Attribute::parse(context, "[\"noreturn\"]").expect("passthrough")));
     }
-    let attributes: Vec<_> = attributes
-        .into_iter()
-        .map(|(k, v)| (melior::ir::Identifier::new(context, k), v))
-        .collect();
+    let attributes: Vec<_> =
+        attributes.into_iter().map(|(k, v)| (melior::ir::Identifier::new(context, k), v)).collect();
     let declaration = melior::ir::operation::OperationBuilder::new("llvm.func", l.b.location)
         .add_attributes(&attributes)
         .add_regions([melior::ir::Region::new()])
         .build()
         .expect("function declaration");
     let function = unsafe { OperationRef::from_raw(l.function_op) };
-    function
-        .block()
-        .expect("the kernel is in a module")
-        .insert_operation_before(function, declaration);
+    function.block().expect("the kernel is in a module").insert_operation_before(function, declaration);
 }
 
 fn call<'c>(l: &mut Lowering<'c>, name: &str, arguments: &[V], result: Option<Type<'c>>) {
     let callee = FlatSymbolRefAttribute::new(l.context(), name);
     let attributes = [
         ("callee", callee.into()),
-        (
-            "operandSegmentSizes",
-            l.attr_i32_array(&[arguments.len() as i32, 0]),
-        ),
+        ("operandSegmentSizes", l.attr_i32_array(&[arguments.len() as i32, 0])),
         ("op_bundle_sizes", l.attr_i32_array(&[])),
     ];
     let results: Vec<Type> = result.into_iter().collect();

@@ -5,7 +5,6 @@
 //! f16/bf16, m16n8k32 of i8 and m16n8k8 of tf32, which differ only in how
 //! many operand elements share a 32-bit register; f64 is m16n8k16 on sm_90
 //! and four pairs of m8n8k4 per 16-deep K tile before.
-use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -13,6 +12,7 @@ use crate::{
 };
 use melior::ir::{OperationRef, ValueLike};
 use std::collections::HashMap;
+use tritium_dialects::access::OpAccess;
 use tritium_layout::Layout;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
@@ -50,10 +50,15 @@ fn fma_dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &Tensor
         }
     };
     for (which, operand, column) in [("A", &a_layout, rank - 1), ("B", &b_layout, rank - 2)] {
-        let lanes_ok = operand.lane_bases.iter().zip(&c_layout.lane_bases).all(|(o, c)| project(column)(o) == project(column)(c));
-        let warps_ok = operand.warp_bases.iter().zip(&c_layout.warp_bases).all(|(o, c)| project(column)(o) == project(column)(c));
+        let lanes_ok =
+            operand.lane_bases.iter().zip(&c_layout.lane_bases).all(|(o, c)| project(column)(o) == project(column)(c));
+        let warps_ok =
+            operand.warp_bases.iter().zip(&c_layout.warp_bases).all(|(o, c)| project(column)(o) == project(column)(c));
         if !lanes_ok || !warps_ok {
-            return Err(LowerError::at(&op, format!("operand {which}'s layout does not give each thread the data of its accumulator")));
+            return Err(LowerError::at(
+                &op,
+                format!("operand {which}'s layout does not give each thread the data of its accumulator"),
+            ));
         }
     }
     let (a_index, b_index) = (by_coordinates(&a_layout), by_coordinates(&b_layout));
@@ -69,7 +74,10 @@ fn fma_dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &Tensor
             let mut b_coords = coords.clone();
             b_coords[rank - 2] = k;
             let (Some(&ar), Some(&br)) = (a_index.get(a_coords.as_slice()), b_index.get(b_coords.as_slice())) else {
-                return Err(LowerError::at(&op, "a thread lacks the A or B elements of one of its accumulator elements"));
+                return Err(LowerError::at(
+                    &op,
+                    "a thread lacks the A or B elements of one of its accumulator elements",
+                ));
             };
             let (mut x, mut y) = (a[ar], b[br]);
             if operand_element != element {
@@ -167,7 +175,11 @@ impl MmaSync {
 
     /// 32-bit registers holding a thread's four accumulator elements.
     fn accumulator_words(&self) -> usize {
-        if self.accumulator == "f16" { 2 } else { 4 }
+        if self.accumulator == "f16" {
+            2
+        } else {
+            4
+        }
     }
 
     /// (row, k) of element `i` of A's word `word` in the instruction `part`
@@ -239,9 +251,11 @@ impl<'a> Fragments<'a> {
 /// which for the accumulator is the dim the operand does not have).
 fn warps_follow_accumulator(operand: &TensorLayout, accumulator: &TensorLayout, k_dim: usize) -> bool {
     operand.warp_bases.len() == accumulator.warp_bases.len()
-        && operand.warp_bases.iter().zip(&accumulator.warp_bases).all(|(o, c)| {
-            (0..o.len()).all(|d| if d == k_dim { o[d] == 0 } else { o[d] == c[d] })
-        })
+        && operand
+            .warp_bases
+            .iter()
+            .zip(&accumulator.warp_bases)
+            .all(|(o, c)| (0..o.len()).all(|d| if d == k_dim { o[d] == 0 } else { o[d] == c[d] }))
 }
 
 /// mma.sync (sm_80): for each 16x8 accumulator tile a thread holds and each
@@ -395,14 +409,8 @@ fn f64_tile<'c>(
     let extract = |l: &mut Lowering<'c>, out: V, count: i64| -> Vec<V> {
         (0..count)
             .map(|i| {
-                let position =
-                    melior::ir::attribute::DenseI64ArrayAttribute::new(l.context(), &[i]);
-                l.b.op1(
-                    "llvm.extractvalue",
-                    &[out],
-                    element,
-                    &[("position", position.into())],
-                )
+                let position = melior::ir::attribute::DenseI64ArrayAttribute::new(l.context(), &[i]);
+                l.b.op1("llvm.extractvalue", &[out], element, &[("position", position.into())])
             })
             .collect()
     };
@@ -424,15 +432,9 @@ fn f64_tile<'c>(
     let mut accumulator = c.to_vec();
     for (rows, column) in a.iter().zip(b) {
         for half in 0..2 {
-            let operands = [
-                rows[half],
-                *column,
-                accumulator[2 * half],
-                accumulator[2 * half + 1],
-            ];
-            let out = l
-                .b
-                .inline_asm(
+            let operands = [rows[half], *column, accumulator[2 * half], accumulator[2 * half + 1]];
+            let out =
+                l.b.inline_asm(
                     "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {$0, $1}, {$2}, {$3}, {$4, $5};",
                     "=d,=d,d,d,0,1",
                     &operands,
@@ -455,8 +457,12 @@ mod tests {
     /// m16n8k16 (f16), m16n8k32 (s8) and m16n8k8 (tf32) state them.
     fn isa_a(operand: &str, g: u32, t: u32, i: u32) -> (u32, u32) {
         match operand {
-            "f16" => (if i < 2 || (4..6).contains(&i) { g } else { g + 8 }, t * 2 + (i & 1) + if i >= 4 { 8 } else { 0 }),
-            "s8" => (if i < 4 || (8..12).contains(&i) { g } else { g + 8 }, t * 4 + (i & 3) + if i >= 8 { 16 } else { 0 }),
+            "f16" => {
+                (if i < 2 || (4..6).contains(&i) { g } else { g + 8 }, t * 2 + (i & 1) + if i >= 4 { 8 } else { 0 })
+            }
+            "s8" => {
+                (if i < 4 || (8..12).contains(&i) { g } else { g + 8 }, t * 4 + (i & 3) + if i >= 8 { 16 } else { 0 })
+            }
             _ => (if i.is_multiple_of(2) { g } else { g + 8 }, t + if i >= 2 { 4 } else { 0 }),
         }
     }
@@ -476,7 +482,11 @@ mod tests {
             // What the layouts' lane bases add: (row, k) for A, k for B.
             let lanes = quad_lanes(0, 1, 2, elements_per_word);
             let lane_part = |lane: u32| {
-                lanes.iter().enumerate().filter(|(bit, _)| lane >> bit & 1 == 1).fold((0, 0), |(r, k), (_, b)| (r ^ b[0], k ^ b[1]))
+                lanes
+                    .iter()
+                    .enumerate()
+                    .filter(|(bit, _)| lane >> bit & 1 == 1)
+                    .fold((0, 0), |(r, k), (_, b)| (r ^ b[0], k ^ b[1]))
             };
             for lane in 0..32 {
                 let (g, t) = (lane / 4, lane % 4);
@@ -527,18 +537,10 @@ mod tests {
     fn f64_slots_are_the_isa_tables() {
         for t in 0..4 {
             for i in 0..8 {
-                assert_eq!(
-                    t + f64_k_offset(1, i / 2),
-                    t + 4 * (i / 2),
-                    "A lane t={t} register {i}"
-                );
+                assert_eq!(t + f64_k_offset(1, i / 2), t + 4 * (i / 2), "A lane t={t} register {i}");
             }
             for i in 0..4 {
-                assert_eq!(
-                    t + f64_k_offset(1, i),
-                    t + 4 * i,
-                    "B lane t={t} register {i}"
-                );
+                assert_eq!(t + f64_k_offset(1, i), t + 4 * i, "B lane t={t} register {i}");
             }
         }
     }

@@ -2,16 +2,15 @@
 //! same register of the operands. Where upstream Triton uses a fast PTX
 //! instruction (ex2.approx for exp, div.full for f32 division, sqrt.approx
 //! for sqrt) Tritium does too, so results and speed match.
-use tritium_dialects::access::{OpAccess, ranked_tensor, float_attribute, dense_elements};
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
 };
 use melior::ir::{
-    operation::OperationLike, BlockLike,
-    r#type::ShapedTypeLike,
-    Attribute, AttributeLike, OperationRef, Type, TypeLike, ValueLike,
+    operation::OperationLike, r#type::ShapedTypeLike, Attribute, AttributeLike, BlockLike, OperationRef, Type,
+    TypeLike, ValueLike,
 };
+use tritium_dialects::access::{dense_elements, float_attribute, ranked_tensor, OpAccess};
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
     if name == "arith.constant" {
@@ -19,11 +18,8 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
     }
     let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let result_type = l.lower_type(result.r#type());
-    let count = if result.r#type().is_ranked_tensor() {
-        l.tensor_layout(&op, result.r#type())?.num_registers()
-    } else {
-        1
-    };
+    let count =
+        if result.r#type().is_ranked_tensor() { l.tensor_layout(&op, result.r#type())?.num_registers() } else { 1 };
     let mut operands: Vec<Vec<V>> = (0..op.operand_count()).map(|i| l.operand(&op, i)).collect::<Result<_>>()?;
     // `arith.select` may pick between whole tensors with one scalar condition
     // (the pipeliner's and scf-to-cf's selects of loop-carried tensors).
@@ -70,8 +66,8 @@ fn constant_block_representatives<'c>(
     name: &str,
     result: melior::ir::Value<'c, '_>,
 ) -> Result<Option<Vec<usize>>> {
-    let has_side_effects = name == "tt.extern_elementwise"
-        && !op.attribute("pure").is_ok_and(|p| p.to_string() == "true");
+    let has_side_effects =
+        name == "tt.extern_elementwise" && !op.attribute("pure").is_ok_and(|p| p.to_string() == "true");
     if has_side_effects || op.result_count() != 1 || !result.r#type().is_ranked_tensor() {
         return Ok(None);
     }
@@ -172,7 +168,8 @@ fn scalar<'c>(
         "tt.clampf" => {
             // clamp(x, lo, hi) = min(max(x, lo), hi); propagateNan = all keeps NaNs.
             let propagate = attributes.iter().any(|(k, v)| k == "propagateNan" && v.to_string().contains("65535"));
-            let (max, min) = if propagate { ("arith.maximumf", "arith.minimumf") } else { ("arith.maxnumf", "arith.minnumf") };
+            let (max, min) =
+                if propagate { ("arith.maximumf", "arith.minimumf") } else { ("arith.maxnumf", "arith.minnumf") };
             let low = b.op1(max, &[args[0], args[1]], result_type, &[]);
             return Ok(b.op1(min, &[low, args[2]], result_type, &[]));
         }
@@ -210,7 +207,10 @@ fn scalar<'c>(
                 .map(|s| s.value().to_string())
                 .ok_or_else(|| LowerError::at(op, "has no symbol"))?;
             if !symbol.starts_with("__nv_") {
-                return Err(LowerError::at(op, format!("calls {symbol}: only libdevice functions (__nv_*) can be linked")));
+                return Err(LowerError::at(
+                    op,
+                    format!("calls {symbol}: only libdevice functions (__nv_*) can be linked"),
+                ));
             }
             return Ok(call_libdevice(l, &symbol, args, result_type));
         }
@@ -272,7 +272,12 @@ pub fn call_libdevice<'c>(l: &mut Lowering<'c>, function: &str, args: &[V], resu
     crate::ops::elementwise::declare_function(l, function, &arg_types, result_type);
     let callee = melior::ir::attribute::FlatSymbolRefAttribute::new(l.context(), function);
     let segments = l.attr_i32_array(&[args.len() as i32, 0]);
-    l.b.op1("llvm.call", args, result_type, &[("callee", callee.into()), ("operandSegmentSizes", segments), ("op_bundle_sizes", l.attr_i32_array(&[]))])
+    l.b.op1(
+        "llvm.call",
+        args,
+        result_type,
+        &[("callee", callee.into()), ("operandSegmentSizes", segments), ("op_bundle_sizes", l.attr_i32_array(&[]))],
+    )
 }
 
 /// Declares `llvm.func @name(args) -> result` at module level, once.

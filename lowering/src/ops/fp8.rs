@@ -116,38 +116,24 @@ impl Fp8 {
             }
         };
         // The finite non-negative codes, increasing.
-        let codes: Vec<u8> = (0u8..0x80)
-            .filter(|c| self.decode(*c).is_finite())
-            .collect();
+        let codes: Vec<u8> = (0u8..0x80).filter(|c| self.decode(*c).is_finite()).collect();
         let max = *codes.last().unwrap();
         let magnitude = x.abs();
         if magnitude > self.decode(max) {
             let half_ulp_above = self.decode(max) + (self.decode(max) - self.decode(max - 1)) / 2.0;
-            let overflows =
-                magnitude.is_infinite() || (round_to_nearest && magnitude >= half_ulp_above);
+            let overflows = magnitude.is_infinite() || (round_to_nearest && magnitude >= half_ulp_above);
             if !overflows || saturate {
                 return sign(max);
             }
             return if self == Fp8::E5M2 { sign(0x7c) } else { nan };
         }
-        let below = *codes
-            .iter()
-            .rev()
-            .find(|c| self.decode(**c) <= magnitude)
-            .unwrap();
+        let below = *codes.iter().rev().find(|c| self.decode(**c) <= magnitude).unwrap();
         if !round_to_nearest || self.decode(below) == magnitude {
             return sign(below);
         }
         let above = below + 1;
-        let (low, high) = (
-            magnitude - self.decode(below),
-            self.decode(above) - magnitude,
-        );
-        let code = if low < high || (low == high && below % 2 == 0) {
-            below
-        } else {
-            above
-        };
+        let (low, high) = (magnitude - self.decode(below), self.decode(above) - magnitude);
+        let code = if low < high || (low == high && below % 2 == 0) { below } else { above };
         sign(code)
     }
 }
@@ -162,40 +148,28 @@ fn element_of(ty: Type) -> Type {
 
 /// An `arith.constant` of fp8 (scalar or splat tensor): the byte of its value.
 pub fn is_fp8_constant(op: &OperationRef) -> bool {
-    op.result_at(0)
-        .is_ok_and(|r| is_fp8(element_of(r.r#type())))
+    op.result_at(0).is_ok_and(|r| is_fp8(element_of(r.r#type())))
 }
 
 pub fn lower_constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let result = op
-        .result_at(0)
-        .map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let format = Fp8::of(element_of(result.r#type())).expect("checked by is_fp8_constant");
-    let value = op
-        .attribute("value")
-        .map_err(|_| LowerError::at(&op, "has no value"))?;
+    let value = op.attribute("value").map_err(|_| LowerError::at(&op, "has no value"))?;
     let scalar = if result.r#type().is_ranked_tensor() {
         dense_elements(value)
             .ok()
             .filter(|_| unsafe { mlir_sys::mlirDenseElementsAttrIsSplat(value.to_raw()) })
-            .map(|_| unsafe {
-                Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(value.to_raw()))
-            })
+            .map(|_| unsafe { Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(value.to_raw())) })
             .ok_or_else(|| LowerError::at(&op, "only splat fp8 tensor constants are supported"))?
     } else {
         value
     };
-    let _: FloatAttribute = scalar
-        .try_into()
-        .map_err(|_| LowerError::at(&op, "the value is not a float"))?;
+    let _: FloatAttribute = scalar.try_into().map_err(|_| LowerError::at(&op, "the value is not a float"))?;
     // The attribute holds an fp8 value already, so the encoding is exact.
     let number = unsafe { mlir_sys::mlirFloatAttrGetValueDouble(scalar.to_raw()) };
     let byte = format.encode(number, true, true);
-    let count = if result.r#type().is_ranked_tensor() {
-        l.tensor_layout(&op, result.r#type())?.num_registers()
-    } else {
-        1
-    };
+    let count =
+        if result.r#type().is_ranked_tensor() { l.tensor_layout(&op, result.r#type())?.num_registers() } else { 1 };
     let v = l.in_prologue(|b| {
         let i8 = b.int_type(8);
         b.int(i8, byte as i8 as i64)
@@ -282,24 +256,14 @@ struct Packed {
 
 impl Packed {
     fn new(asm: impl Into<String>, in_word: u32, out_word: u32, elements: usize) -> Packed {
-        Packed {
-            asm: asm.into(),
-            in_word,
-            out_word,
-            elements,
-        }
+        Packed { asm: asm.into(), in_word, out_word, elements }
     }
 }
 
 /// The PTX of one fp8 conversion between `from` and `to` (one of them fp8,
 /// the other f16, bf16 or, for fp8 from f32 on sm_90, f32), as upstream
 /// chooses it for the capability; `None` where upstream has none.
-fn packed_conversion(
-    from: Float,
-    to: Float,
-    rounding: Option<Rounding>,
-    capability: u32,
-) -> Option<Packed> {
+fn packed_conversion(from: Float, to: Float, rounding: Option<Rounding>, capability: u32) -> Option<Packed> {
     use Float::*;
     let native = capability >= 89;
     let sm90 = capability >= 90;
@@ -409,40 +373,22 @@ fn packed_conversion(
 }
 
 fn rounding_of(op: &OperationRef) -> Option<Rounding> {
-    crate::int_attribute(op, "rounding").map(|r| {
-        if r == 0 {
-            Rounding::Rtz
-        } else {
-            Rounding::Rtne
-        }
-    })
+    crate::int_attribute(op, "rounding").map(|r| if r == 0 { Rounding::Rtz } else { Rounding::Rtne })
 }
 
 pub fn lower_fp_to_fp<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let source = op
-        .operand_at(0)
-        .map_err(|e| LowerError::at(&op, e.to_string()))?;
-    let result = op
-        .result_at(0)
-        .map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let source = op.operand_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let (from_type, to_type) = (element_of(source.r#type()), element_of(result.r#type()));
-    let unsupported = |why: &str| {
-        LowerError::at(
-            &op,
-            format!("conversion from {from_type} to {to_type} {why}"),
-        )
-    };
+    let unsupported = |why: &str| LowerError::at(&op, format!("conversion from {from_type} to {to_type} {why}"));
     let (Some(from), Some(to)) = (Float::of(from_type), Float::of(to_type)) else {
-        return Err(unsupported(
-            "is not supported on NVIDIA GPUs (fp8 conversions exist for f8E4M3FN and f8E5M2)",
-        ));
+        return Err(unsupported("is not supported on NVIDIA GPUs (fp8 conversions exist for f8E4M3FN and f8E5M2)"));
     };
     let rounding = rounding_of(&op);
     let values = l.operand(&op, 0)?;
     let capability = l.target.capability;
     let out_type = l.lower_type(result.r#type());
-    let registers = convert(l, &values, from, to, rounding, capability, out_type)
-        .map_err(|why| unsupported(&why))?;
+    let registers = convert(l, &values, from, to, rounding, capability, out_type).map_err(|why| unsupported(&why))?;
     l.set_result(&op, 0, registers);
     Ok(())
 }
@@ -459,32 +405,17 @@ fn convert<'c>(
     use Float::*;
     let f16 = Type::float16(l.context());
     match (from, to) {
-        (F16, F32) => {
-            return Ok(values
-                .iter()
-                .map(|v| l.b.op1("llvm.fpext", &[*v], out_type, &[]))
-                .collect())
-        }
+        (F16, F32) => return Ok(values.iter().map(|v| l.b.op1("llvm.fpext", &[*v], out_type, &[])).collect()),
         (F32, F16 | BF16) => {
             let mode = rounding.ok_or("needs a rounding mode")?;
-            return Ok(values
-                .iter()
-                .map(|v| cvt_scalar(l, *v, to, mode, out_type))
-                .collect());
+            return Ok(values.iter().map(|v| cvt_scalar(l, *v, to, mode, out_type)).collect());
         }
         _ if !from.is_fp8() && !to.is_fp8() => {
             if rounding.is_some_and(|r| r != Rounding::Rtne) {
                 return Err(format!("with rounding {rounding:?} is not supported"));
             }
-            let kind = if from.bits() < to.bits() {
-                "llvm.fpext"
-            } else {
-                "llvm.fptrunc"
-            };
-            return Ok(values
-                .iter()
-                .map(|v| l.b.op1(kind, &[*v], out_type, &[]))
-                .collect());
+            let kind = if from.bits() < to.bits() { "llvm.fpext" } else { "llvm.fptrunc" };
+            return Ok(values.iter().map(|v| l.b.op1(kind, &[*v], out_type, &[])).collect());
         }
         _ => {}
     }
@@ -497,29 +428,20 @@ fn convert<'c>(
             return Err("supports rtne only (rtz only from f32)".into());
         }
     }
-    if !matches!(from, E4M3 | E5M2 | F16 | BF16 | F32)
-        || !matches!(to, E4M3 | E5M2 | F16 | BF16 | F32)
-    {
+    if !matches!(from, E4M3 | E5M2 | F16 | BF16 | F32) || !matches!(to, E4M3 | E5M2 | F16 | BF16 | F32) {
         return Err("is not supported".into());
     }
     // As upstream: f32 goes to fp8 directly only on sm_90 with rtne, else
     // through f16 rounded toward zero; fp8 goes to f32 through f16.
-    let through_f16 =
-        from == F32 && (!(capability >= 90 && to.is_fp8()) || rounding == Some(Rounding::Rtz));
+    let through_f16 = from == F32 && (!(capability >= 90 && to.is_fp8()) || rounding == Some(Rounding::Rtz));
     let to_f32 = to == F32;
-    let (step_from, step_to) = (
-        if through_f16 { F16 } else { from },
-        if to_f32 { F16 } else { to },
-    );
+    let (step_from, step_to) = (if through_f16 { F16 } else { from }, if to_f32 { F16 } else { to });
     let rounding_key = if step_to.is_fp8() { rounding } else { None };
     let packed = packed_conversion(step_from, step_to, rounding_key, capability)
         .ok_or_else(|| format!("with rounding {rounding:?} is not supported"))?;
     let mut inputs: Vec<V> = values.to_vec();
     if through_f16 {
-        inputs = inputs
-            .iter()
-            .map(|v| cvt_scalar(l, *v, F16, Rounding::Rtz, f16))
-            .collect();
+        inputs = inputs.iter().map(|v| cvt_scalar(l, *v, F16, Rounding::Rtz, f16)).collect();
     }
     let step_in_type = type_of(inputs[0]);
     let step_out_type = if to_f32 { f16 } else { out_type };
@@ -529,49 +451,24 @@ fn convert<'c>(
         while group.len() < packed.elements {
             group.push(l.b.op1("llvm.mlir.undef", &[], step_in_type, &[]));
         }
-        let converted = run_packed(
-            l,
-            &packed,
-            &group,
-            step_out_type,
-            step_from.bits(),
-            step_to.bits(),
-        );
+        let converted = run_packed(l, &packed, &group, step_out_type, step_from.bits(), step_to.bits());
         outputs.extend_from_slice(&converted[..chunk.len()]);
     }
     if to_f32 {
-        outputs = outputs
-            .iter()
-            .map(|v| l.b.op1("llvm.fpext", &[*v], out_type, &[]))
-            .collect();
+        outputs = outputs.iter().map(|v| l.b.op1("llvm.fpext", &[*v], out_type, &[])).collect();
     }
     Ok(outputs)
 }
 
 /// f32 -> f16 or bf16 with a rounding mode: one `cvt.{rn,rz}`.
-fn cvt_scalar<'c>(
-    l: &mut Lowering<'c>,
-    v: V,
-    to: Float,
-    rounding: Rounding,
-    out_type: Type<'c>,
-) -> V {
+fn cvt_scalar<'c>(l: &mut Lowering<'c>, v: V, to: Float, rounding: Rounding, out_type: Type<'c>) -> V {
     let asm = format!("cvt.{}.{}.f32 $0, $1;", rounding.ptx(), to.ptx());
     pure_asm(l, &asm, "=h,f", &[v], out_type)
 }
 
 /// Inline PTX without side effects (the compiler may combine or drop it).
-fn pure_asm<'c>(
-    l: &mut Lowering<'c>,
-    asm: &str,
-    constraints: &str,
-    operands: &[V],
-    result: Type<'c>,
-) -> V {
-    let attributes = [
-        ("asm_string", l.b.str_attr(asm)),
-        ("constraints", l.b.str_attr(constraints)),
-    ];
+fn pure_asm<'c>(l: &mut Lowering<'c>, asm: &str, constraints: &str, operands: &[V], result: Type<'c>) -> V {
+    let attributes = [("asm_string", l.b.str_attr(asm)), ("constraints", l.b.str_attr(constraints))];
     l.b.op1("llvm.inline_asm", operands, result, &attributes)
 }
 
@@ -599,12 +496,7 @@ fn run_packed<'c>(
             let mut vector = l.b.op1("llvm.mlir.undef", &[], vector_type, &[]);
             for (i, v) in chunk.iter().enumerate() {
                 let position = l.b.i32_const(i as i64);
-                vector = l.b.op1(
-                    "llvm.insertelement",
-                    &[vector, *v, position],
-                    vector_type,
-                    &[],
-                );
+                vector = l.b.op1("llvm.insertelement", &[vector, *v, position], vector_type, &[]);
             }
             l.b.op1("llvm.bitcast", &[vector], in_word_type, &[])
         })
@@ -614,9 +506,8 @@ fn run_packed<'c>(
     let out_word_type = l.b.int_type(packed.out_word);
     let output = if packed.out_word == 16 { "=h" } else { "=r" };
     let input = if packed.in_word == 16 { "h" } else { "r" };
-    let constraints: Vec<&str> = std::iter::repeat_n(output, out_words)
-        .chain(std::iter::repeat_n(input, words.len()))
-        .collect();
+    let constraints: Vec<&str> =
+        std::iter::repeat_n(output, out_words).chain(std::iter::repeat_n(input, words.len())).collect();
     let result_type = if out_words == 1 {
         out_word_type
     } else {
@@ -629,12 +520,7 @@ fn run_packed<'c>(
         (0..out_words)
             .map(|i| {
                 let position = DenseI64ArrayAttribute::new(l.context(), &[i as i64]);
-                l.b.op1(
-                    "llvm.extractvalue",
-                    &[asm],
-                    out_word_type,
-                    &[("position", position.into())],
-                )
+                l.b.op1("llvm.extractvalue", &[asm], out_word_type, &[("position", position.into())])
             })
             .collect()
     };
@@ -664,10 +550,7 @@ fn run_packed<'c>(
 fn fp4_upcast_ptx(to_bf16: bool) -> Packed {
     // (high bytes of values 0-3, of 4-7), (low bytes of 0-3, of 4-7).
     let (high, low) = if to_bf16 {
-        (
-            (0x3f3f3f00u32, 0x40404040u32),
-            Some((0xc0800000u32, 0xc0804000u32)),
-        )
+        ((0x3f3f3f00u32, 0x40404040u32), Some((0xc0800000u32, 0xc0804000u32)))
     } else {
         ((0x3e3c3800, 0x46444240), None)
     };
@@ -675,20 +558,13 @@ fn fp4_upcast_ptx(to_bf16: bool) -> Packed {
     asm += "and.b32 m, $4, 0x77777777;\n\tshr.b32 s, $4, 3;\n\tand.b32 s, s, 0x11111111;\n\t";
     asm += "shr.b32 m_hi, m, 16;\n\tshr.b32 s_hi, s, 16;\n\t";
     for (half, (magnitudes, signs)) in [("m", "s"), ("m_hi", "s_hi")].iter().enumerate() {
-        asm += &format!(
-            "prmt.b32 h, {:#x}, {:#x}, {magnitudes};\n\t",
-            high.0, high.1
-        );
+        asm += &format!("prmt.b32 h, {:#x}, {:#x}, {magnitudes};\n\t", high.0, high.1);
         asm += &format!("prmt.b32 sign, 0x8000, 0, {signs};\n\tor.b32 h, h, sign;\n\t");
         match low {
             Some((l0, l1)) => asm += &format!("prmt.b32 l, {l0:#x}, {l1:#x}, {magnitudes};\n\t"),
             None => asm += "mov.b32 l, 0;\n\t",
         }
-        asm += &format!(
-            "prmt.b32 ${}, l, h, 0x5140;\n\tprmt.b32 ${}, l, h, 0x7362;\n\t",
-            2 * half,
-            2 * half + 1
-        );
+        asm += &format!("prmt.b32 ${}, l, h, 0x5140;\n\tprmt.b32 ${}, l, h, 0x7362;\n\t", 2 * half, 2 * half + 1);
     }
     asm += "}";
     Packed::new(asm, 32, 32, 8)
@@ -697,40 +573,24 @@ fn fp4_upcast_ptx(to_bf16: bool) -> Packed {
 /// `ttg.fp4_to_fp`: each i8 register holds two e2m1 values along `axis`,
 /// which become result registers `2r` (low nibble) and `2r + 1`.
 pub fn lower_fp4_to_fp<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let source = op
-        .operand_at(0)
-        .map_err(|e| LowerError::at(&op, e.to_string()))?;
-    let result = op
-        .result_at(0)
-        .map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let source = op.operand_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let out_type = l.lower_type(result.r#type());
     let to_bf16 = match out_type.to_string().as_str() {
         "bf16" => true,
         "f16" => false,
-        other => {
-            return Err(LowerError::at(
-                &op,
-                format!("upcasts e2m1 to f16 or bf16, not {other}"),
-            ))
-        }
+        other => return Err(LowerError::at(&op, format!("upcasts e2m1 to f16 or bf16, not {other}"))),
     };
     let axis = crate::int_attribute(&op, "axis").unwrap_or(0) as usize;
-    let (in_layout, out_layout) = (
-        l.tensor_layout(&op, source.r#type())?,
-        l.tensor_layout(&op, result.r#type())?,
-    );
+    let (in_layout, out_layout) = (l.tensor_layout(&op, source.r#type())?, l.tensor_layout(&op, result.r#type())?);
     let pairs_line_up = out_layout.num_registers() == 2 * in_layout.num_registers()
-        && in_layout
-            .register_coords
-            .iter()
-            .enumerate()
-            .all(|(r, coords)| {
-                (0..2).all(|nibble| {
-                    let mut expected = coords.clone();
-                    expected[axis] = 2 * coords[axis] + nibble;
-                    out_layout.register_coords[2 * r + nibble as usize] == expected
-                })
-            });
+        && in_layout.register_coords.iter().enumerate().all(|(r, coords)| {
+            (0..2).all(|nibble| {
+                let mut expected = coords.clone();
+                expected[axis] = 2 * coords[axis] + nibble;
+                out_layout.register_coords[2 * r + nibble as usize] == expected
+            })
+        });
     if !pairs_line_up {
         return Err(LowerError::at(
             &op,
@@ -773,23 +633,13 @@ mod tests {
 
     #[test]
     fn encode_inverts_decode_on_every_code() {
-        for format in [
-            Fp8::E4M3FN,
-            Fp8::E5M2,
-            Fp8::E4M3FNUZ,
-            Fp8::E5M2FNUZ,
-            Fp8::E4M3B11FNUZ,
-        ] {
+        for format in [Fp8::E4M3FN, Fp8::E5M2, Fp8::E4M3FNUZ, Fp8::E5M2FNUZ, Fp8::E4M3B11FNUZ] {
             for code in 0..=255u8 {
                 let value = format.decode(code);
                 if value.is_nan() {
                     continue;
                 }
-                assert_eq!(
-                    format.encode(value, true, false),
-                    code,
-                    "{format:?} {code:#x}"
-                );
+                assert_eq!(format.encode(value, true, false), code, "{format:?} {code:#x}");
             }
         }
     }
@@ -824,18 +674,11 @@ mod tests {
             } else if let Ok(n) = text.parse::<u32>() {
                 n
             } else {
-                *regs
-                    .get(text)
-                    .unwrap_or_else(|| panic!("unset register {text}"))
+                *regs.get(text).unwrap_or_else(|| panic!("unset register {text}"))
             }
         };
         for statement in packed.asm.split(';') {
-            let statement = statement
-                .trim()
-                .trim_start_matches('{')
-                .trim()
-                .trim_end_matches('}')
-                .trim();
+            let statement = statement.trim().trim_start_matches('{').trim().trim_end_matches('}').trim();
             if statement.is_empty() || statement.starts_with(".reg") {
                 continue;
             }
@@ -855,21 +698,13 @@ mod tests {
                 "mul.f32" => (f32::from_bits(a(1)) * f32::from_bits(a(2))).to_bits(),
                 "prmt.b32" => {
                     let bytes = (a(1) as u64) | (a(2) as u64) << 32;
-                    (0..4)
-                        .map(|i| {
-                            (((bytes >> (8 * ((a(3) >> (4 * i)) & 7))) & 0xff) as u32) << (8 * i)
-                        })
-                        .sum()
+                    (0..4).map(|i| (((bytes >> (8 * ((a(3) >> (4 * i)) & 7))) & 0xff) as u32) << (8 * i)).sum()
                 }
                 "mul.rn.bf16x2" => {
-                    let half = |x: u32, y: u32| {
-                        bf16_rne(f32::from_bits(x << 16) * f32::from_bits(y << 16))
-                    };
+                    let half = |x: u32, y: u32| bf16_rne(f32::from_bits(x << 16) * f32::from_bits(y << 16));
                     half(a(1) & 0xffff, a(2) & 0xffff) | half(a(1) >> 16, a(2) >> 16) << 16
                 }
-                "cvt.rz.f16x2.f32" => {
-                    f16_rz(f32::from_bits(a(2))) | f16_rz(f32::from_bits(a(1))) << 16
-                }
+                "cvt.rz.f16x2.f32" => f16_rz(f32::from_bits(a(2))) | f16_rz(f32::from_bits(a(1))) << 16,
                 other => panic!("the interpreter lacks {other}"),
             };
             regs.insert(args[0].to_string(), result);
@@ -923,10 +758,7 @@ mod tests {
 
     #[test]
     fn sm80_e5m2_to_f16_and_bf16_are_exact() {
-        for (to, value_of) in [
-            (Float::F16, f16_value as fn(u32) -> f64),
-            (Float::BF16, bf16_value),
-        ] {
+        for (to, value_of) in [(Float::F16, f16_value as fn(u32) -> f64), (Float::BF16, bf16_value)] {
             let packed = packed_conversion(Float::E5M2, to, None, 80).unwrap();
             for code in 0u32..256 {
                 let expected = Fp8::E5M2.decode(code as u8);
@@ -939,10 +771,7 @@ mod tests {
                 let wanted = [expected, -expected, 1.0, 2f64.powi(-16)];
                 for (h, w) in halves.iter().zip(wanted) {
                     let got = value_of(*h);
-                    assert!(
-                        got == w || (got.is_nan() && w.is_nan()),
-                        "{to:?} code {code:#x}: {got} != {w}"
-                    );
+                    assert!(got == w || (got.is_nan() && w.is_nan()), "{to:?} code {code:#x}: {got} != {w}");
                 }
             }
         }
@@ -953,10 +782,7 @@ mod tests {
     /// overflow to infinity as rtne does.
     #[test]
     fn sm80_f16_and_bf16_to_e5m2_round_to_nearest_ties_away() {
-        for (from, value_of) in [
-            (Float::F16, f16_value as fn(u32) -> f64),
-            (Float::BF16, bf16_value),
-        ] {
+        for (from, value_of) in [(Float::F16, f16_value as fn(u32) -> f64), (Float::BF16, bf16_value)] {
             let packed = packed_conversion(from, Float::E5M2, Some(Rounding::Rtne), 80).unwrap();
             for bits in 0u32..0x10000 {
                 let x = value_of(bits);
@@ -968,10 +794,7 @@ mod tests {
                     let got = Fp8::E5M2.decode(byte);
                     let nearest = Fp8::E5M2.decode(Fp8::E5M2.encode(x, true, false));
                     let tie = (x - got).abs() == (x - nearest).abs() && got.abs() >= nearest.abs();
-                    assert!(
-                        got == nearest || tie,
-                        "{from:?} {bits:#x} = {x}: {got}, nearest {nearest}"
-                    );
+                    assert!(got == nearest || tie, "{from:?} {bits:#x} = {x}: {got}, nearest {nearest}");
                 }
             }
         }
@@ -986,11 +809,7 @@ mod tests {
                 continue;
             }
             let out = run_ptx(&packed, &[bits | bits << 16, bits | bits << 16], 1)[0];
-            assert_eq!(
-                out.to_le_bytes()[0],
-                Fp8::E5M2.encode(x, false, true),
-                "{bits:#x} = {x}"
-            );
+            assert_eq!(out.to_le_bytes()[0], Fp8::E5M2.encode(x, false, true), "{bits:#x} = {x}");
         }
     }
 
@@ -1030,16 +849,8 @@ mod tests {
                 let halves: Vec<u32> = out.iter().flat_map(|w| [w & 0xffff, w >> 16]).collect();
                 for (i, h) in halves.iter().enumerate() {
                     let source = (word >> (8 * (i / 2))) & 0xff;
-                    let nibble = if i % 2 == 0 {
-                        source & 0xf
-                    } else {
-                        source >> 4
-                    };
-                    assert_eq!(
-                        value_of(*h),
-                        e2m1(nibble),
-                        "bf16 {to_bf16} byte {byte:#x} element {i}"
-                    );
+                    let nibble = if i % 2 == 0 { source & 0xf } else { source >> 4 };
+                    assert_eq!(value_of(*h), e2m1(nibble), "bf16 {to_bf16} byte {byte:#x} element {i}");
                     assert_eq!(*h & 0x8000 != 0, nibble & 8 != 0, "sign of -0");
                 }
             }

@@ -4,16 +4,14 @@
 //! fetched with `shfl.sync.idx` from the lane that holds it, one shuffle per
 //! register that could hold it; otherwise the source goes through the op's
 //! scratch in shared memory (row-major), and each thread reads what it needs.
-use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
     layout::{apply_linear, TensorLayout},
-    ops::warp::{
-        bit_width, load_shared, row_major_index, shuffle, store_shared, stored_type, Shuffle,
-    },
+    ops::warp::{bit_width, load_shared, row_major_index, shuffle, store_shared, stored_type, Shuffle},
 };
 use melior::ir::{OperationRef, ValueLike};
+use tritium_dialects::access::OpAccess;
 use tritium_layout::Dim;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
@@ -23,15 +21,9 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let sources = l.operand(&op, 0)?;
     let indices = l.operand(&op, 1)?;
     if indices.len() != dst.num_registers() {
-        return Err(LowerError::at(
-            &op,
-            "the indices and the result are distributed differently",
-        ));
+        return Err(LowerError::at(&op, "the indices and the result are distributed differently"));
     }
-    let indices: Vec<V> = indices
-        .iter()
-        .map(|i| index_to_i32(l, &op, *i))
-        .collect::<Result<_>>()?;
+    let indices: Vec<V> = indices.iter().map(|i| index_to_i32(l, &op, *i)).collect::<Result<_>>()?;
     let warp_local = tritium_passes::analysis::scratch::gather_is_warp_local(&op)
         .ok_or_else(|| LowerError::at(&op, "has operands without a distributed layout"))?;
     let result = if warp_local {
@@ -64,27 +56,17 @@ enum Holder {
 }
 
 fn holders(src: &TensorLayout) -> std::result::Result<Vec<Vec<Holder>>, String> {
-    let mut holders: Vec<Vec<Holder>> = src
-        .shape
-        .iter()
-        .map(|s| vec![Holder::Elsewhere; s.trailing_zeros() as usize])
-        .collect();
-    let registers = src
-        .linear
-        .bases(&Dim::Register)
-        .cloned()
-        .unwrap_or_default();
+    let mut holders: Vec<Vec<Holder>> =
+        src.shape.iter().map(|s| vec![Holder::Elsewhere; s.trailing_zeros() as usize]).collect();
+    let registers = src.linear.bases(&Dim::Register).cloned().unwrap_or_default();
     for (kind, bases) in [(0, &registers), (1, &src.lane_bases)] {
         for (bit, basis) in bases.iter().enumerate() {
             let nonzero: Vec<usize> = (0..basis.len()).filter(|d| basis[*d] != 0).collect();
             match nonzero[..] {
                 [] => {}
                 [d] if basis[d].is_power_of_two() => {
-                    holders[d][basis[d].trailing_zeros() as usize] = if kind == 0 {
-                        Holder::Register(bit)
-                    } else {
-                        Holder::Lane(bit)
-                    };
+                    holders[d][basis[d].trailing_zeros() as usize] =
+                        if kind == 0 { Holder::Register(bit) } else { Holder::Lane(bit) };
                 }
                 _ => return Err("the source layout is not a permutation of coordinate bits".into()),
             }
@@ -118,10 +100,7 @@ fn within_warps<'c>(
             Holder::Register(bit) => (1u32 << bit, 0),
             Holder::Lane(bit) => (0, 1u32 << bit),
             Holder::Elsewhere => {
-                return Err(LowerError::at(
-                    op,
-                    "the gather axis spans warps but the gather was found warp-local",
-                ))
+                return Err(LowerError::at(op, "the gather axis spans warps but the gather was found warp-local"))
             }
         };
         register_values.push(r);
@@ -151,12 +130,7 @@ fn within_warps<'c>(
                 match holders[d].get(bit as usize) {
                     Some(Holder::Register(r)) => fixed_register ^= 1 << r,
                     Some(Holder::Lane(b)) => fixed_lane ^= 1 << b,
-                    _ => {
-                        return Err(LowerError::at(
-                            op,
-                            "an output element's column is not in its warp",
-                        ))
-                    }
+                    _ => return Err(LowerError::at(op, "an output element's column is not in its warp")),
                 }
             }
         }
@@ -172,8 +146,7 @@ fn within_warps<'c>(
         } else {
             None
         };
-        let selected =
-            (dynamic_registers != 0).then(|| apply_linear(&mut l.b, *index, &register_values));
+        let selected = (dynamic_registers != 0).then(|| apply_linear(&mut l.b, *index, &register_values));
         // Every register the index may pick, read from the source lane.
         let mut value: Option<V> = None;
         let mut subset = 0usize;
@@ -185,10 +158,7 @@ fn within_warps<'c>(
                 .ok_or_else(|| LowerError::at(op, "a source register is out of range"))?;
             let candidate = match source_lane {
                 Some(lane) => shuffle(l, candidate, Shuffle::Idx(lane)).ok_or_else(|| {
-                    LowerError::at(
-                        op,
-                        format!("cannot shuffle values of type {}", type_of(candidate)),
-                    )
+                    LowerError::at(op, format!("cannot shuffle values of type {}", type_of(candidate)))
                 })?,
                 None => candidate,
             };
@@ -238,11 +208,7 @@ fn through_shared<'c>(
         // Row-major over the source's shape, the axis coordinate replaced.
         let mut offset: Option<V> = None;
         for d in 0..dst.rank() {
-            let coordinate = if d == axis {
-                *index
-            } else {
-                l.coordinate(dst, j, d)
-            };
+            let coordinate = if d == axis { *index } else { l.coordinate(dst, j, d) };
             offset = Some(match offset {
                 None => coordinate,
                 Some(acc) => {
@@ -252,8 +218,7 @@ fn through_shared<'c>(
                 }
             });
         }
-        let address =
-            l.b.gep(base, offset.expect("tensors have a dimension"), stored);
+        let address = l.b.gep(base, offset.expect("tensors have a dimension"), stored);
         result.push(load_shared(l, address, element));
     }
     Ok(result)

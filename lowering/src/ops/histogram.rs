@@ -3,29 +3,22 @@
 //! of the bin are the lane id), a popcount of the lanes whose value has the
 //! bin's bits; then the warps add their counts into the op's scratch in
 //! shared memory with atomics, and each thread reads its result elements.
-use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
     ops::warp::{ballot, bit_width, if_then},
 };
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
+use tritium_dialects::access::OpAccess;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let src = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
     let dst = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let values = l.operand(&op, 0)?;
-    let masks = if op.operand_count() > 1 {
-        Some(l.operand(&op, 1)?)
-    } else {
-        None
-    };
+    let masks = if op.operand_count() > 1 { Some(l.operand(&op, 1)?) } else { None };
     let bins = dst.shape.iter().product::<i64>() as u32;
     if !bins.is_power_of_two() || src.rank() != 1 {
-        return Err(LowerError::at(
-            &op,
-            "histograms of 1-D tensors into a power of two of bins are supported",
-        ));
+        return Err(LowerError::at(&op, "histograms of 1-D tensors into a power of two of bins are supported"));
     }
     let bin_bits = bins.trailing_zeros();
     // The lane owns bins `lane << low_bits | k`, k < bins_per_lane.
@@ -33,16 +26,14 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let low_bits = bin_bits - lane_bits;
     let bins_per_lane = 1u32 << low_bits;
     let result_type = l.lower_type(op.result_at(0).unwrap().r#type());
-    let result_bits = bit_width(result_type)
-        .ok_or_else(|| LowerError::at(&op, "the histogram must count in integers"))?;
+    let result_bits =
+        bit_width(result_type).ok_or_else(|| LowerError::at(&op, "the histogram must count in integers"))?;
     let i32 = l.b.i32();
     let lane = l.lane;
 
     // Lanes that repeat another lane's elements take no part.
     let free_lanes = src.free_lane_mask();
-    let unique_lanes = (0..32u32)
-        .filter(|lane| lane & free_lanes == 0)
-        .fold(0u32, |m, lane| m | 1 << lane);
+    let unique_lanes = (0..32u32).filter(|lane| lane & free_lanes == 0).fold(0u32, |m, lane| m | 1 << lane);
     // -1 where the lane-id bit is clear: `ballot ^ that` keeps the lanes
     // whose bit equals this lane's.
     let lane_complements: Vec<V> = (0..lane_bits)
@@ -138,10 +129,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             None => in_range,
         });
     }
-    let counts: Vec<V> = counts
-        .into_iter()
-        .map(|c| c.unwrap_or_else(|| l.b.i32_const(0)))
-        .collect();
+    let counts: Vec<V> = counts.into_iter().map(|c| c.unwrap_or_else(|| l.b.i32_const(0))).collect();
     let add_counts = |l: &mut Lowering<'c>| -> Result<Vec<V>> {
         let i64 = l.b.i64();
         for (k, count) in counts.iter().enumerate() {
@@ -160,10 +148,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
                 "llvm.atomicrmw",
                 &[address, count],
                 result_type,
-                &[
-                    ("bin_op", l.b.int_attr(i64, 1)),
-                    ("ordering", l.b.int_attr(i64, 2)),
-                ],
+                &[("bin_op", l.b.int_attr(i64, 1)), ("ordering", l.b.int_attr(i64, 2))],
             );
         }
         Ok(Vec::new())

@@ -10,9 +10,7 @@ use crate::{
     emit::{LowerError, Lowering, Result},
 };
 use melior::ir::{
-    attribute::DenseI64ArrayAttribute,
-    operation::OperationLike,
-    Attribute, OperationRef, Type, TypeLike, ValueLike,
+    attribute::DenseI64ArrayAttribute, operation::OperationLike, Attribute, OperationRef, Type, TypeLike, ValueLike,
 };
 
 fn string_attribute(op: &OperationRef, name: &str) -> Result<String> {

@@ -1,12 +1,12 @@
 //! Pointer arithmetic, loads and stores of global memory, one register at a
 //! time with predicated PTX (as upstream Triton emits it).
-use tritium_dialects::access::{OpAccess, ranked_tensor};
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
     layout::TensorLayout,
 };
 use melior::ir::{operation::OperationLike, OperationRef, Type, TypeLike, ValueLike};
+use tritium_dialects::access::{ranked_tensor, OpAccess};
 use tritium_dialects::types;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
@@ -20,11 +20,14 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
 
 /// The element type a (tensor of) pointer(s) points to, lowered.
 fn pointee<'c>(l: &Lowering<'c>, op: &OperationRef, ty: Type<'c>) -> Result<Type<'c>> {
-    let element = ranked_tensor(ty).map(|t| {
-        use melior::ir::r#type::ShapedTypeLike;
-        t.element()
-    }).unwrap_or(ty);
-    let (pointee, _) = types::pointer_parts(element).ok_or_else(|| LowerError::at(op, format!("{ty} is not a pointer")))?;
+    let element = ranked_tensor(ty)
+        .map(|t| {
+            use melior::ir::r#type::ShapedTypeLike;
+            t.element()
+        })
+        .unwrap_or(ty);
+    let (pointee, _) =
+        types::pointer_parts(element).ok_or_else(|| LowerError::at(op, format!("{ty} is not a pointer")))?;
     if pointee.is_ranked_tensor() {
         return Err(LowerError::at(op, "block pointers must be rewritten first (triton-rewrite-tensor-pointer)"));
     }
@@ -64,17 +67,29 @@ fn access_bits(op: &OperationRef, ty: Type) -> Result<u32> {
 /// The type an element is moved as: itself, except i1, which moves as the
 /// byte that holds it.
 fn moved_type<'c>(l: &Lowering<'c>, element: Type<'c>) -> Type<'c> {
-    if element.to_string() == "i1" { l.b.int_type(8) } else { element }
+    if element.to_string() == "i1" {
+        l.b.int_type(8)
+    } else {
+        element
+    }
 }
 
 /// A loaded byte as the boolean it holds.
 fn byte_to_bool<'c>(l: &Lowering<'c>, byte: V, element: Type<'c>) -> V {
-    if type_of(byte) == element { byte } else { l.b.op1("arith.trunci", &[byte], element, &[]) }
+    if type_of(byte) == element {
+        byte
+    } else {
+        l.b.op1("arith.trunci", &[byte], element, &[])
+    }
 }
 
 /// A boolean as the byte that stores it (0 or 1).
 fn bool_to_byte<'c>(l: &Lowering<'c>, value: V, moved: Type<'c>) -> V {
-    if type_of(value) == moved { value } else { l.b.op1("arith.extui", &[value], moved, &[]) }
+    if type_of(value) == moved {
+        value
+    } else {
+        l.b.op1("arith.extui", &[value], moved, &[])
+    }
 }
 
 /// Converts between an element and the integer of the same width that PTX
@@ -188,7 +203,13 @@ pub(crate) fn pack<'c>(l: &mut Lowering<'c>, elements: &[V], bits: u32, word_bit
 }
 
 /// Splits words into elements of `element_type` (the inverse of `pack`).
-pub(crate) fn unpack<'c>(l: &mut Lowering<'c>, words: &[V], word_bits: u32, bits: u32, element_type: Type<'c>) -> Vec<V> {
+pub(crate) fn unpack<'c>(
+    l: &mut Lowering<'c>,
+    words: &[V],
+    word_bits: u32,
+    bits: u32,
+    element_type: Type<'c>,
+) -> Vec<V> {
     let element_int = l.b.int_type(bits);
     let per_word = (word_bits / bits) as usize;
     let is_pointer = element_type.to_string().starts_with("!llvm.ptr");
@@ -217,7 +238,11 @@ pub(crate) fn register_list(first: usize, count: usize) -> String {
 }
 
 fn vector_suffix(count: usize) -> String {
-    if count == 1 { String::new() } else { format!(".v{count}") }
+    if count == 1 {
+        String::new()
+    } else {
+        format!(".v{count}")
+    }
 }
 
 fn load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {

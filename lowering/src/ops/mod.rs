@@ -35,7 +35,8 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         "tt.get_program_id" | "tt.get_num_programs" => {
             let axis = crate::int_attribute(&op, "axis").unwrap_or(0);
             let register = if name == "tt.get_program_id" { "ctaid" } else { "nctaid" };
-            let axis = ["x", "y", "z"].get(axis as usize).ok_or_else(|| LowerError::at(&op, "axis must be 0, 1 or 2"))?;
+            let axis =
+                ["x", "y", "z"].get(axis as usize).ok_or_else(|| LowerError::at(&op, "axis must be 0, 1 or 2"))?;
             let v = l.b.special_register(&format!("{register}.{axis}"));
             l.set_result(&op, 0, vec![v]);
             Ok(())
@@ -51,17 +52,33 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         "tt.print" | "tt.assert" => debug::lower(l, op, &name),
         "tt.dot" => dot::lower(l, op),
         "ttg.convert_layout" => convert::lower(l, op),
-        "scf.for" | "scf.if" | "scf.while" | "scf.yield" | "scf.condition" | "cf.br" | "cf.cond_br"
-        | "tt.map_elementwise" | "tt.map_elementwise.return" => {
-            control_flow::lower(l, op, &name)
-        }
-        "ttg.local_alloc" | "ttg.local_load" | "ttg.local_store" | "ttg.local_dealloc" | "ttg.memdesc_index"
-        | "ttg.memdesc_subslice" | "ttg.memdesc_trans" | "ttg.local_barrier" | "ttg.async_copy_global_to_local"
-        | "ttg.async_commit_group" | "ttg.async_wait" => shared::lower(l, op, &name),
+        "scf.for"
+        | "scf.if"
+        | "scf.while"
+        | "scf.yield"
+        | "scf.condition"
+        | "cf.br"
+        | "cf.cond_br"
+        | "tt.map_elementwise"
+        | "tt.map_elementwise.return" => control_flow::lower(l, op, &name),
+        "ttg.local_alloc"
+        | "ttg.local_load"
+        | "ttg.local_store"
+        | "ttg.local_dealloc"
+        | "ttg.memdesc_index"
+        | "ttg.memdesc_subslice"
+        | "ttg.memdesc_trans"
+        | "ttg.local_barrier"
+        | "ttg.async_copy_global_to_local"
+        | "ttg.async_commit_group"
+        | "ttg.async_wait" => shared::lower(l, op, &name),
         "ttng.warp_group_dot" | "ttng.warp_group_dot_wait" | "ttng.fence_async_shared" => wgmma::lower(l, op, &name),
         n if (n.starts_with("ttng.") && (n.contains("barrier") || n.contains("tma") || n.contains("tensormap")))
             || n == "ttg.global_scratch_alloc"
-            || n == "ttng.reinterpret_tensor_descriptor" => tma::lower(l, op, &name),
+            || n == "ttng.reinterpret_tensor_descriptor" =>
+        {
+            tma::lower(l, op, &name)
+        }
         "ttg.warp_specialize" | "ttg.warp_yield" | "ttg.warp_return" => warp_specialize::lower(l, op, &name),
         "tt.fp_to_fp" => fp8::lower_fp_to_fp(l, op),
         "ttg.fp4_to_fp" => fp8::lower_fp4_to_fp(l, op),
@@ -70,8 +87,14 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         _ if name.starts_with("llvm.") => llvm::lower(l, op, &name),
         "tt.elementwise_inline_asm" => inline_asm::lower(l, op),
         _ if name.starts_with("arith.") || name.starts_with("math.") => elementwise::lower(l, op, &name),
-        "tt.precise_sqrt" | "tt.precise_divf" | "tt.clampf" | "tt.mulhiui" | "tt.bitcast"
-        | "tt.extern_elementwise" | "tt.int_to_ptr" | "tt.ptr_to_int" => elementwise::lower(l, op, &name),
+        "tt.precise_sqrt"
+        | "tt.precise_divf"
+        | "tt.clampf"
+        | "tt.mulhiui"
+        | "tt.bitcast"
+        | "tt.extern_elementwise"
+        | "tt.int_to_ptr"
+        | "tt.ptr_to_int" => elementwise::lower(l, op, &name),
         "ub.poison" => poison(l, op),
         _ => Err(LowerError::at(&op, "the lowering does not support this op yet")),
     }

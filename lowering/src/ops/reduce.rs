@@ -2,13 +2,13 @@
 //! with butterfly shuffles, then across warps through shared memory. Which
 //! registers, lanes and warps hold elements along the axis is read off the
 //! linear layout.
-use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
     layout::TensorLayout,
 };
 use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, ValueLike};
+use tritium_dialects::access::OpAccess;
 
 /// Applies a combiner region (two sets of k scalars -> k scalars) by
 /// lowering its ops inline.
@@ -23,7 +23,8 @@ pub fn combine<'c>(l: &mut Lowering<'c>, block: &BlockRef<'c, '_>, lhs: &[V], rh
     while let Some(op) = next {
         let name = crate::ops::name_of(&op);
         if name.ends_with(".return") {
-            results = Some((0..op.operand_count()).map(|i| l.operand(&op, i).map(|r| r[0])).collect::<Result<Vec<V>>>()?);
+            results =
+                Some((0..op.operand_count()).map(|i| l.operand(&op, i).map(|r| r[0])).collect::<Result<Vec<V>>>()?);
         } else {
             crate::ops::lower_op(l, op)?;
         }
@@ -50,7 +51,11 @@ pub fn shuffle_xor<'c>(l: &mut Lowering<'c>, v: V, mask: u32) -> V {
         32 => {
             let x = if text == "i32" { v } else { l.b.op1("llvm.bitcast", &[v], i32, &[]) };
             let y = shuffle32(l, x);
-            if text == "i32" { y } else { l.b.op1("llvm.bitcast", &[y], ty, &[]) }
+            if text == "i32" {
+                y
+            } else {
+                l.b.op1("llvm.bitcast", &[y], ty, &[])
+            }
         }
         64 => {
             let i64 = l.b.i64();
@@ -64,7 +69,11 @@ pub fn shuffle_xor<'c>(l: &mut Lowering<'c>, v: V, mask: u32) -> V {
             let high = l.b.op1("arith.extui", &[high], i64, &[]);
             let high = l.b.op1("arith.shli", &[high, thirty_two], i64, &[]);
             let y = l.b.op1("arith.ori", &[low, high], i64, &[]);
-            if text == "i64" { y } else { l.b.op1("llvm.bitcast", &[y], ty, &[]) }
+            if text == "i64" {
+                y
+            } else {
+                l.b.op1("llvm.bitcast", &[y], ty, &[])
+            }
         }
         _ => {
             // Narrow types travel in the low bits of a 32-bit register.
@@ -73,7 +82,11 @@ pub fn shuffle_xor<'c>(l: &mut Lowering<'c>, v: V, mask: u32) -> V {
             let wide = l.b.op1("arith.extui", &[x], i32, &[]);
             let y = shuffle32(l, wide);
             let y = l.b.op1("arith.trunci", &[y], narrow, &[]);
-            if text.starts_with('i') { y } else { l.b.op1("llvm.bitcast", &[y], ty, &[]) }
+            if text.starts_with('i') {
+                y
+            } else {
+                l.b.op1("llvm.bitcast", &[y], ty, &[])
+            }
         }
     }
 }
@@ -164,7 +177,8 @@ fn across_warps<'c>(
     let scratch = tritium_passes::analysis::scratch::reduce_scratch(op)
         .ok_or_else(|| LowerError::at(op, "reduction across warps without a scratch layout"))?;
     let slots = 1usize << axis_warp_bits.len();
-    let outputs: usize = layout.shape.iter().enumerate().filter(|(d, _)| *d != axis).map(|(_, s)| *s as usize).product();
+    let outputs: usize =
+        layout.shape.iter().enumerate().filter(|(d, _)| *d != axis).map(|(_, s)| *s as usize).product();
     if scratch.slots != slots || scratch.outputs != outputs || scratch.offsets.len() != groups[0].1.len() {
         return Err(LowerError::at(op, "reduction scratch disagrees with the allocation analysis"));
     }
@@ -180,8 +194,16 @@ fn across_warps<'c>(
             let one = b.i32_const(1);
             let moved = b.lshr(warp, shift);
             let masked = b.and(moved, one);
-            let term = if k == 0 { masked } else { let s = b.i32_const(k as i64); b.shl(masked, s) };
-            slot = Some(match slot { Some(acc) => b.or(acc, term), None => term });
+            let term = if k == 0 {
+                masked
+            } else {
+                let s = b.i32_const(k as i64);
+                b.shl(masked, s)
+            };
+            slot = Some(match slot {
+                Some(acc) => b.or(acc, term),
+                None => term,
+            });
         }
         slot.unwrap()
     });
@@ -190,11 +212,15 @@ fn across_warps<'c>(
     // plus this thread's lane and warp coordinates.
     let mut output_index = Vec::new();
     for (group_coords, _) in groups.iter() {
-        let register = layout.register_coords.iter().position(|c| {
-            let mut key = c.clone();
-            key[axis] = 0;
-            key == *group_coords
-        }).unwrap();
+        let register = layout
+            .register_coords
+            .iter()
+            .position(|c| {
+                let mut key = c.clone();
+                key[axis] = 0;
+                key == *group_coords
+            })
+            .unwrap();
         output_index.push(super::warp::row_major_index_without(l, layout, register, Some(axis)));
     }
 

@@ -13,7 +13,6 @@
 //! A reverse scan is the same scan over mirrored positions (lanes shuffle
 //! down instead of up, runs, warps and blocks are walked backwards), where
 //! upstream flips the values around a forward scan with shuffles.
-use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -24,6 +23,7 @@ use crate::{
     },
 };
 use melior::ir::{operation::OperationLike, BlockRef, OperationRef, RegionLike, ValueLike};
+use tritium_dialects::access::OpAccess;
 
 /// Where the elements of the axis live, read off the layout.
 struct ScanPlan {
@@ -69,21 +69,14 @@ fn step(basis: &[u32], axis: usize) -> std::result::Result<Step, String> {
 
 impl ScanPlan {
     fn new(layout: &TensorLayout, axis: usize) -> std::result::Result<ScanPlan, String> {
-        let register_bases: Vec<Vec<u32>> = layout
-            .linear
-            .bases(&tritium_layout::Dim::Register)
-            .cloned()
-            .unwrap_or_default();
+        let register_bases: Vec<Vec<u32>> =
+            layout.linear.bases(&tritium_layout::Dim::Register).cloned().unwrap_or_default();
         // (axis value, kind: 0 register, 1 lane, 2 warp, bit)
         let mut along = Vec::new();
         let mut parallel_lane_values = vec![0; layout.lane_bases.len()];
         let mut parallel_warp_values = vec![0; layout.warp_bases.len()];
         let mut parallel_bits = 0u32;
-        for (kind, bases) in [
-            (0, &register_bases),
-            (1, &layout.lane_bases),
-            (2, &layout.warp_bases),
-        ] {
+        for (kind, bases) in [(0, &register_bases), (1, &layout.lane_bases), (2, &layout.warp_bases)] {
             for (bit, basis) in bases.iter().enumerate() {
                 match step(basis, axis)? {
                     Step::Along(value) => along.push((value, kind, bit)),
@@ -104,26 +97,13 @@ impl ScanPlan {
         let kinds: Vec<u32> = along.iter().map(|(_, kind, _)| *kind).collect();
         let run = kinds.iter().take_while(|k| **k == 0).count();
         let lane_count = kinds[run..].iter().take_while(|k| **k == 1).count();
-        let warp_count = kinds[run + lane_count..]
-            .iter()
-            .take_while(|k| **k == 2)
-            .count();
-        if kinds[run + lane_count + warp_count..]
-            .iter()
-            .any(|k| *k != 0)
-        {
+        let warp_count = kinds[run + lane_count..].iter().take_while(|k| **k == 2).count();
+        if kinds[run + lane_count + warp_count..].iter().any(|k| *k != 0) {
             return Err("the layout does not order the scan axis as registers, lanes, warps, then repetitions".into());
         }
-        let lane_bits: Vec<usize> = along[run..run + lane_count]
-            .iter()
-            .map(|(_, _, bit)| *bit)
-            .collect();
+        let lane_bits: Vec<usize> = along[run..run + lane_count].iter().map(|(_, _, bit)| *bit).collect();
         let lane_shift = lane_bits.first().copied().unwrap_or(0) as u32;
-        if lane_bits
-            .iter()
-            .enumerate()
-            .any(|(i, bit)| *bit != lane_shift as usize + i)
-        {
+        if lane_bits.iter().enumerate().any(|(i, bit)| *bit != lane_shift as usize + i) {
             return Err("the lanes along the scan axis are not consecutive lane-id bits".into());
         }
         let below_warps = (run + lane_count) as u32;
@@ -139,11 +119,7 @@ impl ScanPlan {
         let mut series: Vec<Vec<Vec<(u32, usize)>>> = Vec::new();
         let blocks = 1usize << (kinds.len() - run - lane_count - warp_count);
         for (r, coords) in layout.register_coords.iter().enumerate() {
-            let first = layout
-                .register_coords
-                .iter()
-                .position(|c| c == coords)
-                .unwrap_or(r);
+            let first = layout.register_coords.iter().position(|c| c == coords).unwrap_or(r);
             representative.push(first);
             if first != r {
                 continue;
@@ -161,10 +137,7 @@ impl ScanPlan {
             };
             let block = (position >> blocks_shift) as usize;
             let element = position & ((1 << run) - 1);
-            series[s]
-                .get_mut(block)
-                .ok_or("a register lies outside the layout's blocks")?
-                .push((element, r));
+            series[s].get_mut(block).ok_or("a register lies outside the layout's blocks")?.push((element, r));
         }
         let series = series
             .into_iter()
@@ -173,18 +146,13 @@ impl ScanPlan {
                     .into_iter()
                     .map(|mut run_registers| {
                         run_registers.sort();
-                        run_registers
-                            .into_iter()
-                            .map(|(_, r)| r)
-                            .collect::<Vec<usize>>()
+                        run_registers.into_iter().map(|(_, r)| r).collect::<Vec<usize>>()
                     })
                     .collect::<Vec<_>>()
             })
             .collect::<Vec<_>>();
         if series.iter().flatten().any(|r| r.len() != 1 << run) {
-            return Err(
-                "the registers of a thread do not form whole runs along the scan axis".into(),
-            );
+            return Err("the registers of a thread do not form whole runs along the scan axis".into());
         }
         Ok(ScanPlan {
             lanes: 1 << lane_count,
@@ -233,68 +201,42 @@ impl<'c, 'a> Combiner<'c, 'a> {
     }
 
     /// `earlier (+) later` where `when` holds, else `later`.
-    fn apply_when(
-        &self,
-        l: &mut Lowering<'c>,
-        when: When,
-        earlier: Option<&[V]>,
-        later: &[V],
-    ) -> Result<Vec<V>> {
+    fn apply_when(&self, l: &mut Lowering<'c>, when: When, earlier: Option<&[V]>, later: &[V]) -> Result<Vec<V>> {
         let (Some(earlier), false) = (earlier, matches!(when, When::Never)) else {
             return Ok(later.to_vec());
         };
         let combined = self.apply(l, earlier, later)?;
         Ok(match when {
-            When::Where(p) => combined
-                .iter()
-                .zip(later)
-                .map(|(c, x)| l.b.select(p, *c, *x))
-                .collect(),
+            When::Where(p) => combined.iter().zip(later).map(|(c, x)| l.b.select(p, *c, *x)).collect(),
             _ => combined,
         })
     }
 }
 
-fn shuffle_all<'c>(
-    l: &mut Lowering<'c>,
-    op: &OperationRef,
-    values: &[V],
-    how: Shuffle,
-) -> Result<Vec<V>> {
+fn shuffle_all<'c>(l: &mut Lowering<'c>, op: &OperationRef, values: &[V], how: Shuffle) -> Result<Vec<V>> {
     values
         .iter()
         .map(|v| {
-            shuffle(l, *v, how).ok_or_else(|| {
-                LowerError::at(op, format!("cannot shuffle values of type {}", type_of(*v)))
-            })
+            shuffle(l, *v, how)
+                .ok_or_else(|| LowerError::at(op, format!("cannot shuffle values of type {}", type_of(*v))))
         })
         .collect()
 }
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let axis = crate::int_attribute(&op, "axis").unwrap_or(0) as usize;
-    let reverse = op
-        .attribute("reverse")
-        .is_ok_and(|a| a.to_string() == "true");
+    let reverse = op.attribute("reverse").is_ok_and(|a| a.to_string() == "true");
     let operands = op.operand_count();
     let layout = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
-    let inputs: Vec<Vec<V>> = (0..operands)
-        .map(|i| l.operand(&op, i))
-        .collect::<Result<_>>()?;
-    let region = op
-        .region_at(0)
-        .map_err(|e| LowerError::at(&op, e.to_string()))?;
-    let block = region
-        .first_block()
-        .ok_or_else(|| LowerError::at(&op, "has no combiner"))?;
+    let inputs: Vec<Vec<V>> = (0..operands).map(|i| l.operand(&op, i)).collect::<Result<_>>()?;
+    let region = op.region_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let block = region.first_block().ok_or_else(|| LowerError::at(&op, "has no combiner"))?;
     let combiner = Combiner { block };
-    let plan = ScanPlan::new(&layout, axis)
-        .map_err(|e| LowerError::at(&op, format!("unsupported scan layout: {e}")))?;
+    let plan =
+        ScanPlan::new(&layout, axis).map_err(|e| LowerError::at(&op, format!("unsupported scan layout: {e}")))?;
 
     // values[register][operand]
-    let mut values: Vec<Vec<V>> = (0..layout.num_registers())
-        .map(|r| inputs.iter().map(|x| x[r]).collect())
-        .collect();
+    let mut values: Vec<Vec<V>> = (0..layout.num_registers()).map(|r| inputs.iter().map(|x| x[r]).collect()).collect();
     // Positions run the other way in a reverse scan.
     let in_order = |registers: &[usize]| -> Vec<usize> {
         if reverse {
@@ -366,28 +308,14 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         b.icmp(1, lane_index, zero) // ne
     });
     if plan.warps > 1 {
-        across_warps(
-            l,
-            &op,
-            &plan,
-            &combiner,
-            reverse,
-            lane_index,
-            not_first_lane,
-            &mut values,
-            &totals,
-        )?;
+        across_warps(l, &op, &plan, &combiner, reverse, lane_index, not_first_lane, &mut values, &totals)?;
     } else {
         // One warp holds the axis: each block continues where the previous
         // one ended, whose total the last lane along the axis holds.
         let last_lane = l.in_prologue(|b| {
             let keep = b.i32_const(!((lanes as i64 - 1) << shift) & 31);
             let kept = b.and(lane, keep);
-            let last = b.i32_const(if reverse {
-                0
-            } else {
-                (lanes as i64 - 1) << shift
-            });
+            let last = b.i32_const(if reverse { 0 } else { (lanes as i64 - 1) << shift });
             b.or(kept, last)
         });
         for (s, series) in plan.series.iter().enumerate() {
@@ -395,11 +323,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             let count = series.len();
             for step in 0..count {
                 let block = if reverse { count - 1 - step } else { step };
-                let when = if carry.is_some() {
-                    When::Always
-                } else {
-                    When::Never
-                };
+                let when = if carry.is_some() { When::Always } else { When::Never };
                 let total = finish_run(
                     l,
                     &op,
@@ -414,11 +338,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
                     when,
                 )?;
                 if step + 1 < count {
-                    carry = Some(if lanes > 1 {
-                        shuffle_all(l, &op, &total, Shuffle::Idx(last_lane))?
-                    } else {
-                        total
-                    });
+                    carry = Some(if lanes > 1 { shuffle_all(l, &op, &total, Shuffle::Idx(last_lane))? } else { total });
                 }
             }
         }
@@ -448,11 +368,7 @@ fn finish_run<'c>(
     prefix: Option<&[V]>,
     when: When,
 ) -> Result<Vec<V>> {
-    let order: Vec<usize> = if reverse {
-        run.iter().rev().copied().collect()
-    } else {
-        run.to_vec()
-    };
+    let order: Vec<usize> = if reverse { run.iter().rev().copied().collect() } else { run.to_vec() };
     let total = combiner.apply_when(l, when, prefix, total)?;
     let (last, rest) = order.split_last().expect("runs are not empty");
     values[*last] = total.clone();
@@ -462,18 +378,12 @@ fn finish_run<'c>(
     // The prefix of this thread's run: the previous lane's total, or for the
     // first lane along the axis the prefix of the warp.
     let (before, before_when) = if plan.lanes > 1 {
-        let how = if reverse {
-            Shuffle::Down(1 << plan.lane_shift)
-        } else {
-            Shuffle::Up(1 << plan.lane_shift)
-        };
+        let how = if reverse { Shuffle::Down(1 << plan.lane_shift) } else { Shuffle::Up(1 << plan.lane_shift) };
         let from_previous = shuffle_all(l, op, &total, how)?;
         let before = match prefix {
-            Some(prefix) if !matches!(when, When::Never) => from_previous
-                .iter()
-                .zip(prefix)
-                .map(|(a, p)| l.b.select(not_first_lane, *a, *p))
-                .collect(),
+            Some(prefix) if !matches!(when, When::Never) => {
+                from_previous.iter().zip(prefix).map(|(a, p)| l.b.select(not_first_lane, *a, *p)).collect()
+            }
             _ => from_previous,
         };
         (Some(before), When::Where(not_first_lane).or(l, when))
@@ -502,18 +412,11 @@ fn across_warps<'c>(
     values: &mut [Vec<V>],
     totals: &[Vec<Vec<V>>],
 ) -> Result<()> {
-    let scratch = tritium_passes::analysis::scratch::scan_scratch(op).ok_or_else(|| {
-        LowerError::at(
-            op,
-            "a scan across warps without scratch (allocate-shared-memory-nv)",
-        )
-    })?;
+    let scratch = tritium_passes::analysis::scratch::scan_scratch(op)
+        .ok_or_else(|| LowerError::at(op, "a scan across warps without scratch (allocate-shared-memory-nv)"))?;
     let slots = plan.parallel as usize * plan.warps as usize * plan.runs();
     if slots > scratch.elements {
-        return Err(LowerError::at(
-            op,
-            "the scan needs more scratch than upstream's size for this layout",
-        ));
+        return Err(LowerError::at(op, "the scan needs more scratch than upstream's size for this layout"));
     }
     let base = l.scratch_base(op)?;
     let element_types: Vec<_> = totals[0][0].iter().map(|v| type_of(*v)).collect();
@@ -539,21 +442,14 @@ fn across_warps<'c>(
             index
         }
     });
-    let parallel_index = l.in_prologue(|b| {
-        thread_linear(
-            b,
-            ids,
-            &plan.parallel_lane_values,
-            &plan.parallel_warp_values,
-        )
-    });
+    let parallel_index =
+        l.in_prologue(|b| thread_linear(b, ids, &plan.parallel_lane_values, &plan.parallel_warp_values));
     let slot = |l: &mut Lowering<'c>, warp: V, run: usize| -> V {
         let scaled_warp = {
             let p = l.b.i32_const(parallel as i64);
             l.b.mul(warp, p)
         };
-        let run_offset =
-            l.b.i32_const((parallel as usize * warps as usize * run) as i64);
+        let run_offset = l.b.i32_const((parallel as usize * warps as usize * run) as i64);
         let within = l.b.add(parallel_index, scaled_warp);
         l.b.add(within, run_offset)
     };
@@ -578,17 +474,9 @@ fn across_warps<'c>(
         for total in series {
             let index = slot(l, warp_index, next_run);
             for (i, v) in total.iter().enumerate() {
-                let address = l.b.gep(
-                    arrays[i],
-                    index,
-                    super::warp::stored_type(l, element_types[i]),
-                );
-                store_shared(l, address, *v, Some(writer)).ok_or_else(|| {
-                    LowerError::at(
-                        op,
-                        format!("cannot keep {} in shared memory", element_types[i]),
-                    )
-                })?;
+                let address = l.b.gep(arrays[i], index, super::warp::stored_type(l, element_types[i]));
+                store_shared(l, address, *v, Some(writer))
+                    .ok_or_else(|| LowerError::at(op, format!("cannot keep {} in shared memory", element_types[i])))?;
             }
             ids.push(next_run);
             next_run += 1;
@@ -612,11 +500,7 @@ fn across_warps<'c>(
                 let index = slot(l, j_index, run_ids[s][block]);
                 let partial: Vec<V> = (0..element_types.len())
                     .map(|i| {
-                        let address = l.b.gep(
-                            arrays[i],
-                            index,
-                            super::warp::stored_type(l, element_types[i]),
-                        );
+                        let address = l.b.gep(arrays[i], index, super::warp::stored_type(l, element_types[i]));
                         load_shared(l, address, element_types[i])
                     })
                     .collect();
@@ -633,10 +517,7 @@ fn across_warps<'c>(
                                 let c = b.i32_const(j as i64 + 1);
                                 b.icmp(9, warp_index, c) // uge
                             });
-                            next.iter()
-                                .zip(&previous)
-                                .map(|(n, p)| l.b.select(at_least, *n, *p))
-                                .collect()
+                            next.iter().zip(&previous).map(|(n, p)| l.b.select(at_least, *n, *p)).collect()
                         }
                     });
                 }
@@ -648,11 +529,7 @@ fn across_warps<'c>(
             let after_first = after_first.expect("several warps");
             let (prefix, when) = match &carry {
                 Some(c) => {
-                    let p: Vec<V> = c
-                        .iter()
-                        .zip(&after_first)
-                        .map(|(c, a)| l.b.select(first_warp, *c, *a))
-                        .collect();
+                    let p: Vec<V> = c.iter().zip(&after_first).map(|(c, a)| l.b.select(first_warp, *c, *a)).collect();
                     (p, When::Always)
                 }
                 None => {

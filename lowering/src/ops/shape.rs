@@ -2,7 +2,6 @@
 //! (make_range, splat, broadcast, expand_dims, reshape, trans, join, split):
 //! each result register takes the operand register that holds the same
 //! element, found through the two layouts.
-use tritium_dialects::access::OpAccess;
 use crate::{
     builder::V,
     emit::{LowerError, Lowering, Result},
@@ -10,6 +9,7 @@ use crate::{
 };
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 use std::collections::HashMap;
+use tritium_dialects::access::OpAccess;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
     match name {
@@ -86,10 +86,14 @@ pub fn same_threads(
     dst: &TensorLayout,
     to_source: &dyn Fn(&[u32]) -> Vec<u32>,
 ) -> std::result::Result<(), String> {
-    for (which, dst_bases, src_bases) in [("lane", &dst.lane_bases, &src.lane_bases), ("warp", &dst.warp_bases, &src.warp_bases)] {
+    for (which, dst_bases, src_bases) in
+        [("lane", &dst.lane_bases, &src.lane_bases), ("warp", &dst.warp_bases, &src.warp_bases)]
+    {
         let mapped: Vec<Vec<u32>> = dst_bases.iter().map(|b| to_source(b)).collect();
         if &mapped != src_bases {
-            return Err(format!("the {which}s of the operand and the result hold different elements; a ttg.convert_layout is needed"));
+            return Err(format!(
+                "the {which}s of the operand and the result hold different elements; a ttg.convert_layout is needed"
+            ));
         }
     }
     Ok(())
@@ -103,7 +107,9 @@ pub fn same_threads(
 /// (a whole-tensor `tl.sum` reshapes to 1-D that way).
 fn same_replication(src: &TensorLayout, dst: &TensorLayout) -> bool {
     let first_copies = |t: &TensorLayout| -> Vec<usize> {
-        (0..t.num_registers()).map(|r| t.register_coords.iter().position(|c| *c == t.register_coords[r]).unwrap()).collect()
+        (0..t.num_registers())
+            .map(|r| t.register_coords.iter().position(|c| *c == t.register_coords[r]).unwrap())
+            .collect()
     };
     src.num_registers() == dst.num_registers()
         && first_copies(src) == first_copies(dst)
@@ -223,7 +229,11 @@ fn cat<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     if registers.len() != layout.num_registers() {
         return Err(LowerError::at(
             &op,
-            format!("the result holds {} registers per thread, the operands {}", layout.num_registers(), registers.len()),
+            format!(
+                "the result holds {} registers per thread, the operands {}",
+                layout.num_registers(),
+                registers.len()
+            ),
         ));
     }
     l.set_result(&op, 0, registers);

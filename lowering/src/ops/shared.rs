@@ -4,7 +4,6 @@
 //! buffer's shared layout inverted and composed with the tensor's layout.
 //! Offsets come from allocate-shared-memory-nv (allocation.offset) and the
 //! barriers between accesses from tritongpu-membar (ttg.local_barrier).
-use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
@@ -12,6 +11,7 @@ use crate::{
     transfer::{best_mode, canonical_mask, instructions, matrix_row_offsets, verify, Mode},
 };
 use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{layout::layout_of, types::MemDesc};
 use tritium_layout::LinearLayout;
 
@@ -36,7 +36,12 @@ fn memdesc_layout(op: &OperationRef, ty: Type) -> Result<(MemDesc<'static>, Line
 }
 
 /// Offsets of a tensor's registers in a buffer.
-fn access<'c>(l: &mut Lowering<'c>, op: &OperationRef, memdesc_type: Type<'c>, tensor: &TensorLayout) -> Result<(SharedAccess, V)> {
+fn access<'c>(
+    l: &mut Lowering<'c>,
+    op: &OperationRef,
+    memdesc_type: Type<'c>,
+    tensor: &TensorLayout,
+) -> Result<(SharedAccess, V)> {
     let (_, shared) = memdesc_layout(op, memdesc_type)?;
     let access = SharedAccess::new(&shared, tensor).map_err(|e| LowerError::at(op, e))?;
     let ids = l.ids();
@@ -118,7 +123,13 @@ fn matrix_attributes<'c>(l: &Lowering<'c>, trans: bool) -> Vec<(&'static str, me
 
 /// Writes `registers` (one thread's, in its layout's register order) into
 /// the buffer at `pointer` with `mode`.
-pub(crate) fn store_registers<'c>(l: &mut Lowering<'c>, access: &SharedAccess, mode: &Mode, registers: &[V], pointer: V) {
+pub(crate) fn store_registers<'c>(
+    l: &mut Lowering<'c>,
+    access: &SharedAccess,
+    mode: &Mode,
+    registers: &[V],
+    pointer: V,
+) {
     let element = type_of(registers[0]);
     let stored = stored_type(l, element);
     let bytes = stored_bytes(element);
@@ -158,7 +169,14 @@ pub(crate) fn store_registers<'c>(l: &mut Lowering<'c>, access: &SharedAccess, m
 /// Reads `count` registers of type `element` (in the layout's register
 /// order) from the buffer at `pointer` with `mode`; `None` if `mode` leaves
 /// a register unread (a bug of the caller's mode).
-pub(crate) fn load_registers<'c>(l: &mut Lowering<'c>, access: &SharedAccess, mode: &Mode, count: usize, element: Type<'c>, pointer: V) -> Option<Vec<V>> {
+pub(crate) fn load_registers<'c>(
+    l: &mut Lowering<'c>,
+    access: &SharedAccess,
+    mode: &Mode,
+    count: usize,
+    element: Type<'c>,
+    pointer: V,
+) -> Option<Vec<V>> {
     let stored = stored_type(l, element);
     let bytes = stored_bytes(element);
     let (thread, mask) = thread_offset(l, access, mode);
@@ -219,7 +237,14 @@ pub(crate) fn load_registers<'c>(l: &mut Lowering<'c>, access: &SharedAccess, mo
 }
 
 /// Writes a tensor's registers into the buffer at `pointer`.
-fn write<'c>(l: &mut Lowering<'c>, op: &OperationRef<'c, '_>, registers: &[V], tensor_type: Type<'c>, memdesc_type: Type<'c>, pointer: V) -> Result<()> {
+fn write<'c>(
+    l: &mut Lowering<'c>,
+    op: &OperationRef<'c, '_>,
+    registers: &[V],
+    tensor_type: Type<'c>,
+    memdesc_type: Type<'c>,
+    pointer: V,
+) -> Result<()> {
     let tensor = l.tensor_layout(op, tensor_type)?;
     let (_, shared) = memdesc_layout(op, memdesc_type)?;
     let access = SharedAccess::new(&shared, &tensor).map_err(|e| LowerError::at(op, e))?;
@@ -230,7 +255,13 @@ fn write<'c>(l: &mut Lowering<'c>, op: &OperationRef<'c, '_>, registers: &[V], t
 }
 
 /// Reads a tensor of `tensor_type` from the buffer at `pointer`.
-fn read<'c>(l: &mut Lowering<'c>, op: &OperationRef<'c, '_>, tensor_type: Type<'c>, memdesc_type: Type<'c>, pointer: V) -> Result<Vec<V>> {
+fn read<'c>(
+    l: &mut Lowering<'c>,
+    op: &OperationRef<'c, '_>,
+    tensor_type: Type<'c>,
+    memdesc_type: Type<'c>,
+    pointer: V,
+) -> Result<Vec<V>> {
     let tensor = l.tensor_layout(op, tensor_type)?;
     let (_, shared) = memdesc_layout(op, memdesc_type)?;
     let access = SharedAccess::new(&shared, &tensor).map_err(|e| LowerError::at(op, e))?;
@@ -271,7 +302,8 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
         }
         "ttg.local_load" => {
             let pointer = l.operand(&op, 0)?[0];
-            let registers = read(l, &op, op.result_at(0).unwrap().r#type(), op.operand_at(0).unwrap().r#type(), pointer)?;
+            let registers =
+                read(l, &op, op.result_at(0).unwrap().r#type(), op.operand_at(0).unwrap().r#type(), pointer)?;
             l.set_result(&op, 0, registers);
             Ok(())
         }
@@ -296,7 +328,8 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
         }
         "ttg.memdesc_subslice" => {
             let pointer = l.operand(&op, 0)?[0];
-            let offsets = crate::dense_i32_attribute(&op, "offsets").ok_or_else(|| LowerError::at(&op, "has no offsets"))?;
+            let offsets =
+                crate::dense_i32_attribute(&op, "offsets").ok_or_else(|| LowerError::at(&op, "has no offsets"))?;
             let (memdesc, shared) = memdesc_layout(&op, op.operand_at(0).unwrap().r#type())?;
             // The element at the subslice's origin, through the source's layout.
             let coords: Vec<(tritium_layout::Dim, u32)> =

@@ -135,7 +135,6 @@ struct Message {
     byte_offset: i64,
 }
 
-
 /// The copies that move a whole buffer, in upstream's order (dim 0 varies
 /// fastest).
 fn messages(op: &OperationRef, memdesc_type: Type) -> Result<(Vec<Message>, MemDesc<'static>)> {

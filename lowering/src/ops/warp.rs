@@ -3,7 +3,6 @@
 //! among those holding the same elements, predicated shared-memory stores,
 //! `scf.if` around ops lowered at the cursor, and row-major element indices
 //! (where scratch buffers keep a whole tensor).
-use tritium_dialects::access::OpAccess;
 use crate::{
     builder::{type_of, value, Cursor, V},
     emit::{Lowering, Result},
@@ -13,6 +12,7 @@ use melior::ir::{
     operation::{OperationBuilder, OperationLike},
     Attribute, Block, BlockLike, BlockRef, Region, RegionLike, Type, ValueLike,
 };
+use tritium_dialects::access::OpAccess;
 
 /// Where a shuffle reads from.
 #[derive(Clone, Copy)]
@@ -76,14 +76,8 @@ fn shuffle32<'c>(l: &mut Lowering<'c>, v: V, how: Shuffle) -> V {
     };
     let all = l.b.i32_const(-1);
     let clamp = l.b.i32_const(clamp);
-    let kind =
-        Attribute::parse(l.context(), &format!("#nvvm<shfl_kind {kind}>")).expect("shuffle kind");
-    l.b.op1(
-        "nvvm.shfl.sync",
-        &[all, v, offset, clamp],
-        type_of(v),
-        &[("kind", kind)],
-    )
+    let kind = Attribute::parse(l.context(), &format!("#nvvm<shfl_kind {kind}>")).expect("shuffle kind");
+    l.b.op1("nvvm.shfl.sync", &[all, v, offset, clamp], type_of(v), &[("kind", kind)])
 }
 
 /// A warp shuffle of any scalar up to 64 bits: narrower values travel in
@@ -162,18 +156,9 @@ pub fn stored_type<'c>(l: &Lowering<'c>, ty: Type<'c>) -> Type<'c> {
 
 /// Stores `v` at the shared-memory address `pointer` where `predicate`
 /// holds (a predicated `st.shared`, as upstream emits it).
-pub fn store_shared<'c>(
-    l: &mut Lowering<'c>,
-    pointer: V,
-    v: V,
-    predicate: Option<V>,
-) -> Option<()> {
+pub fn store_shared<'c>(l: &mut Lowering<'c>, pointer: V, v: V, predicate: Option<V>) -> Option<()> {
     let stored = stored_type(l, type_of(v));
-    let v = if stored != type_of(v) {
-        l.b.op1("arith.extui", &[v], stored, &[])
-    } else {
-        v
-    };
+    let v = if stored != type_of(v) { l.b.op1("arith.extui", &[v], stored, &[]) } else { v };
     let Some(predicate) = predicate else {
         l.b.op("llvm.store", &[v, pointer], &[], &[]);
         return Some(());
@@ -236,10 +221,7 @@ pub fn if_then<'c>(
         Cursor::End(block) => unsafe { BlockRef::from_raw(block) }.append_operation(operation),
         Cursor::Before(anchor) => {
             let anchor = unsafe { melior::ir::OperationRef::from_raw(anchor) };
-            anchor
-                .block()
-                .expect("anchored op is in a block")
-                .insert_operation_before(anchor, operation)
+            anchor.block().expect("anchored op is in a block").insert_operation_before(anchor, operation)
         }
     };
     let then_block = new.region_at(0).unwrap().first_block().unwrap();
@@ -254,9 +236,7 @@ pub fn if_then<'c>(
     l.b.op("scf.yield", otherwise, &[], &[]);
     l.b.cursor = saved;
     yielded?;
-    Ok((0..new.result_count())
-        .map(|i| new.result_at(i).unwrap().to_raw())
-        .collect())
+    Ok((0..new.result_count()).map(|i| new.result_at(i).unwrap().to_raw()).collect())
 }
 
 /// The row-major index of register `r`'s element in this thread.

@@ -12,17 +12,16 @@
 //! the hardware's canonical layout for that descriptor puts it. Accumulator
 //! and register-A fragments are matched to the layouts' registers by
 //! coordinates, after checking that the lane and warp bases are wgmma's.
-use tritium_dialects::access::{OpAccess, ranked_tensor};
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
     layout::TensorLayout,
 };
 use melior::ir::{
-    attribute::DenseI64ArrayAttribute, operation::OperationLike, AttributeLike, OperationRef,
-    Type, Value, ValueLike,
+    attribute::DenseI64ArrayAttribute, operation::OperationLike, AttributeLike, OperationRef, Type, Value, ValueLike,
 };
 use std::collections::HashMap;
+use tritium_dialects::access::{ranked_tensor, OpAccess};
 use tritium_dialects::{layout::layout_of, types::MemDesc};
 use tritium_layout::{Dim, Layout, LinearLayout};
 
@@ -663,9 +662,10 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
                         let elements = (0..per_word)
                             .map(|j| {
                                 let coords = vec![m0 + dr, k0 + dk + j];
-                                a_index.get(&coords).map(|r| a_registers[*r]).ok_or_else(|| {
-                                    LowerError::at(&op, "a thread lacks part of its wgmma A fragment")
-                                })
+                                a_index
+                                    .get(&coords)
+                                    .map(|r| a_registers[*r])
+                                    .ok_or_else(|| LowerError::at(&op, "a thread lacks part of its wgmma A fragment"))
                             })
                             .collect::<Result<Vec<V>>>()?;
                         words.push(match bits {

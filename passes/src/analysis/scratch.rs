@@ -8,9 +8,9 @@
 //! sizes (see `scan_scratch`, `atomic_scratch_bytes`, `gather_scratch_bytes`,
 //! `histogram_scratch_bytes`). The allocation pass and the lowering both
 //! read these numbers, so they always agree.
-use tritium_dialects::access::OpAccess;
 use crate::ir::{name_of, tensor_parts};
 use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::layout::layout_of;
 use tritium_layout::{kinds::LinearEncoding, swizzling::conversion_rounds_log2, Dim, Layout, LinearLayout};
 
@@ -97,15 +97,15 @@ pub fn scan_scratch(op: &OperationRef) -> Option<ScanScratch> {
     // queries a linear encoding.
     let (layout, _, _) = linear(op.operand_at(0).ok()?.r#type())?;
     let encoding = LinearEncoding::new(layout.remove_zero_bases_along_dim(&Dim::Register).ok()?).ok()?;
-    let (contig, threads, warps) = (encoding.contig_per_thread(), encoding.threads_per_warp(), encoding.warps_per_cta());
+    let (contig, threads, warps) =
+        (encoding.contig_per_thread(), encoding.threads_per_warp(), encoding.warps_per_cta());
     if warps[axis] == 1 {
         return None;
     }
     let product = |v: &[u32]| v.iter().map(|x| *x as usize).product::<usize>();
     let non_axis_per_warp = product(&threads) / threads[axis] as usize * (product(&contig) / contig[axis] as usize);
-    let blocks: usize = (0..shape.len())
-        .map(|d| (shape[d] as usize).div_ceil((contig[d] * threads[d] * warps[d]) as usize))
-        .product();
+    let blocks: usize =
+        (0..shape.len()).map(|d| (shape[d] as usize).div_ceil((contig[d] * threads[d] * warps[d]) as usize)).product();
     let elements = product(&warps) * non_axis_per_warp * blocks;
     // As upstream, the arrays go widest element first, so that every array
     // is aligned to its element size.
@@ -161,12 +161,14 @@ pub fn gather_is_warp_local(op: &OperationRef) -> Option<bool> {
     let (src, _, _) = linear(op.operand_at(0).ok()?.r#type())?;
     let (idx, _, _) = linear(op.operand_at(1).ok()?.r#type())?;
     let gather_dim = [Dim::Axis(axis)];
-    let warps: Vec<Dim> = [Dim::Warp, Dim::Block].into_iter().filter(|d| src.has_in_dim(d) && idx.has_in_dim(d)).collect();
+    let warps: Vec<Dim> =
+        [Dim::Warp, Dim::Block].into_iter().filter(|d| src.has_in_dim(d) && idx.has_in_dim(d)).collect();
     if !src.sublayout_is_zero(&warps, &gather_dim).ok()? || !idx.sublayout_is_zero(&warps, &gather_dim).ok()? {
         return Some(false);
     }
     let others: Vec<Dim> = (0..src.num_out_dims()).filter(|d| *d != axis).map(Dim::Axis).collect();
-    let same = |ins: &[Dim]| -> Option<bool> { Some(src.sublayout(ins, &others).ok()? == idx.sublayout(ins, &others).ok()?) };
+    let same =
+        |ins: &[Dim]| -> Option<bool> { Some(src.sublayout(ins, &others).ok()? == idx.sublayout(ins, &others).ok()?) };
     Some(same(&warps)? && same(&[Dim::Lane])?)
 }
 
@@ -175,17 +177,19 @@ pub fn gather_scratch_bytes(op: &OperationRef) -> usize {
     if gather_is_warp_local(op) != Some(false) {
         return 0;
     }
-    op.operand_at(0).ok().and_then(|src| tensor_parts(src.r#type())).map_or(0, |(shape, element, _)| {
-        shape.iter().product::<i64>() as usize * element_bytes(element)
-    })
+    op.operand_at(0)
+        .ok()
+        .and_then(|src| tensor_parts(src.r#type()))
+        .map_or(0, |(shape, element, _)| shape.iter().product::<i64>() as usize * element_bytes(element))
 }
 
 /// A tt.histogram accumulates its bins in scratch: one counter per bin, at
 /// least one per lane of a warp (upstream's size).
 pub fn histogram_scratch_bytes(op: &OperationRef) -> usize {
-    op.result_at(0).ok().and_then(|r| tensor_parts(r.r#type())).map_or(0, |(shape, element, _)| {
-        (shape.iter().product::<i64>() as usize).max(32) * element_bytes(element)
-    })
+    op.result_at(0)
+        .ok()
+        .and_then(|r| tensor_parts(r.r#type()))
+        .map_or(0, |(shape, element, _)| (shape.iter().product::<i64>() as usize).max(32) * element_bytes(element))
 }
 
 /// The compute capability of the module's `ttg.target` (`cuda:90` -> 90);

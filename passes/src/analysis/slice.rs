@@ -1,12 +1,9 @@
 //! Def-use slices: the ops connected to an op through chains of definitions
 //! and uses (MLIR's `getSlice` with default options).
-use tritium_dialects::access::{OpAccess, as_block_argument, as_op_result};
 use crate::ir::name_of;
-use melior::ir::{
-    operation::OperationLike, BlockLike, OperationRef, RegionLike,
-    Value, ValueLike,
-};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
 use std::collections::HashSet;
+use tritium_dialects::access::{as_block_argument, as_op_result, OpAccess};
 
 /// Every op reachable from `root` by repeatedly taking, for an op in the
 /// slice,

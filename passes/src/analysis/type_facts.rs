@@ -1,7 +1,7 @@
 //! Facts about types that analyses of memory accesses need: bit widths of
 //! scalars and of what pointers point to.
-use tritium_dialects::access::ranked_tensor;
 use melior::ir::{ShapedTypeLike, Type, TypeLike};
+use tritium_dialects::access::ranked_tensor;
 use tritium_dialects::types::pointer_parts;
 
 /// Bits of an integer, index or float type (upstream `getIntOrFloatBitWidth`);

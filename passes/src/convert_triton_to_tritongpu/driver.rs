@@ -17,14 +17,14 @@
 //! - legal ops keep their operands; where one of them was retyped, upstream
 //!   needs a "source materialization" back to the old type, which it only
 //!   builds (an `unrealized_conversion_cast`) with `enable-source-remat`.
-use tritium_dialects::access::{OpAccess, as_op_result, block_argument_at, ranked_tensor};
 use super::{layouts::Grid, rules::Rule};
 use crate::ir::{collect_ops, fail, name_of, Order};
 use melior::ir::{
-    block::BlockArgument, operation::OperationLike, Attribute,
-    AttributeLike, BlockLike, Operation, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+    block::BlockArgument, operation::OperationLike, Attribute, AttributeLike, BlockLike, Operation, OperationRef,
+    RegionLike, Type, TypeLike, Value, ValueLike,
 };
 use std::collections::HashMap;
+use tritium_dialects::access::{as_op_result, block_argument_at, ranked_tensor, OpAccess};
 use tritium_dialects::pass::{emit_error, PassFailed, PassResult};
 
 /// The dialects whose ops upstream's conversion target makes legal only

@@ -2,7 +2,6 @@
 //! converted form of their original types: the types its results get, and
 //! the conversions some ops need on their operands (upstream's per-op
 //! patterns in TritonToTritonGPUPass.cpp).
-use tritium_dialects::access::{OpAccess, block_argument_at, ranked_tensor};
 use super::{
     driver::{function_signature, insert_before, set_attribute, set_operand, Conversion},
     layouts,
@@ -14,6 +13,7 @@ use melior::ir::{
     r#type::FunctionType,
     Attribute, AttributeLike, BlockLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
 };
+use tritium_dialects::access::{block_argument_at, ranked_tensor, OpAccess};
 use tritium_dialects::layout::layout_of;
 use tritium_layout::{Blocked, DotOperand, Layout, Slice};
 

@@ -3,10 +3,10 @@
 //! to such a tensor points to the converted tensor, and every other type,
 //! tensors that already have a layout included, stays as it is. A type is
 //! legal when the converter leaves it unchanged.
-use tritium_dialects::access::ranked_tensor;
 use super::driver::Conversion;
 use crate::ir::{tensor_parts, tensor_type};
 use melior::ir::{Attribute, Location, Type, TypeLike};
+use tritium_dialects::access::ranked_tensor;
 use tritium_dialects::{
     layout::attribute_of,
     types::{pointer, pointer_parts},

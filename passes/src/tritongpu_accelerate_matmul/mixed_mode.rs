@@ -2,10 +2,10 @@
 //! (upstream `decomposeMixedModeDotOp`): fp8 operands of `mma.sync` become
 //! f16 where the target has no fp8 `mma.sync`, and the operands of an FMA
 //! dot become its result's type.
-use tritium_dialects::access::OpAccess;
 use super::elements::{element_bits, Scalar};
 use crate::ir::{collect_ops, create, fail, name_of, tensor_parts, tensor_type, Order};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Type, TypeLike, Value, ValueLike};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{layout::layout_of, pass::PassFailed};
 use tritium_layout::Layout;
 

@@ -1,11 +1,11 @@
 //! Which tensor-core instruction a dot gets, and the parameters of its
 //! `#ttg.nvidia_mma` layout (upstream `supportMMA`, `getMMAVersionSafe`,
 //! `mmaVersionToInstrShape`, `warpsPerTileV2` / `V3`).
-use tritium_dialects::access::OpAccess;
 use super::elements::{element_bits, is_mma_fp8, Scalar};
 use super::slices::{connected_slice, forward_slice};
 use crate::ir::{int_attribute, name_of, tensor_parts};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Type, Value, ValueLike};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::emit_remark;
 
 /// `tt.dot`'s `inputPrecision` for tf32 (the enum's value 0).

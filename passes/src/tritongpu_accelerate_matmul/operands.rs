@@ -1,13 +1,13 @@
 //! Placing the operands of a tensor-core dot: in registers in a
 //! `#ttg.dot_op` layout of the MMA layout, or (wgmma) in shared memory in an
 //! `#ttg.nvmma_shared` layout.
-use tritium_dialects::access::OpAccess;
 use super::elements::element_bits;
 use super::slices::{backward_slice, defining_op};
 use crate::dot_operand_layouts::{dot_operand_for, nvmma_shared_for, order_for_memory};
 use crate::ir::{create, name_of, tensor_parts, tensor_type};
 use crate::op_traits::{is_elementwise, is_memory_effect_free};
 use melior::ir::{operation::OperationLike, BlockLike, Location, OperationRef, TypeLike, Value, ValueLike};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::emit_remark,

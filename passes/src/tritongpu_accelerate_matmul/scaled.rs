@@ -11,15 +11,14 @@
 //! the elements NaN unless `fastMath`. A dot with only B scaled is first
 //! transposed (`(B^T A^T)^T`), so that the scaled operand is A, as upstream.
 use crate::ir::{create, name_of, tensor_parts, tensor_type};
-use tritium_dialects::access::OpAccess;
 use crate::tritongpu_remove_layout_conversions::{fp4_to_fp_layout, infer};
 use melior::ir::{
-    AttributeLike, BlockLike,
-    attribute::{DenseI32ArrayAttribute, DenseElementsAttribute, FloatAttribute, IntegerAttribute},
+    attribute::{DenseElementsAttribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
     operation::OperationLike,
     r#type::IntegerType,
-    Attribute, Location, OperationRef, Type, Value, ValueLike,
+    Attribute, AttributeLike, BlockLike, Location, OperationRef, Type, Value, ValueLike,
 };
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     rewrite::{Pattern, Rewriter},
@@ -101,7 +100,13 @@ struct Builder<'r, 'c, 'a> {
 }
 
 impl<'r, 'c, 'a> Builder<'r, 'c, 'a> {
-    fn op(&self, name: &str, operands: &[Value<'c, 'a>], result: Type<'c>, attributes: &[(&str, Attribute<'c>)]) -> Result<Value<'c, 'a>, String> {
+    fn op(
+        &self,
+        name: &str,
+        operands: &[Value<'c, 'a>],
+        result: Type<'c>,
+        attributes: &[(&str, Attribute<'c>)],
+    ) -> Result<Value<'c, 'a>, String> {
         let operation = create(name, self.location, operands, &[result], attributes);
         let inserted: OperationRef<'c, 'a> = match &self.insertion {
             Insertion::Rewriter(rewriter) => rewriter.insert(operation),
@@ -129,7 +134,12 @@ impl<'r, 'c, 'a> Builder<'r, 'c, 'a> {
         let result_shape: Vec<i64> = order.iter().map(|&d| shape[d]).collect();
         let order: Vec<i32> = order.iter().map(|&d| d as i32).collect();
         let attribute = DenseI32ArrayAttribute::new(context_of(self.location), &order).into();
-        self.op("tt.trans", &[value], typed(self.location, &result_shape, element, &result_layout)?, &[("order", attribute)])
+        self.op(
+            "tt.trans",
+            &[value],
+            typed(self.location, &result_shape, element, &result_layout)?,
+            &[("order", attribute)],
+        )
     }
 
     /// `scale` (e8m0 bytes) as the floats 2^(s - 127) of `compute` (upstream `scaleTo16`).
@@ -158,7 +168,8 @@ impl<'r, 'c, 'a> Builder<'r, 'c, 'a> {
         let mut expanded_shape = shape.clone();
         expanded_shape.push(1);
         let m = &self.module;
-        let blocked = default_blocked(&expanded_shape, m.num_warps, m.threads_per_warp, m.num_ctas).map_err(|e| e.to_string())?;
+        let blocked =
+            default_blocked(&expanded_shape, m.num_warps, m.threads_per_warp, m.num_ctas).map_err(|e| e.to_string())?;
         let slice = Layout::Slice(Slice { dim: rank as u32, parent: Box::new(Layout::Blocked(blocked.clone())) });
         let scale = self.convert(scale, &slice)?;
         let axis = IntegerAttribute::new(IntegerType::new(context_of(self.location), 32).into(), rank as i64).into();
@@ -170,16 +181,20 @@ impl<'r, 'c, 'a> Builder<'r, 'c, 'a> {
         )?;
         let mut broadcast_shape = shape.clone();
         broadcast_shape.push(32);
-        let broadcast =
-            self.op("tt.broadcast", &[expanded], typed(self.location, &broadcast_shape, element, &Layout::Blocked(blocked))?, &[])?;
+        let broadcast = self.op(
+            "tt.broadcast",
+            &[expanded],
+            typed(self.location, &broadcast_shape, element, &Layout::Blocked(blocked))?,
+            &[],
+        )?;
         let mut order: Vec<usize> = (0..rank).collect();
         order.insert(dim + 1, rank);
         let transposed = self.trans(broadcast, &order)?;
         let (transposed_shape, _, transposed_layout) = layout_of_value(transposed)?;
         let mut reshaped_shape = shape.clone();
         reshaped_shape[dim] *= 32;
-        let reshaped_layout =
-            infer::reshaped(&transposed_shape, &transposed_layout, &reshaped_shape).ok_or("cannot reshape the scale's layout")?;
+        let reshaped_layout = infer::reshaped(&transposed_shape, &transposed_layout, &reshaped_shape)
+            .ok_or("cannot reshape the scale's layout")?;
         self.op("tt.reshape", &[transposed], typed(self.location, &reshaped_shape, element, &reshaped_layout)?, &[])
     }
 }
@@ -220,7 +235,9 @@ fn operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<Operands<'c, 'a>, String
     let attribute = op.attribute("operandSegmentSizes").map_err(|_| "no operandSegmentSizes")?;
     let segments: Vec<i32> = unsafe {
         let raw = attribute.to_raw();
-        (0..mlir_sys::mlirDenseArrayGetNumElements(raw)).map(|i| mlir_sys::mlirDenseI32ArrayGetElement(raw, i)).collect()
+        (0..mlir_sys::mlirDenseArrayGetNumElements(raw))
+            .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(raw, i))
+            .collect()
     };
     let operand = |i: usize| op.operand_at(i).map_err(|e| e.to_string());
     let (a, b, c) = (operand(0)?, operand(1)?, operand(2)?);
@@ -248,9 +265,15 @@ fn scale_operand<'c, 'a>(
         // Upstream's builder infers the layout from the result's shape.
         let mut result_shape = shape.clone();
         result_shape[k_dim] *= 2;
-        let result_layout = fp4_to_fp_layout(&layout, &result_shape, k_dim).ok_or("cannot unpack fp4 in this layout")?;
+        let result_layout =
+            fp4_to_fp_layout(&layout, &result_shape, k_dim).ok_or("cannot unpack fp4 in this layout")?;
         let axis = IntegerAttribute::new(IntegerType::new(context_of(location), 32).into(), k_dim as i64).into();
-        builder.op("ttg.fp4_to_fp", &[value], typed(location, &result_shape, compute_type, &result_layout)?, &[("axis", axis)])?
+        builder.op(
+            "ttg.fp4_to_fp",
+            &[value],
+            typed(location, &result_shape, compute_type, &result_layout)?,
+            &[("axis", axis)],
+        )?
     } else {
         builder.with_element("tt.fp_to_fp", value, compute_type)?
     };
@@ -276,7 +299,12 @@ fn scale_operand<'c, 'a>(
     let ff = builder.op("arith.constant", &[], scale_type, &[("value", all_ones)])?;
     let i1: Type = IntegerType::new(context_of(location), 1).into();
     let predicate = IntegerAttribute::new(IntegerType::new(context_of(location), 64).into(), 0).into();
-    let is_nan = builder.op("arith.cmpi", &[scale, ff], typed(location, &scale_shape, i1, &scale_layout)?, &[("predicate", predicate)])?;
+    let is_nan = builder.op(
+        "arith.cmpi",
+        &[scale, ff],
+        typed(location, &scale_shape, i1, &scale_layout)?,
+        &[("predicate", predicate)],
+    )?;
     let condition = builder.broadcast_scale(is_nan, k_dim)?;
     let condition = builder.convert(condition, &upcast_layout)?;
     let nan = dense_splat(upcast.r#type(), FloatAttribute::new(context_of(location), compute_type, f64::NAN).into());

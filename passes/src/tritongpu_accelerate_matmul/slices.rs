@@ -1,13 +1,10 @@
 //! The def-use neighbourhoods of a dot that the MMA heuristics look at
 //! (MLIR's `getBackwardSlice`, `getForwardSlice` and `getSlice`, with
 //! their default options unless stated).
-use tritium_dialects::access::{OpAccess, as_block_argument, as_op_result};
 use crate::analysis::slice::users;
-use melior::ir::{
-    operation::OperationLike, BlockLike, OperationRef, RegionLike,
-    Value, ValueLike,
-};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
 use std::collections::HashSet;
+use tritium_dialects::access::{as_block_argument, as_op_result, OpAccess};
 
 /// The op defining `value`; `None` for a block argument.
 pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {

@@ -15,9 +15,11 @@
 //! reduction across threads finishes the rows, converts back to the old
 //! layout and adds the initial value. The old reduction and update stay in
 //! the loop, unused (a later DCE removes them), as upstream leaves them.
-use tritium_dialects::access::OpAccess;
 use crate::{
-    ir::{collect_ops, create, erase, fail, int_attribute, name_of, replace_all_uses, set_type, tensor_parts, tensor_type, Order},
+    ir::{
+        collect_ops, create, erase, fail, int_attribute, name_of, replace_all_uses, set_type, tensor_parts,
+        tensor_type, Order,
+    },
     op_traits::ELEMENTWISE_OPS,
     ssa::{block_arguments, block_ops, clone_with, defining_op, entry_block, insert_before, uses, ValueMap},
 };
@@ -27,6 +29,7 @@ use melior::ir::{
     r#type::IntegerType,
     Attribute, BlockLike, Identifier, OperationRef, Region, RegionLike, Type, Value, ValueLike,
 };
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{PassFailed, PassResult},
@@ -34,7 +37,8 @@ use tritium_dialects::{
 use tritium_layout::{Blocked, CtaLayout, Layout, Slice};
 
 /// The reductions the rewrite handles: their combiner, one op of these.
-const COMBINERS: &[&str] = &["arith.addf", "arith.mulf", "arith.maximumf", "arith.maxnumf", "arith.minimumf", "arith.minnumf"];
+const COMBINERS: &[&str] =
+    &["arith.addf", "arith.mulf", "arith.maximumf", "arith.maxnumf", "arith.minimumf", "arith.minnumf"];
 
 pub(super) fn split_loop_reductions(module: OperationRef) -> PassResult {
     // All reductions are chosen on the IR as it is. Each rewrite replaces
@@ -197,11 +201,15 @@ impl<'c, 'a> Candidate<'c, 'a> {
         let partial_type = tensor_type(&view_shape[..rank], self.element, Some(slice));
 
         // The partial accumulators start from the combiner's neutral element.
-        let neutral = self.neutral_element().ok_or_else(|| fail(&self.reduce, "no neutral element for this reduction"))?;
+        let neutral =
+            self.neutral_element().ok_or_else(|| fail(&self.reduce, "no neutral element for this reduction"))?;
         let neutral = melior::ir::attribute::FloatAttribute::new(context, self.element, neutral).into();
         let splat: Attribute = DenseElementsAttribute::splat(partial_type, neutral).into();
         let initial_op = defining_op(self.initial).unwrap();
-        let partial_initial = insert_after(&initial_op, create("arith.constant", self.initial.location(), &[], &[partial_type], &[("value", splat)]));
+        let partial_initial = insert_after(
+            &initial_op,
+            create("arith.constant", self.initial.location(), &[], &[partial_type], &[("value", splat)]),
+        );
 
         let new_loop = self.loop_with_partial_accumulator(partial_initial.result_at(0).unwrap().into())?;
         let body = entry_block(&new_loop, 0).unwrap();
@@ -210,10 +218,18 @@ impl<'c, 'a> Candidate<'c, 'a> {
         // In the loop: view, reduce within threads, combine.
         let source = self.reduce.operand_at(0).unwrap();
         // SAFETY: the context is live.
-        let unit = unsafe { Attribute::from_raw(mlir_sys::mlirUnitAttrGet(mlir_sys::mlirOperationGetContext(self.reduce.to_raw()))) };
+        let unit = unsafe {
+            Attribute::from_raw(mlir_sys::mlirUnitAttrGet(mlir_sys::mlirOperationGetContext(self.reduce.to_raw())))
+        };
         let view = insert_after(
             &self.reduce,
-            create("tt.reshape", location, &[source], &[view_type], &[("allow_reorder", unit), ("efficient_layout", unit)]),
+            create(
+                "tt.reshape",
+                location,
+                &[source],
+                &[view_type],
+                &[("allow_reorder", unit), ("efficient_layout", unit)],
+            ),
         );
         let mut map = ValueMap::default();
         map.map(source, view.result_at(0).unwrap().into());
@@ -241,11 +257,15 @@ impl<'c, 'a> Candidate<'c, 'a> {
         map.map(source, new_loop.result_at(new_loop.result_count() - 1).unwrap().into());
         let final_reduce = insert_after(&new_loop, clone_with(&self.reduce, &map));
         let final_shape = view_shape[..axis].to_vec();
-        let final_slice = attribute_of(&Layout::Slice(Slice::new(axis as u32, layout_of(slice).map_err(|_| PassFailed)?)), location)
-            .ok_or(PassFailed)?;
+        let final_slice =
+            attribute_of(&Layout::Slice(Slice::new(axis as u32, layout_of(slice).map_err(|_| PassFailed)?)), location)
+                .ok_or(PassFailed)?;
         set_type(final_reduce.result_at(0).unwrap().into(), tensor_type(&final_shape, self.element, Some(final_slice)));
         let result_type = self.lp.result_at(self.slot).unwrap().r#type();
-        let convert = insert_after(&final_reduce, create("ttg.convert_layout", location, &[final_reduce.result_at(0).unwrap().into()], &[result_type], &[]));
+        let convert = insert_after(
+            &final_reduce,
+            create("ttg.convert_layout", location, &[final_reduce.result_at(0).unwrap().into()], &[result_type], &[]),
+        );
         let mut map = ValueMap::default();
         map.map(self.update.operand_at(0).unwrap(), self.initial);
         map.map(self.update.operand_at(1).unwrap(), convert.result_at(0).unwrap().into());

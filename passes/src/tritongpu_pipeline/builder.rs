@@ -7,7 +7,6 @@
 //! A builder may also carry a pipeline stage and cluster: the ops it creates
 //! are then logged, for the caller to add to its schedule (upstream's
 //! `OpBuilderForStage`).
-use tritium_dialects::access::OpAccess;
 use super::schedule::Cluster;
 use crate::ir::create;
 use crate::ssa::{op_key, Key};
@@ -15,6 +14,7 @@ use melior::ir::{
     attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, Attribute, BlockLike, BlockRef,
     Location, Operation, OperationRef, Type, Value, ValueLike,
 };
+use tritium_dialects::access::OpAccess;
 
 /// Where new ops go (MLIR's `OpBuilder::InsertPoint`).
 #[derive(Clone, Copy)]

@@ -19,7 +19,6 @@
 //! Every version of a value is tracked by index (upstream `valueMapping`):
 //! version `v` of a value is the one iteration `v` computed, counting from
 //! the start of the prologue.
-use tritium_dialects::access::OpAccess;
 use super::builder::{Builder, CmpI};
 use super::loops::{body, induction_variable, init_args, iter_args, walk_pre, LOWER, STEP, UPPER};
 use super::mask::wrap_in_mask;
@@ -33,6 +32,7 @@ use melior::ir::{
     Value, ValueLike,
 };
 use std::collections::HashMap;
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::{emit_error, PassFailed};
 
 /// Pipelines `lp` with `schedule` (its body's ops in kernel order, with

@@ -1,13 +1,13 @@
 //! `scf.for` queries and rewrites shared by the pipelining passes: the body
 //! and its yield, iter_args, which loops may be pipelined, adding iter_args
 //! (upstream `addIterArgsToLoop`), and MLIR's walk orders.
-use tritium_dialects::access::{OpAccess, block_argument_at};
 use crate::ir::{erase, int_attribute, name_of, replace_all_uses};
 use crate::ssa::{block_arguments, block_ops, is_ancestor, parent_op_of_value};
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
     BlockLike, BlockRef, Identifier, OperationRef, Region, RegionLike, Type, Value, ValueLike,
 };
+use tritium_dialects::access::{block_argument_at, OpAccess};
 
 /// Operand positions of `scf.for`.
 pub const LOWER: usize = 0;

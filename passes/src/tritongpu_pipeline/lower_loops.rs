@@ -15,7 +15,6 @@
 //! - an `async_wait` after the loop drains the copies in flight.
 //!
 //! New ops join the schedule, which is written back on the loop.
-use tritium_dialects::access::OpAccess;
 use super::builder::Builder;
 use super::loops::{add_iter_args, ancestor_in_block, body, body_ops, is_for, iter_args, yield_of};
 use super::schedule::Schedule;
@@ -31,6 +30,7 @@ use melior::ir::{
     Attribute, OperationRef, Type, Value, ValueLike,
 };
 use std::collections::HashSet;
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::attribute_of,
     pass::{emit_remark, PassFailed, PassResult},
@@ -58,7 +58,9 @@ pub fn lower_loops(module: OperationRef) -> PassResult {
 /// Whether the loop loads through tensor descriptors (upstream pipelines
 /// those into TMA + mbarrier stages; Tritium does not yet).
 fn has_tma_load(lp: &OperationRef) -> bool {
-    collect_ops(*lp, Order::Pre).iter().any(|op| matches!(name_of(op).as_str(), "tt.descriptor_load" | "tt.descriptor_gather"))
+    collect_ops(*lp, Order::Pre)
+        .iter()
+        .any(|op| matches!(name_of(op).as_str(), "tt.descriptor_load" | "tt.descriptor_gather"))
 }
 
 /// Drops the schedule of `lp` (its ops' stages and clusters, its max stage),

@@ -3,7 +3,6 @@
 //! once every loop is expanded and the IR folded, each mask is dissolved:
 //! its ops move out, and those with side effects get the predicate in their
 //! own mask operand (upstream `resolveMaskOp` and `predicateOp`).
-use tritium_dialects::access::OpAccess;
 use super::builder::Builder;
 use super::expander::clone;
 use crate::greedy::apply_with_folds;
@@ -15,6 +14,7 @@ use melior::ir::{
     operation::{OperationBuilder, OperationLike},
     Block, BlockLike, OperationRef, Region, RegionLike, Type, Value, ValueLike,
 };
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::{PassFailed, PassResult};
 
 /// Upstream `wrapInMaskOp`: `op` moves into a `ttg.mask` on `predicate`

@@ -6,13 +6,13 @@
 //! On the IR the schedule is the attributes `loop.stage` and `loop.cluster`
 //! on the ops and `tt.scheduled_max_stage` on the loop; cluster attributes
 //! are the clusters' positions.
-use tritium_dialects::access::OpAccess;
 use super::loops::{body, body_ops, nested_operands, yield_of};
 use crate::ssa::{argument_number, argument_owner, defining_op, op_key, Key};
 use melior::ir::{
     attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, BlockLike, OperationRef, Value,
 };
 use std::collections::{HashMap, HashSet};
+use tritium_dialects::access::OpAccess;
 
 pub const STAGE: &str = "loop.stage";
 pub const CLUSTER: &str = "loop.cluster";

@@ -3,17 +3,16 @@
 //! `getSharedEncoding`, `getSharedEncIfAllUsersAreDotEnc`), how many bytes
 //! one copy instruction moves (`getCopyVecBytes`), whether `cp.async` can do
 //! the load at all (`canBeConvertedToAsyncLoad`).
-use tritium_dialects::access::{OpAccess, float_attribute};
 use crate::analysis::axis_info::ModuleAxisInfo;
 use crate::analysis::type_facts::{bit_width, pointee_bit_width};
 use crate::dot_operand_layouts::swizzled_shared_for_dot_operand;
 use crate::ir::{name_of, tensor_parts};
 use crate::ssa::{defining_op, uses};
 use melior::ir::{
-    attribute::DenseI32ArrayAttribute,
-    operation::OperationLike,
-    Attribute, AttributeLike, Location, OperationRef, Type, Value, ValueLike,
+    attribute::DenseI32ArrayAttribute, operation::OperationLike, Attribute, AttributeLike, Location, OperationRef,
+    Type, Value, ValueLike,
 };
+use tritium_dialects::access::{float_attribute, OpAccess};
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     types::MemDesc,

@@ -5,7 +5,6 @@
 //! produced. A is cut with `tt.reshape`, `tt.trans` and `tt.split` (whose
 //! layouts are inferred as upstream's `DialectInferLayoutInterface` does
 //! for non-blocked layouts: linear layouts), B with `ttg.memdesc_subslice`.
-use tritium_dialects::access::OpAccess;
 use super::builder::Builder;
 use crate::ir::{erase, fail, int_attribute, replace_all_uses, tensor_parts, tensor_type};
 use melior::ir::{
@@ -13,6 +12,7 @@ use melior::ir::{
     operation::OperationLike,
     Attribute, OperationRef, Type, Value, ValueLike,
 };
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::PassFailed,

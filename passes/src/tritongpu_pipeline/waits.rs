@@ -3,7 +3,6 @@
 //! commit it waits for and itself, on every path through loop iterations.
 //! Waits with no commit between them are then merged into one
 //! (`combineRedundantWaitOps`).
-use tritium_dialects::access::OpAccess;
 use super::builder::Builder;
 use super::loops::{body, init_args, is_for};
 use crate::ir::{collect_ops, erase, name_of, replace_all_uses, Order};
@@ -13,6 +12,7 @@ use melior::ir::{
     ValueLike,
 };
 use std::collections::HashMap;
+use tritium_dialects::access::OpAccess;
 
 pub fn update_waits(module: OperationRef) {
     let waits: Vec<OperationRef> =

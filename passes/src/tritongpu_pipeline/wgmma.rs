@@ -20,7 +20,6 @@
 //! uses replace the values' uses after it, so nothing reads them early; it
 //! also takes the shared buffers the dots it waits for read, to keep them
 //! alive until then.
-use tritium_dialects::access::OpAccess;
 use super::builder::Builder;
 use super::loops::{ancestor_in_block, body, body_ops, iter_args, yield_of};
 use super::split_rs_dot::split_rs_dot;
@@ -33,6 +32,7 @@ use melior::ir::{
     OperationRef, Type, TypeLike, Value, ValueLike,
 };
 use std::collections::HashSet;
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{layout::layout_of, pass::PassResult, types::MemDesc};
 use tritium_layout::Layout;
 

@@ -10,10 +10,10 @@
 //! so an empty name in the filter selects exactly them. MLIR's scf patterns
 //! are selected by their names. The driver runs bottom-up, as upstream's
 //! `applyPatternsGreedily`.
-use tritium_dialects::access::{OpAccess, block_argument_at};
 use super::ir::{body, defining_op, is_ancestor, op_name, operands, parent_op_of_value, results, terminator};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
 use std::collections::HashSet;
+use tritium_dialects::access::{block_argument_at, OpAccess};
 use tritium_dialects::rewrite::{add_to_set, Pattern, Rewriter};
 
 fn string_ref(text: &str) -> mlir_sys::MlirStringRef {

@@ -5,7 +5,6 @@
 //! - before a widening cast or broadcast, where the tensor is smaller;
 //! - into the one branch of an `scf.if` (in a loop) that needs it;
 //! - next to the loads feeding a dot operand, so the pipeliner sees them.
-use tritium_dialects::access::OpAccess;
 use super::ir::{
     convert_layout, defining_op, encoding, insert_after_value, insert_before, op_name, result_number, set_operand,
     set_type, terminator, with_encoding,
@@ -15,6 +14,7 @@ use super::remat::{Mapping, Rematerialization};
 use super::slice::{Operand, Slice};
 use super::Step;
 use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
+use tritium_dialects::access::OpAccess;
 use tritium_layout::Layout;
 
 impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {

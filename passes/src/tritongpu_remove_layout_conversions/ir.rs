@@ -2,13 +2,11 @@
 //! lists, insertion next to a value's definition, cloning, structural
 //! dominance, and identity keys for hashing values, ops and attributes
 //! (MLIR uniques attributes, so equal keys mean equal attributes).
-use tritium_dialects::access::{OpAccess, as_op_result, block_argument_at, ranked_tensor};
 use melior::ir::{
-    operation::OperationLike,
-    r#type::ShapedTypeLike,
-    Attribute, AttributeLike, BlockLike, BlockRef, Location, Operation, OperationRef, RegionLike, Type, TypeLike,
-    Value, ValueLike,
+    operation::OperationLike, r#type::ShapedTypeLike, Attribute, AttributeLike, BlockLike, BlockRef, Location,
+    Operation, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
 };
+use tritium_dialects::access::{as_op_result, block_argument_at, ranked_tensor, OpAccess};
 
 /// Identity of a value, an op or an attribute, for hash maps.
 pub(super) type Key = usize;

@@ -3,12 +3,12 @@
 //! layout of an op's result given its operand's (`infer_dst_encoding`) and
 //! back (`infer_src_encoding`), as upstream's `inferDstEncoding` and
 //! `inferSrcEncoding` in TritonGPU/Transforms/Utility.cpp.
-use tritium_dialects::access::OpAccess;
 use super::infer;
 use super::ir::{attribute_key, dense_i32s, op_name, shape_of, Key};
 use super::ops::{has_same_load_store_encoding, has_same_operands_and_result_encoding, is_elementwise};
 use melior::ir::{operation::OperationLike, Attribute, Location, OperationRef, ValueLike};
 use std::collections::HashMap;
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::layout::{attribute_of, layout_of};
 use tritium_layout::{Blocked, DotOperand, Layout, Slice};
 

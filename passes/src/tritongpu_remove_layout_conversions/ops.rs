@@ -5,11 +5,11 @@
 //!
 //! MLIR's C API cannot query op traits, so the trait sets are tables here;
 //! they must follow `dialects/td` (which follows upstream's ODS).
-use tritium_dialects::access::OpAccess;
 use super::ir::{dense_i32s, element_bit_width, encoding, is_tensor, num_elements, op_name, shape_of};
 use super::layouts::{layout, total_elems_per_thread, Layouts};
 use crate::ir::{enclosing_int_attribute, int_attribute};
 use melior::ir::{operation::OperationLike, Attribute, OperationRef, RegionLike, TypeLike, ValueLike};
+use tritium_dialects::access::OpAccess;
 use tritium_layout::Layout;
 
 /// tt ops with the `Elementwise` trait (every arith op but `arith.constant`

@@ -11,7 +11,6 @@
 //!    change layout is rebuilt in the new layout, every other use gets a
 //!    `ttg.convert_layout` back to the layout it had. The canonicalizer then
 //!    folds the conversions that cancel out.
-use tritium_dialects::access::{OpAccess, block_argument_at};
 use super::ir;
 use super::ir::{
     body, convert_layout, defining_op, encoding, insert_after_value, is_tensor, op_key, op_name, operands, results,
@@ -28,6 +27,7 @@ use melior::ir::{
     operation::OperationLike, Attribute, BlockLike, OperationRef, RegionLike, RegionRef, Value, ValueLike,
 };
 use std::collections::{HashMap, HashSet, VecDeque};
+use tritium_dialects::access::{block_argument_at, OpAccess};
 
 /// Candidate layouts per value, both in the order they were found.
 #[derive(Default)]
@@ -182,10 +182,13 @@ impl<'c, 'a, 'l> LayoutPropagation<'c, 'a, 'l> {
                         targets.extend(parent.result_at(u.index).ok().map(Value::from));
                     }
                     if parent_name == "scf.for" {
-                        targets.extend(body(&parent, 0).and_then(|b| block_argument_at(b, u.index + 1).ok()).map(Value::from));
+                        targets.extend(
+                            body(&parent, 0).and_then(|b| block_argument_at(b, u.index + 1).ok()).map(Value::from),
+                        );
                     }
                     if parent_name == "scf.while" {
-                        targets.extend(body(&parent, 0).and_then(|b| block_argument_at(b, u.index).ok()).map(Value::from));
+                        targets
+                            .extend(body(&parent, 0).and_then(|b| block_argument_at(b, u.index).ok()).map(Value::from));
                     }
                     if matches!(parent_name.as_str(), "scf.for" | "scf.if" | "scf.while") {
                         self.set_encoding(&targets, layouts, &user, &mut changed);

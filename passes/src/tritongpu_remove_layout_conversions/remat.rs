@@ -6,7 +6,6 @@
 //! byte, duplicated loads and math their instruction costs), so the
 //! conversion disappears. Loop-carried values and `scf.if` results become
 //! new iter_args and results of rebuilt loops and ifs.
-use tritium_dialects::access::{OpAccess, ranked_tensor};
 use super::ir::{
     attribute_key, body, clone_before, convert_layout, defining_op, encoding, int_or_float_width, is_float, op_key,
     op_name, operands, post_dominates, pre_order_positions, properly_dominates, replace_all_uses, result_number,
@@ -20,6 +19,7 @@ use super::Step;
 use crate::ir::{collect_ops, Order};
 use melior::ir::{operation::OperationLike, Attribute, BlockLike, OperationRef, Value, ValueLike};
 use std::collections::{HashMap, HashSet};
+use tritium_dialects::access::{ranked_tensor, OpAccess};
 
 /// Values standing for other values in the rewrite of a slice (upstream
 /// `IRMapping`).

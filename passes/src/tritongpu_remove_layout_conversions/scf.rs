@@ -1,12 +1,12 @@
 //! Rebuilding `scf.for`, `scf.if` and `scf.while` with other result and
 //! argument types, keeping their bodies (upstream builds a new op and moves
 //! the old body over; the old op is erased once nothing refers to it).
-use tritium_dialects::access::OpAccess;
 use super::ir::{block_arguments, block_ops, body, insert_before, operands, results};
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
     Block, BlockLike, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
 };
+use tritium_dialects::access::OpAccess;
 
 /// The attributes of `op`, to copy onto its replacement.
 fn attributes_of<'c>(op: &OperationRef<'c, '_>) -> Vec<(Identifier<'c>, melior::ir::Attribute<'c>)> {

@@ -5,7 +5,6 @@
 //! conversions) and fails where a layout cannot be pushed through (loop
 //! results, block arguments of other regions, `tt.cat`, conflicting
 //! requirements).
-use tritium_dialects::access::OpAccess;
 use super::ir::{
     argument_owner, defining_op, encoding, is_tensor, op_key, op_name, result_number, results, terminator, value_key,
     Key,
@@ -14,6 +13,7 @@ use super::layouts::Layouts;
 use super::ops::can_fold_into_conversion;
 use melior::ir::{operation::OperationLike, Attribute, BlockLike, OperationRef, Value, ValueLike};
 use std::collections::{HashMap, HashSet};
+use tritium_dialects::access::OpAccess;
 use tritium_layout::convert::cvt_reorders_registers;
 
 /// An operand slot: operand `index` of `owner` (upstream `OpOperand&`).

@@ -42,13 +42,16 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
     }
     let mut input = None;
     let mut output = None;
-    let mut options = CompileOptions { libdevice: std::env::var_os("LIBDEVICE").map(PathBuf::from), ..CompileOptions::default() };
+    let mut options =
+        CompileOptions { libdevice: std::env::var_os("LIBDEVICE").map(PathBuf::from), ..CompileOptions::default() };
     let mut emit_llvm = false;
     let mut timing = false;
     let mut warm_up = 0;
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().cloned().ok_or_else(|| format!("{name} needs a value"));
-        let number = |text: String, name: &str| text.parse::<u32>().map_err(|_| format!("{name} must be a number, got '{text}'"));
+        let number = |text: String, name: &str| {
+            text.parse::<u32>().map_err(|_| format!("{name} must be a number, got '{text}'"))
+        };
         match arg.as_str() {
             "-o" => output = Some(PathBuf::from(value("-o")?)),
             "--target" => options.target = Target::parse(&value("--target")?)?,
@@ -157,19 +160,22 @@ fn main() -> ExitCode {
     let internal_errors = tritium_dialects::internal_error::count();
     // Passes and the lowering catch their own panics; this is the last resort
     // for one anywhere else (the module is then not to be used either).
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile(&context, &mut module, &arguments.options)))
-        .unwrap_or_else(|panic| {
-            tritium_dialects::internal_error::record();
-            let detail = tritium_dialects::internal_error::describe(panic.as_ref());
-            Err(format!("internal error in tritium compile: {detail}"))
-        });
+    let result =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile(&context, &mut module, &arguments.options)))
+            .unwrap_or_else(|panic| {
+                tritium_dialects::internal_error::record();
+                let detail = tritium_dialects::internal_error::describe(panic.as_ref());
+                Err(format!("internal error in tritium compile: {detail}"))
+            });
     context.detach_diagnostic_handler(handler);
     if tritium_dialects::internal_error::count() != internal_errors {
         // A compiler bug, not bad input: exit code 2, and no bundle is written.
         if let Some(message) = result.as_ref().map(|_| ()).err().filter(|_| !reported.get()) {
             eprintln!("error: {message}");
         }
-        eprintln!("error: internal compiler error (a bug in Tritium); nothing was written. Please report it with the input.");
+        eprintln!(
+            "error: internal compiler error (a bug in Tritium); nothing was written. Please report it with the input."
+        );
         return ExitCode::from(2);
     }
     match result {

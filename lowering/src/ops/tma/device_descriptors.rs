@@ -71,9 +71,8 @@ pub fn tensormap_create<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> R
     let operand = |l: &Lowering<'c>, i: usize| l.operand(&op, i).map(|r| r[0]);
     let descriptor = operand(l, 0)?;
     let global_address = operand(l, 1)?;
-    let field = |name: &str| {
-        crate::int_attribute(&op, name).ok_or_else(|| LowerError::at(&op, format!("has no {name}")))
-    };
+    let field =
+        |name: &str| crate::int_attribute(&op, name).ok_or_else(|| LowerError::at(&op, format!("has no {name}")));
     let (element_type, interleave, swizzle, fill) =
         (field("elem_type")?, field("interleave_layout")?, field("swizzle_mode")?, field("fill_mode")?);
     let smem = l.scratch_base(&op)?;

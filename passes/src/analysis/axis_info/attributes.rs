@@ -1,13 +1,13 @@
 //! The attributes the analysis reads and writes: integer constants, the
 //! `tt.contiguity` / `tt.divisibility` / `tt.constancy` hints (on ops and on
 //! function arguments), and function argument attributes.
-use tritium_dialects::access::integer_attribute;
 use melior::ir::{
     attribute::{DictionaryAttribute, IntegerAttribute, TypeAttribute},
     operation::OperationLike,
     r#type::{FunctionType, IntegerType},
     Attribute, AttributeLike, Identifier, OperationRef, TypeLike,
 };
+use tritium_dialects::access::integer_attribute;
 
 /// The three hints, as attribute name and which lattice vector they set.
 pub(super) const HINTS: [(&str, HintKind); 3] = [

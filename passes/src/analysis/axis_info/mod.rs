@@ -16,17 +16,14 @@ mod solver;
 
 pub use lattice::AxisInfo;
 
-use tritium_dialects::access::{ranked_tensor, integer_attribute};
 use crate::analysis::type_facts::{access_bit_width, element_type};
 use crate::ir::{collect_ops, fail, name_of, Order};
 use attributes::{argument_attribute, i64_attribute, set_argument_attribute};
 use lattice::{gcd, MAX_DIVISOR};
-use melior::ir::{
-    operation::OperationLike,
-    AttributeLike, BlockLike, OperationRef, RegionLike, Value, ValueLike,
-};
+use melior::ir::{operation::OperationLike, AttributeLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
 use solver::{analyze_function, key, ValueKey};
 use std::collections::HashMap;
+use tritium_dialects::access::{integer_attribute, ranked_tensor};
 use tritium_dialects::{
     layout::layout_of,
     pass::PassFailed,

@@ -9,7 +9,6 @@
 //! loop-carried values join the initial and the yielded values until the
 //! fixpoint, the induction variable gets the divisibility of its lower bound
 //! and step, branch results join the yields of the branches that can run.
-use tritium_dialects::access::{OpAccess, as_block_argument, as_op_result, block_argument_at};
 use super::{
     attributes::{argument_attribute, hint_values, integer_constant, HintKind, HINTS},
     lattice::{gcd, AxisInfo},
@@ -18,10 +17,10 @@ use super::{
 use crate::analysis::type_facts::{axis_rank, pointee_bit_width};
 use crate::ir::{collect_ops, fail, int_attribute, name_of, Order};
 use melior::ir::{
-    operation::OperationLike, BlockLike, BlockRef, OperationRef,
-    RegionLike, RegionRef, Value, ValueLike,
+    operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, RegionRef, Value, ValueLike,
 };
 use std::collections::HashMap;
+use tritium_dialects::access::{as_block_argument, as_op_result, block_argument_at, OpAccess};
 use tritium_dialects::{pass::PassFailed, types::static_shape};
 
 /// Identity of a value (its MLIR handle), to key lattices by.

@@ -24,7 +24,8 @@ fn corpus_covers_both_targets_and_every_kernel() {
             || k.contains("_tma")
             || k.contains("device_desc")
     };
-    let cuda90_both: std::collections::BTreeSet<String> = kernels("cuda90").into_iter().filter(|k| !sm90_only(k)).collect();
+    let cuda90_both: std::collections::BTreeSet<String> =
+        kernels("cuda90").into_iter().filter(|k| !sm90_only(k)).collect();
     assert_eq!(kernels("cuda80"), cuda90_both);
     assert!(kernels("cuda90").len() >= 24, "{:?}", kernels("cuda90"));
     assert!(entries.len() > 2900, "{} entries", entries.len());
@@ -47,7 +48,8 @@ fn corpus_prints_exactly_as_upstream() {
         };
         let printed = print(&module.as_operation(), PrintOptions::TRITON);
         if printed.trim_end() != text.trim_end() {
-            failures.push(format!("{name}: printed text differs from upstream's:\n{}", first_difference(&text, &printed)));
+            failures
+                .push(format!("{name}: printed text differs from upstream's:\n{}", first_difference(&text, &printed)));
         }
     }
     assert!(failures.is_empty(), "{} of {} files:\n{}", failures.len(), files.len(), failures.join("\n"));

@@ -15,9 +15,25 @@ use mlir_sys::*;
 use tritium_dialects::io::{parse_module, print, PrintOptions};
 
 const SIDE_EFFECT_FREE_TT_OPS: &[&str] = &[
-    "tt.splat", "tt.make_range", "tt.addptr", "tt.broadcast", "tt.expand_dims", "tt.get_program_id",
-    "tt.get_num_programs", "tt.reduce", "tt.dot", "tt.trans", "tt.reshape", "tt.bitcast", "tt.fp_to_fp",
-    "tt.int_to_ptr", "tt.ptr_to_int", "tt.precise_sqrt", "tt.precise_divf", "tt.mulhiui", "tt.clampf",
+    "tt.splat",
+    "tt.make_range",
+    "tt.addptr",
+    "tt.broadcast",
+    "tt.expand_dims",
+    "tt.get_program_id",
+    "tt.get_num_programs",
+    "tt.reduce",
+    "tt.dot",
+    "tt.trans",
+    "tt.reshape",
+    "tt.bitcast",
+    "tt.fp_to_fp",
+    "tt.int_to_ptr",
+    "tt.ptr_to_int",
+    "tt.precise_sqrt",
+    "tt.precise_divf",
+    "tt.mulhiui",
+    "tt.clampf",
 ];
 
 fn op_name(op: MlirOperation) -> String {

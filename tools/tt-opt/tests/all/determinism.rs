@@ -14,10 +14,7 @@ const OUT: &str = "TRITIUM_DETERMINISM_OUT";
 const THREADS: &str = "TRITIUM_DETERMINISM_THREADS";
 
 fn entries() -> Vec<CorpusEntry> {
-    corpus()
-        .into_iter()
-        .filter(|e| e.stage == "ttgir" || e.stage == "ttir")
-        .collect()
+    corpus().into_iter().filter(|e| e.stage == "ttgir" || e.stage == "ttir").collect()
 }
 
 fn label(entry: &CorpusEntry) -> String {
@@ -32,32 +29,15 @@ fn compile_entry(entry: &CorpusEntry) -> String {
         Err(e) => return format!("parse error: {}", e.join("; ")),
     };
     let meta = std::fs::read_to_string(
-        entry
-            .path
-            .parent()
-            .unwrap()
-            .parent()
-            .unwrap()
-            .join(format!("meta/{}/{}.json", entry.target, entry.kernel)),
+        entry.path.parent().unwrap().parent().unwrap().join(format!("meta/{}/{}.json", entry.target, entry.kernel)),
     )
     .unwrap_or_default();
     let field = |key: &str| -> u32 {
-        let start = meta
-            .find(&format!("\"{key}\": "))
-            .map(|i| i + key.len() + 4);
-        start
-            .and_then(|s| {
-                meta[s..]
-                    .split(|c: char| !c.is_ascii_digit())
-                    .next()?
-                    .parse()
-                    .ok()
-            })
-            .unwrap_or(0)
+        let start = meta.find(&format!("\"{key}\": ")).map(|i| i + key.len() + 4);
+        start.and_then(|s| meta[s..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()).unwrap_or(0)
     };
     let options = CompileOptions {
-        target: Target::parse(&format!("cuda:{}", entry.target.trim_start_matches("cuda")))
-            .unwrap(),
+        target: Target::parse(&format!("cuda:{}", entry.target.trim_start_matches("cuda"))).unwrap(),
         num_warps: field("num_warps").max(1),
         num_ctas: field("num_ctas").max(1),
         num_stages: field("num_stages"),
@@ -76,10 +56,7 @@ fn compile_corpus_into_directory() {
     let Some(out) = std::env::var_os(OUT) else {
         return;
     };
-    let threads: usize = std::env::var(THREADS)
-        .ok()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(1);
+    let threads: usize = std::env::var(THREADS).ok().and_then(|t| t.parse().ok()).unwrap_or(1);
     let entries = entries();
     let out = Path::new(&out);
     std::thread::scope(|scope| {
@@ -87,11 +64,7 @@ fn compile_corpus_into_directory() {
             let entries = &entries;
             scope.spawn(move || {
                 for entry in entries.iter().skip(worker).step_by(threads) {
-                    std::fs::write(
-                        out.join(format!("{}.ptx", label(entry))),
-                        compile_entry(entry),
-                    )
-                    .unwrap();
+                    std::fs::write(out.join(format!("{}.ptx", label(entry))), compile_entry(entry)).unwrap();
                 }
             });
         }
@@ -131,8 +104,7 @@ fn corpus_ptx_is_byte_identical_across_processes_and_threads() {
     let mut compiled = 0;
     for entry in &entries {
         let name = format!("{}.ptx", label(entry));
-        let [a, b] = [&directories[0], &directories[1]]
-            .map(|d| std::fs::read(d.join(&name)).unwrap_or_default());
+        let [a, b] = [&directories[0], &directories[1]].map(|d| std::fs::read(d.join(&name)).unwrap_or_default());
         if a.is_empty() || a != b {
             different.push(name);
         } else if a.starts_with(b"//") {
@@ -140,15 +112,10 @@ fn corpus_ptx_is_byte_identical_across_processes_and_threads() {
         }
     }
     std::fs::remove_dir_all(&root).ok();
-    assert!(
-        different.is_empty(),
-        "PTX differs between two processes (or is missing) for:\n{}",
-        different.join("\n")
-    );
-    assert!(
-        compiled * 10 >= entries.len() * 9,
-        "only {compiled} of {} entries compiled to PTX",
+    assert!(different.is_empty(), "PTX differs between two processes (or is missing) for:\n{}", different.join("\n"));
+    assert!(compiled * 10 >= entries.len() * 9, "only {compiled} of {} entries compiled to PTX", entries.len());
+    eprintln!(
+        "determinism: {compiled} of {} corpus entries gave identical PTX in two processes (1 and 2 threads)",
         entries.len()
     );
-    eprintln!("determinism: {compiled} of {} corpus entries gave identical PTX in two processes (1 and 2 threads)", entries.len());
 }

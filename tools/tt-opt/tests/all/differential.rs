@@ -23,7 +23,32 @@ const UPSTREAM_MLIR_PASSES: &[&str] = &["canonicalize", "cse", "sccp", "symbol-d
 const PIPELINER_DUMPS: &[&str] = &["lowerloops", "expandloops"];
 
 /// (pass flag, minimum number of (kernel, target) pairs that must match).
-const FLOORS: &[(&str, usize)] = &[("tritongpu-coalesce", 150), ("convert-triton-to-tritongpu", 150), ("tritongpu-remove-layout-conversions", 450), ("allocate-shared-memory-nv", 150), ("triton-nvidia-gpu-fence-insertion", 150), ("triton-combine", 150), ("triton-reorder-broadcast", 150), ("triton-licm", 150), ("triton-loop-aware-cse", 450), ("tritongpu-accelerate-matmul", 150), ("tritongpu-F32DotTC", 150), ("tritongpu-optimize-dot-operands", 300), ("triton-rewrite-tensor-pointer", 150), ("triton-loop-unroll", 150), ("tritongpu-reduce-data-duplication", 150), ("tritongpu-reorder-instructions", 150), ("tritongpu-optimize-thread-locality", 150), ("tritongpu-assign-latencies", 150), ("tritongpu-schedule-loops", 150), ("tritongpu-pipeline", 150), ("tritongpu-fuse-nested-loops", 157), ("tritongpu-combine-tensor-select-and-if", 314), ("tritongpu-prefetch", 157), ("tritongpu-coalesce-async-copy", 157)];
+const FLOORS: &[(&str, usize)] = &[
+    ("tritongpu-coalesce", 150),
+    ("convert-triton-to-tritongpu", 150),
+    ("tritongpu-remove-layout-conversions", 450),
+    ("allocate-shared-memory-nv", 150),
+    ("triton-nvidia-gpu-fence-insertion", 150),
+    ("triton-combine", 150),
+    ("triton-reorder-broadcast", 150),
+    ("triton-licm", 150),
+    ("triton-loop-aware-cse", 450),
+    ("tritongpu-accelerate-matmul", 150),
+    ("tritongpu-F32DotTC", 150),
+    ("tritongpu-optimize-dot-operands", 300),
+    ("triton-rewrite-tensor-pointer", 150),
+    ("triton-loop-unroll", 150),
+    ("tritongpu-reduce-data-duplication", 150),
+    ("tritongpu-reorder-instructions", 150),
+    ("tritongpu-optimize-thread-locality", 150),
+    ("tritongpu-assign-latencies", 150),
+    ("tritongpu-schedule-loops", 150),
+    ("tritongpu-pipeline", 150),
+    ("tritongpu-fuse-nested-loops", 157),
+    ("tritongpu-combine-tensor-select-and-if", 314),
+    ("tritongpu-prefetch", 157),
+    ("tritongpu-coalesce-async-copy", 157),
+];
 
 /// Upstream's options for a pass, as make_ttgir passes them.
 pub(crate) fn pass_options(flag: &str, entry: &CorpusEntry) -> String {
@@ -112,7 +137,8 @@ fn differential_report() -> BTreeMap<String, PassReport> {
                 .iter()
                 .enumerate()
                 .find(|(i, s)| {
-                    !PIPELINER_DUMPS.contains(&stage_flag(&s.stage).unwrap()) && !is_nested_canonicalize(stages, index + 1 + i)
+                    !PIPELINER_DUMPS.contains(&stage_flag(&s.stage).unwrap())
+                        && !is_nested_canonicalize(stages, index + 1 + i)
                 })
                 .map(|(_, s)| s)
             else {

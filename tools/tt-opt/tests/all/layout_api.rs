@@ -4,8 +4,8 @@
 //! types built in Rust print as Triton prints them.
 use crate::common::{context, distinct_corpus_files};
 use melior::ir::{
-    operation::OperationLike, r#type::RankedTensorType, Attribute, BlockLike, Location,
-    OperationRef, RegionLike, Type, ValueLike,
+    operation::OperationLike, r#type::RankedTensorType, Attribute, BlockLike, Location, OperationRef, RegionLike, Type,
+    ValueLike,
 };
 use std::collections::BTreeSet;
 use tritium_dialects::{
@@ -111,7 +111,13 @@ fn layouts_built_in_rust_print_as_triton_prints_them() {
         show(Layout::NvmmaShared(NvmmaShared::new(64, false, 8, false, 3))),
         "#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8, rank = 3}>"
     );
-    let swizzled = SwizzledShared { vec: 8, per_phase: 1, max_phase: 8, order: vec![1, 0], cta: tritium_layout::CtaLayout::single_cta(2) };
+    let swizzled = SwizzledShared {
+        vec: 8,
+        per_phase: 1,
+        max_phase: 8,
+        order: vec![1, 0],
+        cta: tritium_layout::CtaLayout::single_cta(2),
+    };
     assert_eq!(show(swizzled.into()), "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>");
 
     // A layout over two CTAs prints its CGA layout.

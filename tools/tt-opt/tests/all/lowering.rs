@@ -51,12 +51,16 @@ fn cuda_tool(variable: &str, wheel_path: &str) -> PathBuf {
         .filter_map(|e| e.ok())
         .map(|e| e.path().join("site-packages/nvidia").join(wheel_path))
         .find(|p| p.exists())
-        .unwrap_or_else(|| panic!("no {wheel_path}: run scripts/setup.sh (installs it under .tools/) or set {variable}"))
+        .unwrap_or_else(|| {
+            panic!("no {wheel_path}: run scripts/setup.sh (installs it under .tools/) or set {variable}")
+        })
 }
 
 fn meta_field(entry: &CorpusEntry, key: &str) -> String {
-    let meta = std::fs::read_to_string(repo_root().join(format!("test/fixtures/corpus/meta/{}/{}.json", entry.target, entry.kernel)))
-        .unwrap();
+    let meta = std::fs::read_to_string(
+        repo_root().join(format!("test/fixtures/corpus/meta/{}/{}.json", entry.target, entry.kernel)),
+    )
+    .unwrap();
     let start = meta.find(&format!("\"{key}\":")).unwrap() + key.len() + 3;
     meta[start..].trim_start().split([',', '\n']).next().unwrap().trim().trim_matches('"').to_string()
 }
@@ -153,7 +157,10 @@ fn corpus_kernels_compile_to_ptx_that_ptxas_accepts() {
     let not_yet_lowered = not_yet_lowered();
     let not_yet = |entry: &CorpusEntry| not_yet_lowered.iter().any(|(kernel, _)| *kernel == entry.kernel);
     for (kernel, _) in &not_yet_lowered {
-        assert!(entries.iter().any(|e| e.kernel == *kernel), "not-yet-lowered.tsv names {kernel}, which is not in the corpus");
+        assert!(
+            entries.iter().any(|e| e.kernel == *kernel),
+            "not-yet-lowered.tsv names {kernel}, which is not in the corpus"
+        );
     }
     let expected = entries.iter().filter(|e| !not_yet(e)).count();
     let mut failures = Vec::new();
@@ -173,9 +180,14 @@ fn corpus_kernels_compile_to_ptx_that_ptxas_accepts() {
     }
     for (kernel, count) in &listed_compiled {
         if *count == entries.iter().filter(|e| e.kernel == *kernel).count() {
-            failures.push(format!("{kernel} compiles now for every target and stage: remove it from test/fixtures/not-yet-lowered.tsv"));
+            failures.push(format!(
+                "{kernel} compiles now for every target and stage: remove it from test/fixtures/not-yet-lowered.tsv"
+            ));
         }
     }
     assert!(failures.is_empty(), "{} kernels failed:\n{}", failures.len(), failures.join("\n"));
-    assert_eq!(compiled, expected, "every (target, kernel, TTIR/TTGIR) entry of the manifest outside test/fixtures/not-yet-lowered.tsv");
+    assert_eq!(
+        compiled, expected,
+        "every (target, kernel, TTIR/TTGIR) entry of the manifest outside test/fixtures/not-yet-lowered.tsv"
+    );
 }

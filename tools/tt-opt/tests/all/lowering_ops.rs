@@ -42,26 +42,10 @@ const CASES: &[Case] = &[
         shared: None,
         instructions: &["shfl.sync.down.b32", "st.shared.b64", "st.shared.b16"],
     },
-    Case {
-        fixture: "cumsum_2d_sm80",
-        shared: Some(0),
-        instructions: &["shfl.sync.up.b32"],
-    },
-    Case {
-        fixture: "argmax_rows_sm90",
-        shared: Some(32),
-        instructions: &["shfl.sync.bfly.b32", "bar.sync"],
-    },
-    Case {
-        fixture: "argmin_2d_sm80",
-        shared: Some(128),
-        instructions: &["shfl.sync.bfly.b32"],
-    },
-    Case {
-        fixture: "atomic_add_hist_sm90",
-        shared: Some(8192),
-        instructions: &["atom.global.gpu.acq_rel.add.u32"],
-    },
+    Case { fixture: "cumsum_2d_sm80", shared: Some(0), instructions: &["shfl.sync.up.b32"] },
+    Case { fixture: "argmax_rows_sm90", shared: Some(32), instructions: &["shfl.sync.bfly.b32", "bar.sync"] },
+    Case { fixture: "argmin_2d_sm80", shared: Some(128), instructions: &["shfl.sync.bfly.b32"] },
+    Case { fixture: "atomic_add_hist_sm90", shared: Some(8192), instructions: &["atom.global.gpu.acq_rel.add.u32"] },
     Case {
         fixture: "atomic_kinds_sm90",
         shared: Some(0),
@@ -91,38 +75,22 @@ const CASES: &[Case] = &[
     Case {
         fixture: "atomic_add_f16_sm80",
         shared: Some(4096),
-        instructions: &[
-            "atom.global.gpu.acq_rel.add.noftz.f16x2",
-            "cas.b32",
-            "atom.global.gpu.acq_rel.add.f32",
-        ],
+        instructions: &["atom.global.gpu.acq_rel.add.noftz.f16x2", "cas.b32", "atom.global.gpu.acq_rel.add.f32"],
     },
     Case {
         fixture: "atomic_counter_sm80",
         shared: Some(4),
-        instructions: &[
-            "atom.global.gpu.acq_rel.add.u32",
-            "st.shared.b32",
-            "bar.sync",
-            "ld.shared.b32",
-        ],
+        instructions: &["atom.global.gpu.acq_rel.add.u32", "st.shared.b32", "bar.sync", "ld.shared.b32"],
     },
     Case {
         fixture: "atomic_cas_lock_sm90",
         shared: Some(4),
-        instructions: &[
-            "atom.global.acquire.gpu.cas.b32",
-            "atom.global.gpu.release.exch.b32",
-        ],
+        instructions: &["atom.global.acquire.gpu.cas.b32", "atom.global.gpu.release.exch.b32"],
     },
     Case {
         fixture: "atomic_add_ret_sm90",
         shared: Some(128),
-        instructions: &[
-            "atom.global.gpu.acq_rel.add.f32",
-            "st.shared.b32",
-            "ld.shared.b32",
-        ],
+        instructions: &["atom.global.gpu.acq_rel.add.f32", "st.shared.b32", "ld.shared.b32"],
     },
     Case {
         fixture: "atomic_scalar_kinds_sm80",
@@ -134,16 +102,8 @@ const CASES: &[Case] = &[
             "atom.global.acq_rel.gpu.cas.b32",
         ],
     },
-    Case {
-        fixture: "gather_rows_sm90",
-        shared: None,
-        instructions: &["shfl.sync.idx.b32"],
-    },
-    Case {
-        fixture: "gather_big_sm80",
-        shared: Some(16384),
-        instructions: &["st.shared", "bar.sync", "ld.shared"],
-    },
+    Case { fixture: "gather_rows_sm90", shared: None, instructions: &["shfl.sync.idx.b32"] },
+    Case { fixture: "gather_big_sm80", shared: Some(16384), instructions: &["st.shared", "bar.sync", "ld.shared"] },
     Case {
         fixture: "histogram_sm90",
         shared: Some(256),
@@ -164,16 +124,8 @@ const CASES: &[Case] = &[
         shared: Some(0),
         instructions: &["vprintf", "printfFormat_0", "printfFormat_1"],
     },
-    Case {
-        fixture: "program_ids_3d_sm80",
-        shared: Some(0),
-        instructions: &["%ctaid.z", "%nctaid.y", "%nctaid.z"],
-    },
-    Case {
-        fixture: "transpose_3d_sm90",
-        shared: None,
-        instructions: &["st.global"],
-    },
+    Case { fixture: "program_ids_3d_sm80", shared: Some(0), instructions: &["%ctaid.z", "%nctaid.y", "%nctaid.z"] },
+    Case { fixture: "transpose_3d_sm90", shared: None, instructions: &["st.global"] },
     // Byte loads and stores: 8-byte vectors, byte pairs, and single masked
     // bytes with an `other` (a mov.b16 into the byte's 16-bit register).
     Case {
@@ -260,11 +212,7 @@ const CASES: &[Case] = &[
         instructions: &["shfl.sync.bfly.b32", "min.f32", "max.f32"],
     },
     // |x| of fp8 bytes: the sign bit cleared.
-    Case {
-        fixture: "abs_e4m3_sm90",
-        shared: Some(0),
-        instructions: &["and.b"],
-    },
+    Case { fixture: "abs_e4m3_sm90", shared: Some(0), instructions: &["and.b"] },
     // max_num_imprecise_acc: each partial wgmma sum is added with add.f32
     // (upstream's count, which test_dot_max_num_imprecise_acc checks), not
     // add.rn.f32.
@@ -288,9 +236,7 @@ fn ptxas() -> PathBuf {
         .filter_map(|e| e.ok())
         .map(|e| e.path().join("site-packages/nvidia/cuda_nvcc/bin/ptxas"))
         .find(|p| p.exists())
-        .unwrap_or_else(|| {
-            panic!("no ptxas: run scripts/setup.sh (installs one under .tools/) or set PTXAS")
-        })
+        .unwrap_or_else(|| panic!("no ptxas: run scripts/setup.sh (installs one under .tools/) or set PTXAS"))
 }
 
 /// The problems of one fixture.
@@ -313,10 +259,7 @@ fn check(case: &Case) -> Vec<String> {
     let mut problems = Vec::new();
     if let Some(shared) = case.shared {
         if bundle.info.shared_bytes != shared {
-            problems.push(format!(
-                "shared {} bytes, upstream {shared}",
-                bundle.info.shared_bytes
-            ));
+            problems.push(format!("shared {} bytes, upstream {shared}", bundle.info.shared_bytes));
         }
     }
     for instruction in case.instructions {
@@ -324,11 +267,7 @@ fn check(case: &Case) -> Vec<String> {
             problems.push(format!("no {instruction} in the PTX"));
         }
     }
-    let directory = std::env::temp_dir().join(format!(
-        "tritium-lowering-ops-{}-{}",
-        std::process::id(),
-        case.fixture
-    ));
+    let directory = std::env::temp_dir().join(format!("tritium-lowering-ops-{}-{}", std::process::id(), case.fixture));
     std::fs::create_dir_all(&directory).unwrap();
     let ptx = directory.join("kernel.ptx");
     std::fs::write(&ptx, &bundle.ptx).unwrap();
@@ -340,10 +279,7 @@ fn check(case: &Case) -> Vec<String> {
         .output()
     {
         Ok(output) if output.status.success() => {}
-        Ok(output) => problems.push(format!(
-            "ptxas: {}",
-            String::from_utf8_lossy(&output.stderr)
-        )),
+        Ok(output) => problems.push(format!("ptxas: {}", String::from_utf8_lossy(&output.stderr))),
         Err(e) => problems.push(format!("cannot run ptxas: {e}")),
     }
     std::fs::remove_dir_all(&directory).ok();
@@ -359,25 +295,14 @@ fn new_ops_lower_to_ptx_that_ptxas_accepts() {
             (!problems.is_empty()).then(|| format!("{}: {}", case.fixture, problems.join("; ")))
         })
         .collect();
-    assert!(
-        failures.is_empty(),
-        "{} fixtures failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} fixtures failed:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
 fn every_fixture_is_checked() {
     let directory = repo_root().join("test/fixtures/lowering");
     for entry in std::fs::read_dir(&directory).unwrap() {
-        let name = entry
-            .unwrap()
-            .path()
-            .file_stem()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let name = entry.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned();
         assert!(
             CASES.iter().any(|c| c.fixture == name),
             "test/fixtures/lowering/{name}.mlir is not in lowering_ops.rs's CASES"

@@ -8,7 +8,8 @@ const MODULE_ATTRS: &str = r#"module attributes {"ttg.num-ctas" = 1 : i32, "ttg.
 
 /// (name, input, a phrase the error must contain)
 fn cases() -> Vec<(&'static str, String, &'static str)> {
-    let blocked = "#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>";
+    let blocked =
+        "#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>";
     let tt_func = |body: &str| format!("tt.func @f(%p: !tt.ptr<f32>, %i: i32, %f: f32) {{\n{body}\n  tt.return\n}}\n");
     let ttg_module = |defs: &str, body: &str| format!("{defs}\n{MODULE_ATTRS} {{\n{}}}\n", tt_func(body));
     let softmax = corpus().into_iter().find(|e| e.kernel == "softmax" && e.stage == "ttir").unwrap().text();
@@ -115,7 +116,8 @@ fn malformed_input_gets_a_located_error_and_exit_code_1() {
                 .iter()
                 .any(|s| stderr.contains(s));
             if output.status.code() != Some(1) || crashed || !is_located(&stderr, &file) || !stderr.contains(phrase) {
-                failures.push(format!("{name} {extra:?}: status {:?}, expected '{phrase}' in:\n{stderr}", output.status));
+                failures
+                    .push(format!("{name} {extra:?}: status {:?}, expected '{phrase}' in:\n{stderr}", output.status));
             }
         }
     }
@@ -130,7 +132,8 @@ fn malformed_input_is_an_error_value_in_the_library() {
         match parse_module(&context, &input, "input.mlir") {
             Ok(_) => panic!("{name}: accepted"),
             Err(errors) => assert!(
-                errors.iter().any(|e| e.starts_with("input.mlir:") && e.contains("error:")) && errors.join("\n").contains(phrase),
+                errors.iter().any(|e| e.starts_with("input.mlir:") && e.contains("error:"))
+                    && errors.join("\n").contains(phrase),
                 "{name}: {errors:?}"
             ),
         }
@@ -140,8 +143,11 @@ fn malformed_input_is_an_error_value_in_the_library() {
 #[test]
 fn bad_pass_pipelines_are_errors_not_crashes() {
     let softmax = corpus().into_iter().find(|e| e.kernel == "softmax" && e.stage == "ttir").unwrap();
-    for pipeline in ["builtin.module(no-such-pass)", "builtin.module(test-print-linear-layouts{bogus=1})", "builtin.module(cse"] {
-        let output = Command::new(tt_opt()).arg(&softmax.path).arg(format!("--pass-pipeline={pipeline}")).output().unwrap();
+    for pipeline in
+        ["builtin.module(no-such-pass)", "builtin.module(test-print-linear-layouts{bogus=1})", "builtin.module(cse"]
+    {
+        let output =
+            Command::new(tt_opt()).arg(&softmax.path).arg(format!("--pass-pipeline={pipeline}")).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(1), "{pipeline}: {stderr}");
         assert!(stderr.contains("error"), "{pipeline}: {stderr}");

@@ -4,8 +4,8 @@ use crate::common::context;
 use melior::{
     dialect::arith,
     ir::{
-        operation::OperationLike,
         attribute::{IntegerAttribute, StringAttribute, TypeAttribute},
+        operation::OperationLike,
         r#type::{FunctionType, IntegerType, RankedTensorType},
         Block, BlockLike, Location, Module, Region, RegionLike, Type,
     },
@@ -32,12 +32,9 @@ fn builders_make_a_vector_add_kernel() {
     let ptr_tensor: Type = RankedTensorType::new(&[1024], ptr, None).into();
     let i32_attr = |v: i64| IntegerAttribute::new(i32, v);
 
-    block.append_operation(
-        tt::get_program_id(&context, i32, IntegerAttribute::new(i32, 0).into(), location).into(),
-    );
-    let range = block.append_operation(
-        tt::make_range(&context, i32_tensor, i32_attr(0), i32_attr(1024), location).into(),
-    );
+    block.append_operation(tt::get_program_id(&context, i32, IntegerAttribute::new(i32, 0).into(), location).into());
+    let range =
+        block.append_operation(tt::make_range(&context, i32_tensor, i32_attr(0), i32_attr(1024), location).into());
     let splat_n = block.append_operation(tt::splat(&context, i32_tensor, n, location).into());
     let mask = block.append_operation(arith::cmpi(
         &context,
@@ -48,7 +45,8 @@ fn builders_make_a_vector_add_kernel() {
     ));
     let base = block.append_operation(tt::splat(&context, ptr_tensor, x_ptr, location).into());
     let ptrs = block.append_operation(
-        tt::addptr(&context, ptr_tensor, base.result(0).unwrap().into(), range.result(0).unwrap().into(), location).into(),
+        tt::addptr(&context, ptr_tensor, base.result(0).unwrap().into(), range.result(0).unwrap().into(), location)
+            .into(),
     );
     let load = block.append_operation(with_operand_segments(
         tt::LoadOperation::builder(&context, location)
@@ -61,7 +59,8 @@ fn builders_make_a_vector_add_kernel() {
     ));
     let out_base = block.append_operation(tt::splat(&context, ptr_tensor, out_ptr, location).into());
     let out_ptrs = block.append_operation(
-        tt::addptr(&context, ptr_tensor, out_base.result(0).unwrap().into(), range.result(0).unwrap().into(), location).into(),
+        tt::addptr(&context, ptr_tensor, out_base.result(0).unwrap().into(), range.result(0).unwrap().into(), location)
+            .into(),
     );
     block.append_operation(
         tt::StoreOperation::builder(&context, location)

@@ -67,15 +67,18 @@ const LAYOUT_OPS: &[&str] = &[
 ];
 
 fn meta_field(entry: &CorpusEntry, key: &str) -> u32 {
-    let meta = std::fs::read_to_string(repo_root().join(format!("test/fixtures/corpus/meta/{}/{}.json", entry.target, entry.kernel)))
-        .unwrap();
+    let meta = std::fs::read_to_string(
+        repo_root().join(format!("test/fixtures/corpus/meta/{}/{}.json", entry.target, entry.kernel)),
+    )
+    .unwrap();
     let start = meta.find(&format!("\"{key}\":")).unwrap() + key.len() + 3;
     meta[start..].trim_start().split([',', '\n']).next().unwrap().trim().parse().unwrap()
 }
 
 /// The top-level items of a `builtin.module(a,b{x=1 y=2},c)` pipeline.
 fn pipeline_items(pipeline: &str) -> Vec<String> {
-    let inner = pipeline.strip_prefix("builtin.module(").and_then(|p| p.strip_suffix(')')).expect("a builtin.module pipeline");
+    let inner =
+        pipeline.strip_prefix("builtin.module(").and_then(|p| p.strip_suffix(')')).expect("a builtin.module pipeline");
     let (mut items, mut current, mut depth) = (Vec::new(), String::new(), 0i32);
     for c in inner.chars() {
         match c {
@@ -205,15 +208,16 @@ fn ttgir_pipeline_matches_upstream_before_pipelining() {
             }
         };
         let listed = NOT_EXACT.iter().find(|(k, t, _)| k == kernel && t.split(',').any(|t| t == target));
-        let restructured = RESTRUCTURED_BY_MISSING_PASS
-            .iter()
-            .find(|(k, t, _)| k == kernel && t.split(',').any(|t| t == target));
+        let restructured =
+            RESTRUCTURED_BY_MISSING_PASS.iter().find(|(k, t, _)| k == kernel && t.split(',').any(|t| t == target));
         let result = match (&outcome, listed) {
             (Outcome::Differs(_), _) if restructured.is_some() => {
                 format!("loops differ ({})", restructured.unwrap().2)
             }
             _ if restructured.is_some() => {
-                failures.push(format!("{target}/{kernel}: now matches upstream; remove it from RESTRUCTURED_BY_MISSING_PASS"));
+                failures.push(format!(
+                    "{target}/{kernel}: now matches upstream; remove it from RESTRUCTURED_BY_MISSING_PASS"
+                ));
                 "matches (listed in RESTRUCTURED_BY_MISSING_PASS)".to_string()
             }
             (Outcome::Exact, None) => "same IR".to_string(),

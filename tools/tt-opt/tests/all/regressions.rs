@@ -11,14 +11,10 @@ use tritium_lowering::{compile, CompileOptions};
 fn compile_to_cubin(path: &std::path::Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let context = context();
-    let mut module =
-        parse_module(&context, &text, &path.display().to_string()).map_err(|e| e.join("; "))?;
+    let mut module = parse_module(&context, &text, &path.display().to_string()).map_err(|e| e.join("; "))?;
     let bundle = compile(&context, &mut module, &CompileOptions::default())?;
-    let directory = std::env::temp_dir().join(format!(
-        "tritium-regression-{}-{}",
-        std::process::id(),
-        bundle.info.name
-    ));
+    let directory =
+        std::env::temp_dir().join(format!("tritium-regression-{}-{}", std::process::id(), bundle.info.name));
     std::fs::create_dir_all(&directory).map_err(|e| e.to_string())?;
     let ptx = directory.join("kernel.ptx");
     std::fs::write(&ptx, &bundle.ptx).map_err(|e| e.to_string())?;
@@ -31,10 +27,7 @@ fn compile_to_cubin(path: &std::path::Path) -> Result<(), String> {
         .map_err(|e| format!("cannot run ptxas: {e}"))?;
     std::fs::remove_dir_all(&directory).ok();
     if !output.status.success() {
-        return Err(format!(
-            "ptxas: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
+        return Err(format!("ptxas: {}", String::from_utf8_lossy(&output.stderr)));
     }
     Ok(())
 }
@@ -61,12 +54,7 @@ fn former_crashes_compile_to_ptx_that_ptxas_accepts() {
             }
         })
         .collect();
-    assert!(
-        failures.is_empty(),
-        "{} regression fixtures failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} regression fixtures failed:\n{}", failures.len(), failures.join("\n"));
 }
 
 /// An LLVM-dialect module MLIR verifies but LLVM cannot translate (a GEP over
@@ -89,19 +77,13 @@ fn untranslatable_llvm_types_are_located_errors() {
     for (name, text, expected) in cases {
         let context = context();
         let module = parse_module(&context, text, name).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-        assert!(
-            module.as_operation().verify(),
-            "{name}: MLIR's verifier accepts it (that is the point)"
-        );
+        assert!(module.as_operation().verify(), "{name}: MLIR's verifier accepts it (that is the point)");
         let target = tritium_lowering::Target { capability: 90 };
         match tritium_lowering::ptx::module_to_ptx(&module, &target, None, false) {
             Ok(_) => panic!("{name}: translated"),
             Err(message) => {
                 assert!(message.contains(expected), "{name}: {message}");
-                assert!(
-                    message.contains(&format!("{name}\":2:")),
-                    "{name}: not located at the op: {message}"
-                );
+                assert!(message.contains(&format!("{name}\":2:")), "{name}: not located at the op: {message}");
             }
         }
     }

@@ -24,10 +24,7 @@ fn bad_launch_options_are_errors() {
         (75, 4, 1, "sm_80"),
     ] {
         let error = ttgir_pipeline(capability, warps, ctas, 3).unwrap_err();
-        assert!(
-            error.contains(expected),
-            "cuda:{capability} warps {warps} ctas {ctas}: {error}"
-        );
+        assert!(error.contains(expected), "cuda:{capability} warps {warps} ctas {ctas}: {error}");
     }
     for capability in [80, 90] {
         assert!(ttgir_pipeline(capability, 4, 1, 3).is_ok());

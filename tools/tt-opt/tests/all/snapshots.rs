@@ -35,7 +35,9 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
 /// the lowering, whose shared memory is allocated.
 fn input<'a>(entries: &'a [CorpusEntry], target: &str, kernel: &str, flag: &str) -> Option<&'a CorpusEntry> {
     let stage_of = match flag {
-        "tritium-ttgir-pipeline" => return entries.iter().find(|e| e.target == target && e.kernel == kernel && e.stage == "ttir"),
+        "tritium-ttgir-pipeline" => {
+            return entries.iter().find(|e| e.target == target && e.kernel == kernel && e.stage == "ttir")
+        }
         "tritongpu-membar" => "convert-triton-gpu-to-llvm",
         _ => flag,
     };
@@ -80,7 +82,11 @@ fn snapshots_of_every_pass() {
                 Ok(text) => text,
                 Err(error) => format!("error: {error}"),
             };
-            insta::assert_snapshot!(format!("{flag}@{target}_{kernel}"), output, &format!("{pipeline} on {}", entry.stage));
+            insta::assert_snapshot!(
+                format!("{flag}@{target}_{kernel}"),
+                output,
+                &format!("{pipeline} on {}", entry.stage)
+            );
             shown += 1;
         }
         if shown == 0 {

@@ -126,9 +126,10 @@ fn check(case: &Case, stage: &str) -> Vec<String> {
     }
     // Per-program global scratch (device-side descriptors' tensormaps), and
     // the trailing parameter it comes in.
-    for (key, ours) in
-        [("global_scratch_size", bundle.info.global_scratch_size), ("global_scratch_align", bundle.info.global_scratch_align)]
-    {
+    for (key, ours) in [
+        ("global_scratch_size", bundle.info.global_scratch_size),
+        ("global_scratch_align", bundle.info.global_scratch_align),
+    ] {
         let expected: usize = upstream(case.kernel, key).parse().unwrap();
         if ours != expected {
             problems.push(format!("{key} {ours}, upstream {expected}"));
