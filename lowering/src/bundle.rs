@@ -36,6 +36,27 @@ pub struct CompileOptions {
     /// profile scratch) after the kernel's arguments, which Triton's launcher
     /// always passes. Off for the standalone bundles (README: kernel ABI).
     pub scratch_parameters: bool,
+    /// Code generation as upstream's options of these names.
+    pub codegen: CodegenOptions,
+}
+
+/// Upstream Triton's code-generation options (its `CUDAOptions`).
+#[derive(Clone, Copy, Debug)]
+pub struct CodegenOptions {
+    /// `maxnreg`: at most this many registers per thread (`.maxnreg` on the
+    /// kernel, through the module's `ttg.maxnreg` as upstream sets it).
+    pub maxnreg: Option<u32>,
+    /// `enable_fp_fusion`: multiplies and adds may fuse into fma.
+    pub fp_fusion: bool,
+    /// `enable_reflect_ftz`: f32 denormals flush in exp2 and in libdevice
+    /// (`nvvm-reflect-ftz`).
+    pub reflect_ftz: bool,
+}
+
+impl Default for CodegenOptions {
+    fn default() -> Self {
+        CodegenOptions { maxnreg: None, fp_fusion: true, reflect_ftz: true }
+    }
 }
 
 impl Default for CompileOptions {
@@ -51,6 +72,7 @@ impl Default for CompileOptions {
             verify_each_pass: false,
             test_internal_error: None,
             scratch_parameters: false,
+            codegen: CodegenOptions::default(),
         }
     }
 }
@@ -132,6 +154,17 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         clock = Instant::now();
     };
     let mut ttgir = None;
+    if let Some(registers) = options.codegen.maxnreg {
+        // As upstream's make_ttgir: the kernel's register limit rides on the
+        // module (warp specialization's register budgets read it too).
+        let i32 = melior::ir::r#type::IntegerType::new(context, 32).into();
+        let limit = melior::ir::attribute::IntegerAttribute::new(i32, i64::from(registers)).into();
+        melior::ir::operation::OperationMutLike::set_discardable_attribute(
+            &mut module.as_operation_mut(),
+            "ttg.maxnreg",
+            limit,
+        );
+    }
     let is_ttgir = module.as_operation().attribute("ttg.num-warps").is_ok();
     let target = if is_ttgir {
         match Target::of_module(&module.as_operation()) {
@@ -206,13 +239,14 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     // diagnostic naming it, as in every pass).
     let test_panic = options.test_internal_error.as_deref() == Some("lowering");
     let lowering = format!(
-        "builtin.module(convert-triton-gpu-to-llvm{{compute-capability={} scratch-parameters={} test-internal-error={test_panic}}},\
-         convert-warp-specialize-to-llvm)",
-        target.capability, options.scratch_parameters
+        "builtin.module(convert-triton-gpu-to-llvm{{compute-capability={} scratch-parameters={} reflect-ftz={} \
+         fp-fusion={} test-internal-error={test_panic}}},convert-warp-specialize-to-llvm)",
+        target.capability, options.scratch_parameters, options.codegen.reflect_ftz, options.codegen.fp_fusion
     );
     run_pipeline(context, module, &lowering, options.verify_each_pass)?;
     lap("TTGIR -> LLVM dialect");
-    let assembly = ptx::module_to_ptx(module, &target, options.libdevice.as_deref(), options.keep_llvm_ir)?;
+    let assembly =
+        ptx::module_to_ptx(module, &target, options.libdevice.as_deref(), options.keep_llvm_ir, &options.codegen)?;
     timings.extend(assembly.timings);
     Ok(Bundle { info, target, llvm_ir: assembly.llvm_ir, ttgir, ptx: assembly.ptx, timings })
 }

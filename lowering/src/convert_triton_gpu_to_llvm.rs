@@ -46,6 +46,19 @@ pub static PASS: PassDefinition = PassDefinition {
             default: "true",
         },
         PassOption {
+            name: "fp-fusion",
+            description: "Multiplies and adds may fuse into fma (upstream's enable_fp_fusion)",
+            kind: OptionKind::Bool,
+            default: "true",
+        },
+        PassOption {
+            name: "reflect-ftz",
+            description:
+                "Flush f32 denormals where upstream's enable_reflect_ftz does: exp2, and libdevice (nvvm-reflect-ftz)",
+            kind: OptionKind::Bool,
+            default: "true",
+        },
+        PassOption {
             name: "test-internal-error",
             description: "Test only: panic, to check how internal errors are reported",
             kind: OptionKind::Bool,
@@ -74,7 +87,12 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     let context = unsafe { context_ref.to_ref() };
     let module_view =
         ManuallyDrop::new(unsafe { Module::from_raw(mlir_sys::mlirModuleFromOperation(module.to_raw())) });
-    emit::lower_module(context, &module_view, target, options.bool("scratch-parameters")).map_err(|error| {
+    let abi = emit::ModuleOptions {
+        scratch_parameters: options.bool("scratch-parameters"),
+        reflect_ftz: options.bool("reflect-ftz"),
+        fp_fusion: options.bool("fp-fusion"),
+    };
+    emit::lower_module(context, &module_view, target, abi).map_err(|error| {
         error.emit();
         PassFailed
     })?;

@@ -66,6 +66,10 @@ type RegisterKey = (String, Vec<i64>, usize, usize);
 pub struct Lowering<'c> {
     pub b: Builder<'c>,
     pub target: Target,
+    /// f32 exp2 flushes denormals (upstream's enable_reflect_ftz).
+    pub reflect_ftz: bool,
+    /// f32 multiplies and adds may fuse (upstream's enable_fp_fusion).
+    pub fp_fusion: bool,
     pub num_warps: u32,
     values: HashMap<usize, Vec<V>>,
     layouts: HashMap<(String, Vec<i64>), Rc<TensorLayout>>,
@@ -493,8 +497,9 @@ pub fn lower_module<'c>(
     context: &'c Context,
     module: &melior::ir::Module<'c>,
     target: Target,
-    scratch_parameters: bool,
+    options: ModuleOptions,
 ) -> Result<()> {
+    let ModuleOptions { scratch_parameters, reflect_ftz, fp_fusion } = options;
     let body = module.body();
     let module_op = module.as_operation();
     let num_warps = check_module(&module_op)?;
@@ -541,6 +546,8 @@ pub fn lower_module<'c>(
         total_num_warps: crate::module_int_attribute(&module_op, "ttg.total-num-warps").map(|n| n as u32),
         max_registers: crate::module_int_attribute(&module_op, "ttg.maxnreg"),
         global_scratch_size: global_scratch(&module_op).0,
+        reflect_ftz,
+        fp_fusion,
     };
     let mut declared_functions = Default::default();
     let mut axis_info = Some(axis_info);
@@ -551,6 +558,20 @@ pub fn lower_module<'c>(
         axis_info = lowering.axis_info;
     }
     Ok(())
+}
+
+/// How a module is lowered (the pass's options).
+#[derive(Clone, Copy, Debug)]
+pub struct ModuleOptions {
+    /// Kernels take upstream Triton's trailing global and profile scratch
+    /// pointers (Triton's launcher passes them).
+    pub scratch_parameters: bool,
+    /// f32 `exp2` flushes denormals (`ex2.approx.ftz`), as upstream with
+    /// `enable_reflect_ftz` (its default).
+    pub reflect_ftz: bool,
+    /// f32 multiplies and adds may fuse into fma (`contract`), as upstream
+    /// with `enable_fp_fusion` (its default).
+    pub fp_fusion: bool,
 }
 
 /// What every function's lowering reads off the module.
@@ -564,6 +585,8 @@ struct ModuleFacts {
     max_registers: Option<i64>,
     /// Global scratch bytes per program (device-side tensor descriptors).
     global_scratch_size: usize,
+    reflect_ftz: bool,
+    fp_fusion: bool,
 }
 
 /// Lowers one `tt.func` into an `llvm.func` inserted before it, and erases
@@ -578,7 +601,7 @@ fn lower_function<'c>(
     declared_functions: std::collections::HashSet<String>,
     axis_info: Option<tritium_passes::analysis::axis_info::ModuleAxisInfo>,
 ) -> Result<Lowering<'c>> {
-    let ModuleFacts { num_warps, total_num_warps, max_registers, global_scratch_size } = *facts;
+    let ModuleFacts { num_warps, total_num_warps, max_registers, global_scratch_size, reflect_ftz, fp_fusion } = *facts;
     let kernel = function_abi::is_kernel(&function_op);
     let function_type = function_op
         .attribute("function_type")
@@ -723,6 +746,8 @@ fn lower_function<'c>(
     let mut lowering = Lowering {
         b,
         target,
+        reflect_ftz,
+        fp_fusion,
         num_warps,
         values: HashMap::new(),
         layouts: HashMap::new(),

@@ -100,12 +100,13 @@ pub fn module_to_ptx(
     target: &Target,
     libdevice: Option<&Path>,
     keep_llvm_ir: bool,
+    codegen: &crate::bundle::CodegenOptions,
 ) -> Result<Assembly, String> {
     init_nvptx();
     unsafe {
         let context = LLVMContextCreate();
         let mut gate = ptr::null_mut();
-        let result = translate_and_emit(module, target, libdevice, keep_llvm_ir, context, &mut gate);
+        let result = translate_and_emit(module, target, libdevice, keep_llvm_ir, codegen, context, &mut gate);
         LLVMContextDispose(context);
         if !gate.is_null() {
             tritiumLLVMPassGateDestroy(gate);
@@ -119,6 +120,7 @@ unsafe fn translate_and_emit(
     target: &Target,
     libdevice: Option<&Path>,
     keep_llvm_ir: bool,
+    codegen: &crate::bundle::CodegenOptions,
     context: LLVMContextRef,
     gate: &mut *mut std::ffi::c_void,
 ) -> Result<Assembly, String> {
@@ -143,6 +145,11 @@ unsafe fn translate_and_emit(
     }
     let triple = CString::new("nvptx64-nvidia-cuda").unwrap();
     unsafe { LLVMSetTarget(llvm_module, triple.as_ptr()) };
+    if codegen.reflect_ftz {
+        // libdevice's __nvvm_reflect("__CUDA_FTZ") reads this: its f32 paths
+        // flush denormals, as upstream sets it (enable_reflect_ftz).
+        unsafe { set_module_flag_i32(context, llvm_module, "nvvm-reflect-ftz", 1) };
+    }
     lap("translate to LLVM IR");
 
     if calls_libdevice(llvm_module) {
@@ -215,6 +222,22 @@ unsafe fn translate_and_emit(
     unsafe { LLVMDisposeMemoryBuffer(buffer) };
     lap("NVPTX code generation");
     Ok(Assembly { llvm_ir, ptx, timings })
+}
+
+/// A module flag `name` = `value` (i32) with the Override behaviour.
+unsafe fn set_module_flag_i32(context: LLVMContextRef, module: LLVMModuleRef, name: &str, value: u64) {
+    let i32 = unsafe { llvm_sys::core::LLVMInt32TypeInContext(context) };
+    let constant = unsafe { llvm_sys::core::LLVMConstInt(i32, value, 0) };
+    let metadata = unsafe { llvm_sys::core::LLVMValueAsMetadata(constant) };
+    unsafe {
+        llvm_sys::core::LLVMAddModuleFlag(
+            module,
+            llvm_sys::LLVMModuleFlagBehavior::LLVMModuleFlagBehaviorOverride,
+            name.as_ptr().cast(),
+            name.len(),
+            metadata,
+        )
+    };
 }
 
 /// Whether the module declares a libdevice function (`__nv_*`).

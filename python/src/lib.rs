@@ -3,7 +3,7 @@
 //! into Triton.
 use pyo3::{create_exception, exceptions::PyException, prelude::*};
 use std::{path::PathBuf, sync::Mutex};
-use tritium_lowering::{compile_source, CompileOptions, Target};
+use tritium_lowering::{compile_source, CodegenOptions, CompileOptions, Target};
 
 create_exception!(
     _native,
@@ -21,7 +21,8 @@ type Output = (String, String, Option<String>, Option<String>, Vec<String>);
 
 #[pyfunction]
 #[pyo3(signature = (source, target="cuda:90", num_warps=4, num_stages=3, num_ctas=1, libdevice=None,
-                    triton_abi=false, keep_ttgir=false, keep_llvm_ir=false, source_name="<string>"))]
+                    triton_abi=false, keep_ttgir=false, keep_llvm_ir=false, source_name="<string>",
+                    maxnreg=None, enable_fp_fusion=true, enable_reflect_ftz=true))]
 #[allow(clippy::too_many_arguments)]
 fn compile(
     py: Python<'_>,
@@ -35,6 +36,9 @@ fn compile(
     keep_ttgir: bool,
     keep_llvm_ir: bool,
     source_name: &str,
+    maxnreg: Option<u32>,
+    enable_fp_fusion: bool,
+    enable_reflect_ftz: bool,
 ) -> PyResult<Output> {
     let target = Target::parse(target).map_err(CompileError::new_err)?;
     if num_warps == 0 || !num_warps.is_power_of_two() || num_warps > 32 {
@@ -48,6 +52,7 @@ fn compile(
         libdevice,
         keep_llvm_ir,
         scratch_parameters: triton_abi,
+        codegen: CodegenOptions { maxnreg, fp_fusion: enable_fp_fusion, reflect_ftz: enable_reflect_ftz },
         ..CompileOptions::default()
     };
     let compiled = py.allow_threads(|| {

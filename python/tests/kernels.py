@@ -71,3 +71,19 @@ def descriptor_copy_kernel(src, dst, BM: tl.constexpr, BN: tl.constexpr):
 
 CASES["descriptor_copy"] = (descriptor_copy_kernel, {"src": "tensordesc<fp16[64, 128]>", "dst": "tensordesc<fp16[64, 128]>"},
                             {"BM": 64, "BN": 128}, {"num_warps": 4})
+
+
+@triton.jit
+def mul_add_kernel(data):
+    pointers = data + tl.arange(0, 128)
+    tl.store(pointers, tl.load(pointers) * 1.5 + 1.0)
+
+
+@triton.jit
+def exp2_kernel(data):
+    pointers = data + tl.arange(0, 128)
+    tl.store(pointers, tl.math.exp2(tl.load(pointers)))
+
+
+CASES["mul_add"] = (mul_add_kernel, {"data": "*fp32"}, {}, {})
+CASES["exp2"] = (exp2_kernel, {"data": "*fp32"}, {}, {})

@@ -263,21 +263,42 @@ def test_triton_plugin_cache_key_names_the_build():
     assert len(build) == 16 and keyed == f"{plain}-tritium-{tritium.VERSION}-{build}", keyed
 
 
+def test_triton_plugin_codegen_options():
+    # Upstream's maxnreg, enable_fp_fusion and enable_reflect_ftz, checked as
+    # upstream's test_core.py checks them in the PTX.
+    need_triton()
+    import re
+    import tritium.triton
+    tritium.triton.enable()
+    try:
+        limited = plugin_compile("add", maxnreg=42).asm["ptx"]
+        assert re.search(r"\.visible \.entry [^{;]*\.maxnreg 42", limited), limited[:600]
+        fused = plugin_compile("mul_add").asm["ptx"]
+        unfused = plugin_compile("mul_add", enable_fp_fusion=False).asm["ptx"]
+        assert re.search(r"(mad|fma)\.r[nzmp]\.(ftz\.)?f32", fused), fused
+        assert not re.search(r"(mad|fma)\.r[nzmp]\.(ftz\.)?f32", unfused), unfused
+        flushed = plugin_compile("exp2").asm["ptx"]
+        kept = plugin_compile("exp2", enable_reflect_ftz=False).asm["ptx"]
+        assert "ex2.approx.ftz.f32" in flushed and "ex2.approx.ftz.f32" not in kept, kept
+    finally:
+        tritium.triton.disable()
+
+
 def test_triton_plugin_unsupported_feature_and_fallback():
     need_triton()
     import tritium.triton
     tritium.triton.enable()
     try:
         try:
-            plugin_compile("add", maxnreg=64)
+            plugin_compile("add", instrumentation_mode="consan")
         except tritium.CompileError as error:
-            assert "maxnreg" in str(error), error
+            assert "instrumentation_mode" in str(error), error
         else:
             raise AssertionError("an unsupported option compiled")
         os.environ["TRITIUM_FALLBACK"] = "1"
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            kernel = plugin_compile("add", maxnreg=64)
+            kernel = plugin_compile("add", instrumentation_mode="consan")
         assert not hasattr(kernel.metadata, "tritium")
         assert any("upstream Triton compiles it" in str(w.message) for w in caught), [str(w.message) for w in caught]
     finally:

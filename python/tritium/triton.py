@@ -34,12 +34,6 @@ def _fallback_allowed():
 def _unsupported_options(options):
     """Options Tritium does not implement: refusing them beats compiling something else."""
     problems = []
-    if getattr(options, "maxnreg", None) is not None:
-        problems.append("maxnreg (a register limit per thread)")
-    if not getattr(options, "enable_fp_fusion", True):
-        problems.append("enable_fp_fusion=False (Tritium's LLVM code generation always fuses multiply-adds)")
-    if not getattr(options, "enable_reflect_ftz", True):
-        problems.append("enable_reflect_ftz=False (Tritium's exp2 always flushes denormals: ex2.approx.ftz)")
     if getattr(options, "instrumentation_mode", ""):
         problems.append(f"instrumentation_mode={options.instrumentation_mode!r}")
     return problems
@@ -66,7 +60,9 @@ class _Kernel:
         return _compile(text, target=f"cuda:{self.capability}", num_warps=self.options.num_warps,
                         num_stages=self.options.num_stages, num_ctas=self.options.num_ctas,
                         libdevice=self._libdevice(), triton_abi=True, keep_ttgir=True, keep_llvm_ir=True,
-                        source_name=name)
+                        source_name=name, maxnreg=getattr(self.options, "maxnreg", None),
+                        enable_fp_fusion=getattr(self.options, "enable_fp_fusion", True),
+                        enable_reflect_ftz=getattr(self.options, "enable_reflect_ftz", True))
 
     def _report_warnings(self):
         # Warnings (e.g. a warp_specialize=True loop compiled unspecialized)

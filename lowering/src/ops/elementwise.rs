@@ -130,7 +130,10 @@ fn scalar<'c>(
             }
             // Upstream flushes denormals here (but not in math.exp): without
             // .ftz ptxas wraps every ex2 in a range check and two scalings.
-            "math.exp2" => return Ok(asm_f32(b, "ex2.approx.ftz.f32 $0, $1;", "=f,f", args)),
+            // Upstream's exp2 is libdevice's exp2f, whose denormal flushing
+            // follows enable_reflect_ftz.
+            "math.exp2" if l.reflect_ftz => return Ok(asm_f32(b, "ex2.approx.ftz.f32 $0, $1;", "=f,f", args)),
+            "math.exp2" => return Ok(asm_f32(b, "ex2.approx.f32 $0, $1;", "=f,f", args)),
             "math.log2" => return Ok(asm_f32(b, "lg2.approx.f32 $0, $1;", "=f,f", args)),
             "math.log" => {
                 let log2 = asm_f32(b, "lg2.approx.f32 $0, $1;", "=f,f", args);
@@ -221,7 +224,7 @@ fn scalar<'c>(
     }
     // Everything else in arith and math maps one to one onto scalars.
     let mut attributes: Vec<(&str, Attribute<'c>)> = attributes.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-    if matches!(name, "arith.addf" | "arith.subf" | "arith.mulf") {
+    if l.fp_fusion && matches!(name, "arith.addf" | "arith.subf" | "arith.mulf") {
         // Upstream compiles with LLVM's FP fusion on: multiply-adds become fma.
         attributes.retain(|(k, _)| *k != "fastmath");
         attributes.push(("fastmath", contract(l.context())));

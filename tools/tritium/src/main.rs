@@ -6,7 +6,7 @@ use tritium_lowering::{compile, CompileOptions, Target};
 
 const USAGE: &str = "usage: tritium compile INPUT [--target cuda:90] [--num-warps N] [--num-stages N] [--num-ctas N]
                        [--libdevice PATH] [--emit-llvm] [--verify-each-pass] [--timing [--warm-up N]]
-                       [--triton-abi] -o DIR
+                       [--triton-abi] [--maxnreg N] [--no-fp-fusion] [--no-reflect-ftz] -o DIR
 
 Exit code: 0 success, 1 bad or unsupported input (diagnostics say where),
 2 internal compiler error (a bug; nothing is written).
@@ -20,6 +20,8 @@ The IR is verified after each stage; --verify-each-pass verifies it after
 every pass too (slower; says which pass broke it).
 --triton-abi gives the kernel upstream Triton's ABI: two trailing pointer
 parameters (global and profile scratch, passed by Triton's launcher, unused).
+--maxnreg N, --no-fp-fusion, --no-reflect-ftz are upstream's maxnreg,
+enable_fp_fusion=False and enable_reflect_ftz=False.
 --timing prints the wall time of each step to stderr; --warm-up N compiles the
 input N times first, so that the times are those of a process that has compiled
 before (as a library embedding Tritium is), without one-time initialisation.";
@@ -65,6 +67,9 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
             }
             "--verify-each-pass" => options.verify_each_pass = true,
             "--triton-abi" => options.scratch_parameters = true,
+            "--maxnreg" => options.codegen.maxnreg = Some(number(value("--maxnreg")?, "--maxnreg")?),
+            "--no-fp-fusion" => options.codegen.fp_fusion = false,
+            "--no-reflect-ftz" => options.codegen.reflect_ftz = false,
             "--timing" => timing = true,
             "--warm-up" => warm_up = number(value("--warm-up")?, "--warm-up")?,
             "--help" | "-h" => return Err(USAGE.into()),

@@ -79,7 +79,7 @@ fn untranslatable_llvm_types_are_located_errors() {
         let module = parse_module(&context, text, name).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         assert!(module.as_operation().verify(), "{name}: MLIR's verifier accepts it (that is the point)");
         let target = tritium_lowering::Target { capability: 90 };
-        match tritium_lowering::ptx::module_to_ptx(&module, &target, None, false) {
+        match tritium_lowering::ptx::module_to_ptx(&module, &target, None, false, &Default::default()) {
             Ok(_) => panic!("{name}: translated"),
             Err(message) => {
                 assert!(message.contains(expected), "{name}: {message}");
