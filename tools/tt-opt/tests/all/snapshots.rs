@@ -27,6 +27,10 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
     ("test-print-alignment", "prints an analysis as remarks; test/Analysis lit tests check it"),
     ("test-print-linear-layouts", "prints layouts as remarks; lit tests check it"),
     ("test-tritium-internal-error", "panics on purpose"),
+    (
+        "tritium-warn-unspecialized-loops",
+        "only warns (no IR change); the warp_specialize tests and TritonGPU lit tests check its diagnostics",
+    ),
 ];
 
 /// The corpus entry a pass takes as input for a kernel: upstream's IR right
