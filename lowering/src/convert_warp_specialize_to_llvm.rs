@@ -428,7 +428,8 @@ fn llvm_type<'c>(context: &'c Context, ty: Type<'c>) -> Option<Type<'c>> {
 /// `unrealized_conversion_cast`): that value replaces it.
 fn converted_operand(op: &OperationRef, index: usize) -> Result<(), PassFailed> {
     let operand = op.operand(index).unwrap();
-    let context = unsafe { op.context().to_ref() };
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
     if llvm_type(context, operand.r#type()).is_none() {
         return Ok(());
     }
@@ -448,7 +449,8 @@ fn converted_operand(op: &OperationRef, index: usize) -> Result<(), PassFailed> 
 /// their LLVM types; the casts left between the two type systems then fold
 /// away (reconcile-unrealized-casts).
 fn convert_types(op: &OperationRef) -> PassResult {
-    let context = unsafe { op.context().to_ref() };
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
     for i in 0..op.operand_count() {
         converted_operand(op, i)?;
     }
@@ -491,7 +493,8 @@ fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -
     if ws_ops.is_empty() {
         return Ok(());
     }
-    let context: &Context = unsafe { function.context().to_ref() };
+    let context_ref = function.context();
+    let context: &Context = unsafe { context_ref.to_ref() };
     let location = function.location();
     let default_warps = crate::int_attribute(module, "ttg.num-warps").unwrap_or(4);
     let threads_per_warp = crate::int_attribute(module, "ttg.threads-per-warp").unwrap_or(32);

@@ -240,7 +240,8 @@ fn slot_and_phase<'c, 'a>(
 
 fn specialize(m: &MatmulLoop, stages: i64) -> Result<(), String> {
     let lp = m.lp;
-    let context = unsafe { lp.context().to_ref() };
+    let context_ref = lp.context();
+    let context = unsafe { context_ref.to_ref() };
     let b = Build { context, location: lp.location() };
     let before = At::Before(lp);
     let i32 = b.i32_type();
@@ -592,7 +593,8 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
         match analyze(loops[0], &entry).and_then(|matmul| specialize(&matmul, stages)) {
             Ok(()) => {
                 // As upstream: no software pipelining of any loop of the kernel on top.
-                let context = unsafe { function.context().to_ref() };
+                let context_ref = function.context();
+                let context = unsafe { context_ref.to_ref() };
                 let i32: Type = IntegerType::new(context, 32).into();
                 for lp in collect_ops(function, Order::Pre).into_iter().filter(|o| name_of(o) == "scf.for") {
                     set_attribute(&lp, "tt.num_stages", IntegerAttribute::new(i32, 0).into());

@@ -51,7 +51,8 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
             mlir_sys::mlirOperationRemoveAttributeByName(lp.to_raw(), name);
         }
         if let Some(epilogue) = unroll(lp, factor as u64)? {
-            let i32_type: Type = IntegerType::new(unsafe { lp.context().to_ref() }, 32).into();
+            let context_ref = lp.context();
+            let i32_type: Type = IntegerType::new(unsafe { context_ref.to_ref() }, 32).into();
             set_attribute(&epilogue, NUM_STAGES, IntegerAttribute::new(i32_type, 1).into());
         }
     }

@@ -42,12 +42,14 @@ pub static PASS: PassDefinition = PassDefinition {
 use crate::ir::dense_i32_attribute as dense_i32;
 
 fn set_dense_i32(op: &OperationRef, name: &str, values: &[i32]) {
-    let context = unsafe { op.context().to_ref() };
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
     crate::ssa::set_attribute(op, name, DenseI32ArrayAttribute::new(context, values).into());
 }
 
 fn set_i32(op: &OperationRef, name: &str, value: i64) {
-    let context = unsafe { op.context().to_ref() };
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
     let i32 = IntegerType::new(context, 32).into();
     crate::ssa::set_attribute(op, name, IntegerAttribute::new(i32, value).into());
 }

@@ -131,7 +131,8 @@ fn symbol(op: &OperationRef, name: &str) -> Option<String> {
 }
 
 fn set_i32(op: OperationRef, name: &str, value: i64) {
-    let context = unsafe { op.context().to_ref() };
+    let context_ref = op.context();
+    let context = unsafe { context_ref.to_ref() };
     let i32 = IntegerType::new(context, 32).into();
     let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
     op.set_discardable_attribute(name, IntegerAttribute::new(i32, value).into());

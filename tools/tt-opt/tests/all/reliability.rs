@@ -30,3 +30,33 @@ fn bad_launch_options_are_errors() {
         assert!(ttgir_pipeline(capability, 4, 1, 3).is_ok());
     }
 }
+
+/// `ContextRef::to_ref` returns a `&Context` that points into the
+/// `ContextRef` itself, so `let c = unsafe { op.context().to_ref() };` keeps
+/// a reference to a dropped temporary: debug builds happen to work, release
+/// builds crash (the Python wheel segfaulted in tritongpu-allocate-warp-groups
+/// this way). Keep the ContextRef in a variable of its own first.
+#[test]
+fn no_context_reference_outlives_its_context_ref() {
+    let mut offenders = Vec::new();
+    let mut stack: Vec<std::path::PathBuf> =
+        ["dialects/src", "passes/src", "lowering/src", "python/src", "capi/src", "tools"]
+            .iter()
+            .map(|d| crate::common::repo_root().join(d))
+            .collect();
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            for entry in std::fs::read_dir(&path).unwrap() {
+                stack.push(entry.unwrap().path());
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            for (number, line) in std::fs::read_to_string(&path).unwrap().lines().enumerate() {
+                let line = line.trim();
+                if line.starts_with("let ") && line.contains(".context().to_ref()") {
+                    offenders.push(format!("{}:{}: {line}", path.display(), number + 1));
+                }
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "dangling &Context (keep the ContextRef in a variable):\n{}", offenders.join("\n"));
+}
