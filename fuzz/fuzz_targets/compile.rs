@@ -1,0 +1,20 @@
+//! (c) The whole compile to PTX (`tritium_lowering::compile`, TTIR through
+//! the TTGIR pipeline or TTGIR as it is), then ptxas on the PTX when
+//! `TRITIUM_FUZZ_PTXAS` names it: Tritium may refuse the input with a
+//! diagnostic, but PTX it hands out must assemble.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use tritium_fuzz::{assemble, options, parse, ptxas, text, with_context};
+
+fuzz_target!(|data: &[u8]| {
+    let Some(text) = text(data) else { return };
+    let options = options(text);
+    with_context(|context| {
+        let Some(mut module) = parse(context, text) else { return };
+        if let Ok(bundle) = tritium_lowering::compile(context, &mut module, &options) {
+            if let Some(ptxas) = ptxas() {
+                assemble(&ptxas, &bundle.ptx, &bundle.target.cpu());
+            }
+        }
+    });
+});
