@@ -1,0 +1,32 @@
+// Findings of the fuzzers and of the differential test against upstream
+// (scripts/fuzz.sh, scripts/fuzz_differential.py; RELIABILITY.md, "Fuzzing"),
+// each kept as it was found, reduced, before its fix.
+// REQUIRES: tritium
+// RUN: rm -rf %t && split-file %s %t
+//
+// 1. Diagnostics on ops whose location is a name around a file position, as
+// Triton's frontend writes them (`loc("acc"("k.py":14:27))`), printed as
+// `loc("acc"("k.py":14:27)): error:` instead of `k.py:14:27: error:`
+// (differential, seed 1007: a tf32x3 dot upstream accepts and Tritium's wgmma
+// lowering does not support).
+// RUN: not tritium compile %t/name-location.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=NAMELOC
+// NAMELOC: k.py:14:27: error: 'tt.make_range': tensor<128xi32> has no layout
+// RUN: not tritium compile %t/callsite-location.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=CALLSITE
+// CALLSITE: std.py:10:4: error: 'tt.make_range': tensor<128xi32> has no layout
+
+//--- name-location.mlir
+#loc1 = loc("k.py":14:27)
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%p: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32> loc(#loc2)
+    tt.return
+  }
+}
+#loc2 = loc("acc"(#loc1))
+//--- callsite-location.mlir
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%p: !tt.ptr<f32>) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32> loc(callsite("std.py":10:4 at "x"("k.py":7:2)))
+    tt.return
+  }
+}
