@@ -3,7 +3,7 @@
 `@triton.jit` kernel, written as a Python module, that upstream Triton 3.6's
 frontend turns into TTIR. Kinds: element-wise (1-D and 2-D, broadcasting),
 reductions, scans, dots (with or without a K loop), loops with loop-carried
-tensors, masked loads; random power-of-two shapes, dtypes (f16, bf16, f32, f64,
+tensors, masked loads, shape/view ops, atomics; random power-of-two shapes, dtypes (f16, bf16, f32, f64,
 i8, i32, fp8 e4m3/e5m2), num_warps and num_stages.
 
 The module holds the kernel and SPEC, what is needed to compile it
@@ -332,7 +332,69 @@ def loop(k, target):
     return [1, 1, 1]
 
 
-KINDS = [(elementwise_1d, 3), (elementwise_2d, 3), (reduction, 2), (scan, 1), (dot, 3), (loop, 1)]
+def shapes(k, target):
+    """View and shape ops on a 2-D tile: trans, reshape, permute, join/split,
+    broadcast, expand_dims; the result is stored flat."""
+    rng = k.rng
+    bm, bn = tile_2d(k, rng, 4096)
+    bm = max(bm, 2)
+    k.constexpr("BM", bm)
+    k.constexpr("BN", bn)
+    t = rng.choice(FLOATS + INTS + FP8)
+    p = k.pointer(t, bm * bn)
+    k.line("rm = tl.arange(0, BM)")
+    k.line("rn = tl.arange(0, BN)")
+    v, vt = load_value(k, p, t, "rm[:, None] * BN + rn[None, :]", None)
+    for _ in range(rng.randint(1, 3)):
+        op = rng.choice(["trans", "reshape", "permute", "join_split", "join_sum", "broadcast", "expand"])
+        if op == "trans":
+            v = k.fresh(f"tl.reshape(tl.trans({v}), (BM, BN))")
+        elif op == "reshape":
+            v = k.fresh(f"tl.reshape(tl.reshape({v}, (BM * BN,)), (BM, BN))")
+        elif op == "permute":
+            v = k.fresh(f"tl.reshape(tl.permute(tl.reshape({v}, (2, BM // 2, BN)), (1, 2, 0)), (BM, BN))")
+        elif op == "join_split":
+            other = k.fresh(f"{v} + {v}") if rng.random() < 0.5 else v
+            v = k.fresh(f"tl.split(tl.join({v}, {other}))") + "[0]"
+        elif op == "join_sum" and is_float(vt):
+            v = k.fresh(f"tl.sum(tl.join({v}, {v} * 2), axis=2)")
+        elif op == "broadcast":
+            row = k.fresh(f"tl.reshape(tl.sum({v}, axis=0), (1, BN))" if is_float(vt) or vt == "i32" else f"{v}")
+            v = k.fresh(f"tl.broadcast_to({row}, (BM, BN))")
+        else:
+            v = k.fresh(f"tl.reshape(tl.expand_dims({v}, 1), (BM, BN))")
+    out_t = store_dtype(rng, vt, target)
+    out = k.pointer(out_t, bm * bn, output=True)
+    k.line(f"tl.store({out} + tl.arange(0, BM * BN), tl.reshape({v}, (BM * BN,)).to({TL[out_t]}))")
+    return [1, 1, 1]
+
+
+def atomics(k, target):
+    """Atomic read-modify-writes (scalar-per-element, masked), into integers
+    (deterministic) or f32/f16 adds."""
+    rng = k.rng
+    block = pow2(rng, 32, 1024)
+    k.constexpr("BLOCK", block)
+    t = rng.choice(["i32", "i32", "fp32", "fp16"])
+    bins = pow2(rng, 1, block)
+    src = k.pointer(t, block)
+    n_arg = k.scalar("i32", block - rng.choice([0, rng.randint(1, block - 1)]))
+    out = k.pointer(t, bins, output=True)
+    k.line("offs = tl.arange(0, BLOCK)")
+    k.line(f"mask = offs < {n_arg}")
+    k.line(f"x = tl.load({src} + offs, mask=mask, other=0)")
+    ops = ["atomic_add"] if t != "i32" else ["atomic_add", "atomic_max", "atomic_min", "atomic_or", "atomic_xor",
+                                             "atomic_and"]
+    op = rng.choice(ops)
+    sem = rng.choice(["", ", sem='relaxed'", ", sem='acq_rel'"])
+    k.line(f"old = tl.{op}({out} + offs % {bins}, x, mask=mask{sem})")
+    if bins == block and rng.random() < 0.5:  # the old values are order-independent without collisions
+        ret = k.pointer("i32", block, output=True)
+        k.line(f"tl.store({ret} + offs, (old != 0).to(tl.int32), mask=mask)")
+    return [1, 1, 1]
+
+
+KINDS = [(elementwise_1d, 3), (elementwise_2d, 3), (reduction, 2), (scan, 1), (dot, 3), (loop, 1), (shapes, 1), (atomics, 1)]
 
 
 def generate(seed, target=90):
