@@ -19,7 +19,8 @@
 # only a stable toolchain, RUSTC_BOOTSTRAP=1 lets stable accept them (done
 # here). No address sanitizer: MLIR's C++ is not instrumented, and
 # --sanitizer none gives the fastest executions; Rust panics (caught or not),
-# signals and timeouts are the findings.
+# signals and timeouts are the findings. The build is cargo fuzz's default:
+# optimised, with debug assertions and overflow checks (-O would drop them).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--mutation" ]; then
@@ -32,31 +33,39 @@ export RUSTC_BOOTSTRAP=1
 command -v cargo-fuzz > /dev/null || { echo "cargo-fuzz is missing: cargo install cargo-fuzz" >&2; exit 1; }
 source scripts/cuda-tools.sh
 export TRITIUM_FUZZ_PTXAS=${PTXAS:-}
-(cd fuzz && nice -n 19 cargo fuzz build --sanitizer none -O) || exit 1
+(cd fuzz && nice -n 19 cargo fuzz build --sanitizer none) || exit 1
 
 seeds=target/fuzz/seeds
 rm -rf "$seeds" && mkdir -p "$seeds/roundtrip" "$seeds/pipeline" "$seeds/compile"
+python3 - "$seeds" <<'PY'
+import glob, json, os, shutil, sys
+seeds = sys.argv[1]
 # (a): every .mlir under test/ (lit tests, fixtures, the corpus and its pass-by-pass dumps).
-find test -name '*.mlir' -size -200k | while read -r f; do
-  ln -sf "$PWD/$f" "$seeds/roundtrip/$(echo "$f" | tr '/' '_')"
-done
+for path in glob.glob("test/**/*.mlir", recursive=True):
+    if os.path.getsize(path) < 200_000:
+        os.symlink(os.path.abspath(path), os.path.join(seeds, "roundtrip", path.replace("/", "_")))
 # (b), (c): whole kernels only (a full compile per seed): the corpus' TTIR and TTGIR, with the
 # num_warps and num_stages upstream compiled them with, as the header the targets read.
-while IFS=$'\t' read -r target kernel stage ir; do
-  [[ $stage == ttir || $stage == ttgir ]] || continue
-  meta=test/fixtures/corpus/meta/$target/$kernel.json
-  warps=$(sed -n 's/.*"num_warps": \([0-9]*\).*/\1/p' "$meta" | head -1)
-  stages=$(sed -n 's/.*"num_stages": \([0-9]*\).*/\1/p' "$meta" | head -1)
-  header="// fuzz: target=cuda:${target#cuda} num-warps=$warps num-stages=$stages"
-  { echo "$header"; cat "test/fixtures/corpus/ir/$ir.mlir"; } > "$seeds/compile/$target-$kernel-$stage.mlir"
-  [[ $stage == ttir ]] && cp "$seeds/compile/$target-$kernel-$stage.mlir" "$seeds/pipeline/"
-done < <(grep -v '^#' test/fixtures/corpus/manifest.tsv)
-cp test/fixtures/regressions/*.mlir "$seeds/compile/"
-if [ -d target/fuzz/generated ]; then
-  # At most 400 generated kernels (each seed costs a compile when the run starts).
-  ls target/fuzz/generated | grep 'ttir' | head -400 | while read -r f; do cp "target/fuzz/generated/$f" "$seeds/pipeline/"; done
-  ls target/fuzz/generated | head -400 | while read -r f; do cp "target/fuzz/generated/$f" "$seeds/compile/"; done
-fi
+for line in open("test/fixtures/corpus/manifest.tsv"):
+    if line.startswith("#"):
+        continue
+    target, kernel, stage, ir = line.rstrip("\n").split("\t")
+    if stage not in ("ttir", "ttgir"):
+        continue
+    meta = json.load(open(f"test/fixtures/corpus/meta/{target}/{kernel}.json"))
+    header = f"// fuzz: target=cuda:{target[4:]} num-warps={meta['num_warps']} num-stages={meta['num_stages']}\n"
+    text = header + open(f"test/fixtures/corpus/ir/{ir}.mlir").read()
+    for name in ("compile",) + (("pipeline",) if stage == "ttir" else ()):
+        open(os.path.join(seeds, name, f"{target}-{kernel}-{stage}.mlir"), "w").write(text)
+for path in glob.glob("test/fixtures/regressions/*.mlir"):
+    shutil.copy(path, os.path.join(seeds, "compile"))
+# The generated kernels' upstream TTIR/TTGIR (at most 400 each: every seed costs a compile at the start).
+generated = sorted(glob.glob("target/fuzz/generated/*.mlir"))
+for path in [p for p in generated if ".ttir." in p][:400]:
+    shutil.copy(path, os.path.join(seeds, "pipeline"))
+for path in generated[:400]:
+    shutil.copy(path, os.path.join(seeds, "compile"))
+PY
 
 status=0
 for target in ${TARGETS//,/ }; do

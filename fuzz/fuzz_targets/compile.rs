@@ -6,6 +6,8 @@
 use libfuzzer_sys::fuzz_target;
 use tritium_fuzz::{assemble, options, parse, ptxas, text, with_context};
 
+tritium_fuzz::libfuzzer_main!();
+
 fuzz_target!(|data: &[u8]| {
     let Some(text) = text(data) else { return };
     let options = options(text);

@@ -3,11 +3,10 @@
 //! diagnostic, but what it produces must verify.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use melior::{
-    ir::operation::OperationLike,
-    pass::{parse_pass_pipeline, PassManager},
-};
+use melior::{ir::operation::OperationLike, pass::PassManager, utility::parse_pass_pipeline};
 use tritium_fuzz::{options, parse, text, with_context};
+
+tritium_fuzz::libfuzzer_main!();
 
 fuzz_target!(|data: &[u8]| {
     let Some(text) = text(data) else { return };

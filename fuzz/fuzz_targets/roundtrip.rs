@@ -3,9 +3,10 @@
 //! the same again.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use melior::ir::operation::OperationLike;
 use tritium_dialects::io::{print, PrintOptions};
 use tritium_fuzz::{parse, text, with_context};
+
+tritium_fuzz::libfuzzer_main!();
 
 fuzz_target!(|data: &[u8]| {
     let Some(text) = text(data) else { return };

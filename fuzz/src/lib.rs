@@ -25,7 +25,7 @@ fn new_context() -> Context {
     let context = tritium_dialects::create_context();
     // One process per fuzzer, one input at a time: MLIR's thread pool would
     // only compete with the other fuzzers for the cores.
-    context.set_allow_multithreading(false);
+    context.enable_multi_threading(false);
     // Diagnostics of bad inputs are expected; keep them off stderr.
     context.attach_diagnostic_handler(|_| true);
     context
@@ -120,4 +120,32 @@ pub fn assemble(ptxas: &std::path::Path, ptx: &str, arch: &str) {
             String::from_utf8_lossy(&output.stderr)
         );
     }
+}
+
+/// The process entry point of a fuzz target: libFuzzer's driver over the
+/// target's `LLVMFuzzerTestOneInput` (what `fuzz_target!` defines).
+///
+/// libFuzzer brings its own `main`, but Debian's `libMLIRMlirOptMain.a`
+/// (which tt-opt's driver needs) holds mlir-opt's `main` as well, and the
+/// linker took that one: the fuzz binaries ran as mlir-opt and refused
+/// libFuzzer's flags. A `main` in the target's own object file comes before
+/// both archives.
+#[macro_export]
+macro_rules! libfuzzer_main {
+    () => {
+        extern "C" {
+            fn LLVMFuzzerRunDriver(
+                argc: *mut std::os::raw::c_int,
+                argv: *mut *mut *mut std::os::raw::c_char,
+                callback: unsafe extern "C" fn(*const u8, usize) -> std::os::raw::c_int,
+            ) -> std::os::raw::c_int;
+            fn LLVMFuzzerTestOneInput(data: *const u8, size: usize) -> std::os::raw::c_int;
+        }
+
+        #[no_mangle]
+        pub extern "C" fn main(mut argc: std::os::raw::c_int, mut argv: *mut *mut std::os::raw::c_char) -> std::os::raw::c_int {
+            // SAFETY: argc/argv are the process's, as the C runtime passed them.
+            unsafe { LLVMFuzzerRunDriver(&mut argc, &mut argv, LLVMFuzzerTestOneInput) }
+        }
+    };
 }
