@@ -122,6 +122,28 @@ pub fn assemble(ptxas: &std::path::Path, ptx: &str, arch: &str) {
     }
 }
 
+/// An alternate signal stack, and SA_ONSTACK on SIGSEGV/SIGBUS, before
+/// libFuzzer installs its crash handler (it keeps that flag): on a stack
+/// overflow (MLIR's recursive parser on deeply nested input) its handler
+/// can then run, report the crash and keep the input, instead of the
+/// process dying silently as it did on the first such finding.
+pub fn install_alternate_signal_stack() {
+    const SIZE: usize = 1 << 20;
+    let stack: &'static mut [u8] = Box::leak(vec![0u8; SIZE].into_boxed_slice());
+    // SAFETY: the stack lives for the rest of the process; the actions are plain
+    // default dispositions with one flag added.
+    unsafe {
+        let alternate = libc::stack_t { ss_sp: stack.as_mut_ptr().cast(), ss_flags: 0, ss_size: SIZE };
+        libc::sigaltstack(&alternate, std::ptr::null_mut());
+        for signal in [libc::SIGSEGV, libc::SIGBUS] {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = libc::SIG_DFL;
+            action.sa_flags = libc::SA_ONSTACK;
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}
+
 /// The process entry point of a fuzz target: libFuzzer's driver over the
 /// target's `LLVMFuzzerTestOneInput` (what `fuzz_target!` defines).
 ///
@@ -144,6 +166,7 @@ macro_rules! libfuzzer_main {
 
         #[no_mangle]
         pub extern "C" fn main(mut argc: std::os::raw::c_int, mut argv: *mut *mut std::os::raw::c_char) -> std::os::raw::c_int {
+            $crate::install_alternate_signal_stack();
             // SAFETY: argc/argv are the process's, as the C runtime passed them.
             unsafe { LLVMFuzzerRunDriver(&mut argc, &mut argv, LLVMFuzzerTestOneInput) }
         }
