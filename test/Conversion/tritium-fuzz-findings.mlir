@@ -26,7 +26,27 @@
 // RUN: python3 -c "n = 20000; print('module attributes {tt.a = ' + '[' * n + ']' * n + '} {}')" > %t/deep-array.mlir
 // RUN: not tritium compile %t/deep-array.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=DEEPARRAY
 // DEEPARRAY: deep-array.mlir:1:{{[0-9]+}}: error: brackets nested more than 256 deep
+//
+// 3. A kernel named with a '.' (`@fuzztt.joinion_1061`, a libFuzzer `compile`
+// mutant of a generated kernel): MLIR symbols may hold dots, PTX identifiers
+// may not; the PTX named the entry `fuzztt.joinion_1061` and ptxas refused it
+// ("Parsing error near '.joinion_1061'"). Now a located error.
+// RUN: not tritium compile %t/dotted-name.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=DOTTED
+// DOTTED: dotted-name.mlir:2:3: error: kernel name 'k.v2' is not a PTX identifier
+// RUN: tritium compile %t/dollar-name.mlir -o %t/dollar
 
+//--- dotted-name.mlir
+module {
+  tt.func public @k.v2(%p: !tt.ptr<f32>) {
+    tt.return
+  }
+}
+//--- dollar-name.mlir
+module {
+  tt.func public @_k$2(%p: !tt.ptr<f32>) {
+    tt.return
+  }
+}
 //--- name-location.mlir
 #loc1 = loc("k.py":14:27)
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
