@@ -32,7 +32,7 @@
 // may not; the PTX named the entry `fuzztt.joinion_1061` and ptxas refused it
 // ("Parsing error near '.joinion_1061'"). Now a located error.
 // RUN: not tritium compile %t/dotted-name.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=DOTTED
-// DOTTED: dotted-name.mlir:2:3: error: kernel name 'k.v2' is not a PTX identifier
+// DOTTED: dotted-name.mlir:2:3: error: 'tt.func': kernel name 'k.v2' is not a PTX identifier
 // RUN: tritium compile %t/dollar-name.mlir -o %t/dollar
 
 //--- dotted-name.mlir
