@@ -14,7 +14,10 @@ fuzz_target!(|data: &[u8]| {
     with_context(|context| {
         let Some(mut module) = parse(context, text) else { return };
         if let Ok(bundle) = tritium_lowering::compile(context, &mut module, &options) {
-            if let Some(ptxas) = ptxas() {
+            // Inline assembly is the user's PTX, passed through as upstream does: ptxas
+            // refusing a mutated `shl` is the right answer, not a Tritium bug.
+            let user_assembly = text.contains("tt.elementwise_inline_asm");
+            if let Some(ptxas) = ptxas().filter(|_| !user_assembly) {
                 assemble(&ptxas, &bundle.ptx, &bundle.target.cpu());
             }
         }
