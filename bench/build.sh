@@ -15,7 +15,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # LIBDEVICE, for kernels that call libdevice (tutorial 07).
 source scripts/cuda-tools.sh
-cargo build --release -p tritium
+# TRITIUM=path uses that binary (e.g. target/debug/tritium for a quick check)
+# instead of a release build.
+if [ -z "${TRITIUM:-}" ]; then
+  cargo build --release -p tritium
+  TRITIUM=target/release/tritium
+fi
 out=out/bench
 rm -rf "$out" && mkdir -p "$out"
 for target in cuda90 cuda80; do
@@ -26,7 +31,7 @@ for target in cuda90 cuda80; do
       warps=$(sed -n 's/.*"num_warps": \([0-9]*\).*/\1/p' "test/fixtures/corpus/meta/$target/$kernel.json" | head -1)
       stages=$(sed -n 's/.*"num_stages": \([0-9]*\).*/\1/p' "test/fixtures/corpus/meta/$target/$kernel.json" | head -1)
       tmp=$(mktemp -d)
-      if target/release/tritium compile "test/fixtures/corpus/ir/$ir.mlir" --target "cuda:${target#cuda}" \
+      if "$TRITIUM" compile "test/fixtures/corpus/ir/$ir.mlir" --target "cuda:${target#cuda}" \
            --num-warps "$warps" --num-stages "$stages" -o "$tmp" 2> "$out/tritium-ttir/$target/$kernel.log"; then
         for f in "$tmp"/*.ptx; do cp "$f" "$out/tritium-ttir/$target/$kernel.ptx"; done
         for f in "$tmp"/*.json; do cp "$f" "$out/tritium-ttir/$target/$kernel.json"; done
@@ -35,7 +40,7 @@ for target in cuda90 cuda80; do
     fi
     [[ "$stage" == ttgir ]] || continue
     tmp=$(mktemp -d)
-    if target/release/tritium compile "test/fixtures/corpus/ir/$ir.mlir" -o "$tmp" 2> "$out/tritium/$target/$kernel.log"; then
+    if "$TRITIUM" compile "test/fixtures/corpus/ir/$ir.mlir" -o "$tmp" 2> "$out/tritium/$target/$kernel.log"; then
       for f in "$tmp"/*.ptx; do cp "$f" "$out/tritium/$target/$kernel.ptx"; done
       for f in "$tmp"/*.json; do cp "$f" "$out/tritium/$target/$kernel.json"; done
       echo "built $target/$kernel"
@@ -64,7 +69,7 @@ for ttgir in test/fixtures/tma/*_sm90.ttgir; do
   for stage in ttgir ttir; do
     dir=$out/tritium; [[ $stage == ttir ]] && dir=$out/tritium-ttir
     tmp=$(mktemp -d)
-    if target/release/tritium compile "test/fixtures/tma/${kernel}_sm90.$stage" --target cuda:90 --num-warps "$warps" \
+    if "$TRITIUM" compile "test/fixtures/tma/${kernel}_sm90.$stage" --target cuda:90 --num-warps "$warps" \
          --num-stages "$stages" -o "$tmp" 2> "$dir/$target/$kernel.log"; then
       cp "$tmp"/*.ptx "$dir/$target/$kernel.ptx"; cp "$tmp"/*.json "$dir/$target/$kernel.json"
       echo "built $target/$kernel ($stage)"

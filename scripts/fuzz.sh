@@ -1,88 +1,87 @@
 #!/usr/bin/env bash
-# Mutation smoke fuzzing of tt-opt and tritium (no cargo-fuzz / libFuzzer yet:
-# see RELIABILITY.md). For SECONDS (default 60) it takes corpus IR files
-# (test/fixtures/corpus/ir, test/fixtures/regressions), mutates them (deletes,
-# duplicates or swaps lines, changes numbers, shapes, types and attribute
-# values, truncates), and runs (a) `tt-opt` parse + verify + print, (b) the
-# TTIR -> TTGIR pipeline, (c) `tritium compile` to PTX. Any exit code other
-# than 0 or 1 (a crash by signal, an internal error, a timeout) is a finding:
-# the input is kept under target/fuzz/findings/ and the script fails.
-#   scripts/fuzz.sh [SECONDS] [SEED]
+# Runs Tritium's libFuzzer targets (fuzz/, cargo fuzz; RELIABILITY.md, "Fuzzing")
+# one after the other, SECONDS (default 60) each, under `nice -n 19`:
+#   roundtrip  (a) parse + verify + print round trip of tt/ttg/ttng text;
+#   pipeline   (b) the TTIR -> TTGIR pipeline;
+#   compile    (c) the whole compile to PTX, and ptxas on it.
+# Seeds: (a) every IR file under test/; (b) and (c) the corpus kernels' TTIR
+# (and TTGIR for c), the regression fixtures, and the generated kernels'
+# upstream TTIR/TTGIR that scripts/fuzz_differential.py --keep-inputs wrote
+# to target/fuzz/generated. Mutations use fuzz/mlir.dict (op names, layout
+# and type syntax). Any crash, panic, timeout (60 s) or failed check is kept in
+# target/fuzz/artifacts/<target>/ and makes the script fail; the executions of
+# each run are appended to target/fuzz/stats.tsv.
+#
+#   scripts/fuzz.sh [SECONDS] [TARGETS]        TARGETS: comma list, default roundtrip,pipeline,compile
+#   scripts/fuzz.sh --mutation [SECONDS] [SEED]   the older line-mutation smoke fuzzer (no cargo-fuzz)
+#
+# cargo fuzz needs nightly rustc flags (-Zsanitizer, sanitizer coverage); with
+# only a stable toolchain, RUSTC_BOOTSTRAP=1 lets stable accept them (done
+# here). No address sanitizer: MLIR's C++ is not instrumented, and
+# --sanitizer none gives the fastest executions; Rust panics (caught or not),
+# signals and timeouts are the findings. The build is cargo fuzz's default:
+# optimised, with debug assertions and overflow checks (-O would drop them).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-SECONDS_TOTAL=${1:-60}
-SEED=${2:-$RANDOM}
-cargo build -q -p tt-opt -p tritium || exit 1
-exec python3 - "$SECONDS_TOTAL" "$SEED" <<'PY'
-import glob, os, random, re, subprocess, sys, tempfile, time
-total, seed = float(sys.argv[1]), int(sys.argv[2])
-rng = random.Random(seed)
-root = os.getcwd()
-tt_opt, tritium = "target/debug/tt-opt", "target/debug/tritium"
-inputs = sorted(glob.glob("test/fixtures/corpus/ir/*.mlir") + glob.glob("test/fixtures/regressions/*.mlir"))
-texts = [open(p).read() for p in inputs]
-findings = os.path.join("target/fuzz/findings")
-os.makedirs(findings, exist_ok=True)
-numbers = re.compile(r"\b\d+\b")
-words = ["f32", "f16", "bf16", "i1", "i8", "i32", "i64", "f8E4M3FN", "f64", "!tt.ptr<f32>", "#blocked", "#blocked1",
-         "#mma", "#shared", "0", "1", "-1", "3", "65536", "2147483648", "1024x1024", "?", ""]
+if [ "${1:-}" = "--mutation" ]; then
+  shift
+  exec scripts/fuzz_mutation.sh "$@"
+fi
+SECONDS_EACH=${1:-60}
+TARGETS=${2:-roundtrip,pipeline,compile}
+export RUSTC_BOOTSTRAP=1
+command -v cargo-fuzz > /dev/null || { echo "cargo-fuzz is missing: cargo install cargo-fuzz" >&2; exit 1; }
+source scripts/cuda-tools.sh
+export TRITIUM_FUZZ_PTXAS=${PTXAS:-}
+(cd fuzz && nice -n 19 cargo fuzz build --sanitizer none) || exit 1
 
-def mutate(text):
-    lines = text.split("\n")
-    for _ in range(rng.randint(1, 4)):
-        kind = rng.randrange(7)
-        i = rng.randrange(len(lines))
-        if kind == 0 and len(lines) > 2:
-            del lines[i]
-        elif kind == 1:
-            lines.insert(i, lines[rng.randrange(len(lines))])
-        elif kind == 2:
-            j = rng.randrange(len(lines)); lines[i], lines[j] = lines[j], lines[i]
-        elif kind == 3:
-            found = list(numbers.finditer(lines[i]))
-            if found:
-                m = rng.choice(found)
-                lines[i] = lines[i][:m.start()] + rng.choice(["0", "1", "2", "3", "7", "64", "4096", "1048576", "4294967296", "-1"]) + lines[i][m.end():]
-        elif kind == 4:
-            tokens = re.split(r"(\W)", lines[i])
-            if tokens:
-                k = rng.randrange(len(tokens)); tokens[k] = rng.choice(words); lines[i] = "".join(tokens)
-        elif kind == 5:
-            lines[i] = lines[i][: rng.randrange(len(lines[i]) + 1)]
-        else:
-            lines = lines[: rng.randrange(1, len(lines) + 1)]
-    return "\n".join(lines)
-
-def run(command, path):
-    try:
-        return subprocess.run(command + [path], capture_output=True, timeout=60,
-                              env=dict(os.environ, RUST_BACKTRACE="0")).returncode
-    except subprocess.TimeoutExpired:
-        return "timeout"
-
-targets = {
-    "roundtrip": [tt_opt],
-    "pipeline": [tt_opt, "--tritium-ttgir-pipeline=target=cuda:90 num-warps=4"],
-    "compile": [tritium, "compile", "-o", tempfile.mkdtemp()],
-}
-counts = {name: 0 for name in targets}
-bad = 0
-start = time.time()
-with tempfile.TemporaryDirectory() as d:
-    path = os.path.join(d, "input.mlir")
-    while time.time() - start < total:
-        text = mutate(rng.choice(texts))
-        with open(path, "w") as f:
-            f.write(text)
-        for name, command in targets.items():
-            code = run(command, path)
-            counts[name] += 1
-            if code not in (0, 1):
-                bad += 1
-                keep = os.path.join(findings, f"{name}-{seed}-{counts[name]}.mlir")
-                with open(keep, "w") as f:
-                    f.write(text)
-                print(f"FINDING ({name}, exit {code}): {keep}", flush=True)
-print(f"seed {seed}, {time.time() - start:.0f} s: executions {counts}, findings {bad}")
-sys.exit(1 if bad else 0)
+seeds=target/fuzz/seeds
+rm -rf "$seeds" && mkdir -p "$seeds/roundtrip" "$seeds/pipeline" "$seeds/compile"
+python3 - "$seeds" <<'PY'
+import glob, json, os, shutil, sys
+seeds = sys.argv[1]
+# (a): every .mlir under test/ (lit tests, fixtures, the corpus and its pass-by-pass dumps).
+for path in glob.glob("test/**/*.mlir", recursive=True):
+    if os.path.getsize(path) < 200_000:
+        os.symlink(os.path.abspath(path), os.path.join(seeds, "roundtrip", path.replace("/", "_")))
+# (b), (c): whole kernels only (a full compile per seed): the corpus' TTIR and TTGIR, with the
+# num_warps and num_stages upstream compiled them with, as the header the targets read.
+for line in open("test/fixtures/corpus/manifest.tsv"):
+    if line.startswith("#"):
+        continue
+    target, kernel, stage, ir = line.rstrip("\n").split("\t")
+    if stage not in ("ttir", "ttgir"):
+        continue
+    meta = json.load(open(f"test/fixtures/corpus/meta/{target}/{kernel}.json"))
+    header = f"// fuzz: target=cuda:{target[4:]} num-warps={meta['num_warps']} num-stages={meta['num_stages']}\n"
+    text = header + open(f"test/fixtures/corpus/ir/{ir}.mlir").read()
+    for name in ("compile",) + (("pipeline",) if stage == "ttir" else ()):
+        open(os.path.join(seeds, name, f"{target}-{kernel}-{stage}.mlir"), "w").write(text)
+for path in glob.glob("test/fixtures/regressions/*.mlir"):
+    shutil.copy(path, os.path.join(seeds, "compile"))
+# The generated kernels' upstream TTIR/TTGIR (at most 400 each: every seed costs a compile at the start).
+generated = sorted(glob.glob("target/fuzz/generated/*.mlir"))
+for path in [p for p in generated if ".ttir." in p][:400]:
+    shutil.copy(path, os.path.join(seeds, "pipeline"))
+for path in generated[:400]:
+    shutil.copy(path, os.path.join(seeds, "compile"))
 PY
+
+status=0
+for target in ${TARGETS//,/ }; do
+  mkdir -p "fuzz/corpus/$target" "target/fuzz/artifacts/$target"
+  log=target/fuzz/$target.log
+  nice -n 19 "fuzz/target/x86_64-unknown-linux-gnu/release/$target" "fuzz/corpus/$target" "$seeds/$target" \
+    -dict=fuzz/mlir.dict -max_total_time="$SECONDS_EACH" -timeout=60 -rss_limit_mb=4096 -max_len=262144 \
+    -print_final_stats=1 -artifact_prefix="target/fuzz/artifacts/$target/" > "$log" 2>&1
+  code=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
+  echo -e "$(date -u +%FT%TZ)\t$target\t${SECONDS_EACH}s\texecutions=${runs:-?}\texit=$code" | tee -a target/fuzz/stats.tsv
+  if [ $code -ne 0 ]; then
+    status=1
+    echo "FINDING in $target (exit $code): $(ls -t target/fuzz/artifacts/$target | head -1); see $log" >&2
+    grep -m3 -E "panicked|ERROR|SUMMARY" "$log" >&2
+  fi
+done
+exit $status

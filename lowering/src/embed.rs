@@ -41,7 +41,7 @@ fn format_diagnostic(diagnostic: &Diagnostic) -> String {
 /// is, or the one inside a name (`loc("x"("k.py":3:9))`, Triton names values
 /// so) or a call site (`loc(callsite("callee.py":1:2 at ...))`, the callee
 /// first, as MLIR prints them).
-fn file_position(location: &str) -> Option<String> {
+pub fn file_position(location: &str) -> Option<String> {
     let mut rest = location;
     while let Some(start) = rest.find('"') {
         let after = &rest[start + 1..];

@@ -399,6 +399,17 @@ pub struct Kernel<'c, 'a> {
     pub info: KernelInfo,
 }
 
+/// PTX's identifier syntax: `[a-zA-Z][a-zA-Z0-9_$]*` or `[_$%][a-zA-Z0-9_$]+`.
+fn is_ptx_identifier(name: &str) -> bool {
+    let follows = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_alphabetic() => chars.all(follows),
+        Some('_' | '$' | '%') => name.len() > 1 && chars.all(follows),
+        _ => false,
+    }
+}
+
 /// Finds and checks the kernel of `module`. With `scratch_parameters`, its
 /// parameters end with upstream Triton's global-scratch and profile-scratch
 /// pointers.
@@ -455,6 +466,14 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
         .ok()
         .and_then(tritium_dialects::access::string_attribute_value)
         .unwrap_or_else(|| "kernel".into());
+    // The name becomes the PTX entry's: MLIR symbols may hold '.', PTX
+    // identifiers may not (ptxas refused such PTX; a libFuzzer finding).
+    if !is_ptx_identifier(&name) {
+        return Err(LowerError::at(
+            &kernel,
+            format!("kernel name '{name}' is not a PTX identifier (a letter, or '_', '$' or '%' and more, then letters, digits, '_' and '$')"),
+        ));
+    }
     let shared_bytes = crate::module_int_attribute(&module_op, "ttg.shared").unwrap_or(0) as usize;
     let tensordesc_meta = descriptor_metadata(&function_type).map_err(|e| LowerError::at(&kernel, e))?;
     // A warp-specialized kernel is launched with the warps of its partitions

@@ -97,14 +97,11 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
     })
 }
 
-/// `file:line:col` of a printed location (`loc("file":line:col)`), as
-/// compilers print positions; other locations are kept as they print.
+/// `file:line:col` of a printed location: a file location, or the file
+/// position inside a name or call site (Triton's frontend names values:
+/// `loc("acc"("k.py":14:27))`); other locations are kept as they print.
 fn source_position(location: &str) -> String {
-    let inner = location.strip_prefix("loc(").and_then(|l| l.strip_suffix(')')).unwrap_or(location);
-    match inner.strip_prefix('"').and_then(|rest| rest.split_once('"')) {
-        Some((file, position)) if position.starts_with(':') => format!("{file}{position}"),
-        _ => location.to_string(),
-    }
+    tritium_lowering::embed::file_position(location).unwrap_or_else(|| location.to_string())
 }
 
 fn main() -> ExitCode {

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Launches Tritium's corpus kernels once each, for compute-sanitizer
+(bench/sanitize.sh runs this under each tool). The cases, inputs, grids and the
+launch are bench/harness.py's (case_list, PtxKernel): its masked shapes
+included. Before each launch a marker line `@@@ CASE <case> | <shape> |
+<launcher> | <target>` goes to stdout, after it `@@@ END ok|wrong|error ...`,
+so that sanitize.sh can attribute compute-sanitizer's reports (printed when the
+launch completes, at the synchronisation) to the kernel that made them.
+
+  python3 bench/sanitize.py [--filter RE] [--targets cuda90,cuda80] [--launchers tritium,tritium_from_ttir]
+                            [--max-programs N]
+  python3 bench/sanitize.py --list        (no GPU, no torch: what would be launched, and what cannot be)
+
+--max-programs N launches at most N programs along each grid axis (racecheck
+and synccheck check what happens inside a CTA, and cost ~1000x a plain run on
+the full grids of the benchmark shapes); memcheck and initcheck run the full
+grid, whose last programs are the masked ones.
+"""
+import argparse, os, re, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+LAUNCHERS = {"tritium": "tritium", "tritium_from_ttir": "tritium-ttir"}  # launcher -> out/bench folder
+
+
+def static_cases():
+    """(case, corpus kernel, shape) of harness.case_list() and fp8_cases(), read from the source (no torch)."""
+    pattern = re.compile(r'cases\.append\(\(\s*f?"([\w{}]+)",\s*"(\w+)",\s*f?"([^"]*)"')
+    cases = []
+    for name in ("harness.py", "fp8_cases.py"):
+        for case, kernel, shape in pattern.findall(open(os.path.join(HERE, name)).read()):
+            # fp8_cases.py names its cases in loops over the formats and the wide types.
+            names = [case]
+            for key, values in (("{fmt}", ("e4m3", "e5m2")), ("{wide}", ("f16", "bf16", "f32"))):
+                names = [n.replace(key, v) for n in names for v in (values if key in n else (key,))]
+            cases += [(n, kernel, shape) for n in names]
+    return cases
+
+
+def corpus_kernels(target):
+    kernels = set()
+    for line in open(os.path.join(ROOT, "test/fixtures/corpus/manifest.tsv")):
+        if line.startswith("#"):
+            continue
+        t, kernel, stage, _ = line.rstrip("\n").split("\t")
+        if t == target and stage == "ttgir":
+            kernels.add(kernel)
+    return kernels
+
+
+def list_launches(args):
+    bench = os.path.join(ROOT, "out", "bench")
+    cases = static_cases()
+    launches = missing = 0
+    for target in args.targets.split(","):
+        covered = set()
+        for case, kernel, shape in cases:
+            if not re.search(args.filter, case + " " + shape):
+                continue
+            covered.add(case)
+            for launcher in args.launchers.split(","):
+                ptx = os.path.join(bench, LAUNCHERS[launcher], target, case + ".ptx")
+                if os.path.exists(ptx):
+                    print(f"launch  {target}  {launcher:18s} {case:32s} {shape}")
+                    launches += 1
+                else:
+                    print(f"no PTX  {target}  {launcher:18s} {case:32s} {shape}   ({os.path.relpath(ptx, ROOT)} missing)")
+                    missing += 1
+        for kernel in sorted(corpus_kernels(target) - covered):
+            print(f"not run {target}  {kernel}: bench/harness.py has no inputs for it")
+    print(f"{launches} launches per tool, {missing} without a bundle")
+
+
+def run(args):
+    import torch
+    sys.path.insert(0, HERE)
+    import harness
+    torch.cuda.init()
+    torch.manual_seed(0)
+    bench = os.path.join(ROOT, "out", "bench")
+    for case, kernel, shape, make in harness.case_list():
+        if not re.search(args.filter, case + " " + shape):
+            continue
+        for target in args.targets.split(","):
+            for launcher in args.launchers.split(","):
+                directory = os.path.join(bench, LAUNCHERS[launcher], target)
+                meta = harness.load_bundle(directory, case)
+                if meta is None:
+                    continue
+                print(f"@@@ CASE {case} | {shape} | {launcher} | {target}", flush=True)
+                try:
+                    c = make()
+                    kernel_fn = harness.PtxKernel(os.path.join(directory, case + ".ptx"), meta["name"],
+                                                  meta["num_warps"], meta["shared"],
+                                                  tensordesc_meta=meta.get("tensordesc_meta"))
+                    for o in c["out"]:
+                        o.fill_(float("nan")) if o.is_floating_point() else o.fill_(-1)
+                    grid = tuple(c["grid"])
+                    if args.max_programs:
+                        grid = tuple(min(g, args.max_programs) for g in grid)
+                    kernel_fn(grid, c["args"])
+                    torch.cuda.synchronize()
+                    ok = grid != tuple(c["grid"]) or all(
+                        torch.allclose(o.double(), r.double(), atol=c["tol"][0], rtol=c["tol"][1])
+                        for o, r in zip(c["out"], c["ref"]))
+                    print(f"@@@ END {'ok' if ok else 'wrong'}", flush=True)
+                    del c
+                except Exception as e:  # report and go on with the next launch
+                    print(f"@@@ END error {type(e).__name__}: {e}", flush=True)
+                torch.cuda.empty_cache()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--filter", default=".")
+    parser.add_argument("--targets", default="cuda90,cuda80")
+    parser.add_argument("--launchers", default="tritium,tritium_from_ttir")
+    parser.add_argument("--max-programs", type=int, default=0)
+    parser.add_argument("--list", action="store_true")
+    args = parser.parse_args()
+    list_launches(args) if args.list else run(args)
+
+
+if __name__ == "__main__":
+    main()
