@@ -12,8 +12,8 @@
 //! kernel's global-scratch parameter.
 use crate::ir::{collect_ops, fail, int_attribute, name_of, Order};
 use melior::ir::{
-    attribute::IntegerAttribute, operation::OperationLike, operation::OperationMutLike, r#type::IntegerType, BlockLike,
-    OperationRef, RegionLike,
+    attribute::IntegerAttribute, operation::OperationLike, operation::OperationMutLike, r#type::IntegerType,
+    OperationRef,
 };
 use std::collections::HashMap;
 use tritium_dialects::pass::{PassDefinition, PassFailed, PassOptions, PassResult};
@@ -31,20 +31,10 @@ const SIZE: &str = "ttg.global_scratch_memory_size";
 const ALIGNMENT: &str = "ttg.global_scratch_memory_alignment";
 
 fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
-    let mut functions = HashMap::new();
-    for region in module.regions() {
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            let mut next = b.first_operation();
-            while let Some(op) = next {
-                if name_of(&op) == "tt.func" {
-                    functions.insert(symbol(&op, "sym_name").unwrap_or_default(), op);
-                }
-                next = op.next_in_block();
-            }
-            block = b.next_in_region();
-        }
-    }
+    let functions: HashMap<String, OperationRef> = crate::ir::module_functions(module)
+        .into_iter()
+        .map(|op| (symbol(&op, "sym_name").unwrap_or_default(), op))
+        .collect();
     let mut kernels = Vec::new();
     let mut names: Vec<&String> = functions.keys().collect();
     names.sort();

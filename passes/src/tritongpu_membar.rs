@@ -71,19 +71,9 @@ struct Accesses {
 }
 
 fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
-    for region in module.regions() {
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            let mut next = b.first_operation();
-            while let Some(op) = next {
-                if name_of(&op) == "tt.func" {
-                    if let Ok(body) = op.region_at(0) {
-                        walk_function(body)?;
-                    }
-                }
-                next = op.next_in_block();
-            }
-            block = b.next_in_region();
+    for function in crate::ir::module_functions(module) {
+        if let Ok(body) = function.region_at(0) {
+            walk_function(body)?;
         }
     }
     Ok(())

@@ -20,7 +20,7 @@ use crate::analysis::type_facts::{access_bit_width, element_type};
 use crate::ir::{collect_ops, fail, name_of, Order};
 use attributes::{argument_attribute, i64_attribute, set_argument_attribute};
 use lattice::{gcd, MAX_DIVISOR};
-use melior::ir::{operation::OperationLike, AttributeLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
+use melior::ir::{operation::OperationLike, AttributeLike, OperationRef, Value, ValueLike};
 use solver::{analyze_function, key, ValueKey};
 use std::collections::HashMap;
 use tritium_dialects::access::{integer_attribute, ranked_tensor};
@@ -143,24 +143,7 @@ fn callee_of(call: &OperationRef) -> Option<String> {
     }
 }
 
-/// The `tt.func`s directly in `module`, in order.
-fn functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut found = Vec::new();
-    for region in module.regions() {
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            let mut next = b.first_operation();
-            while let Some(op) = next {
-                if name_of(&op) == "tt.func" {
-                    found.push(op);
-                }
-                next = op.next_in_block();
-            }
-            block = b.next_in_region();
-        }
-    }
-    found
-}
+use crate::ir::module_functions as functions;
 
 fn functions_by_name<'c, 'a>(module: OperationRef<'c, 'a>) -> HashMap<String, OperationRef<'c, 'a>> {
     functions(module)
