@@ -522,14 +522,7 @@ pub fn lower_module<'c>(
     let body = module.body();
     let module_op = module.as_operation();
     let num_warps = check_module(&module_op)?;
-    let mut functions = Vec::new();
-    let mut next = body.first_operation();
-    while let Some(op) = next {
-        if op.name().as_string_ref().as_str() == Ok("tt.func") {
-            functions.push(op);
-        }
-        next = op.next_in_block();
-    }
+    let functions = tritium_passes::ir::module_functions(module_op);
     let Some(first) = functions.first() else { return Ok(()) };
 
     // Vector widths of loads and stores come from the axis info of the TTGIR.

@@ -130,17 +130,10 @@ fn over_the_limit(
 fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     let capability = u32::try_from(options.int("compute-capability")).unwrap_or(0);
     let mut functions = HashMap::new();
-    let mut order = Vec::new();
-    // The module's own ops (collect_ops lists nested ones too).
-    let top_level = collect_ops(module, Order::Pre)
-        .into_iter()
-        .filter(|op| op.parent_operation().map(|p| key(&p)) == Some(key(&module)));
-    for op in top_level {
-        if name_of(&op) == "tt.func" {
-            let name = op.attribute("sym_name").ok().and_then(tritium_dialects::access::string_attribute_value);
-            functions.insert(name.unwrap_or_default(), op);
-            order.push(op);
-        }
+    let order = crate::ir::module_functions(module);
+    for op in &order {
+        let name = op.attribute("sym_name").ok().and_then(tritium_dialects::access::string_attribute_value);
+        functions.insert(name.unwrap_or_default(), *op);
     }
     let mut allocator = Allocator { capability, functions, done: HashMap::new(), visiting: Vec::new() };
     // A module without tt.func (ops at module level, in tests) is one region.
