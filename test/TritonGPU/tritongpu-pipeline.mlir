@@ -467,3 +467,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A loop that asks for no stages (the consumer loop of a warp-specialized
+// matmul, whose arrive_barrier gives the operands' buffer back right after
+// the dot) keeps its wgmma synchronous; an unscheduled loop without the
+// attribute gets the asynchronous wgmma and its wait.
+// CHECK-LABEL: tt.func @wgmma_in_loop_without_stages
+// CHECK: scf.for
+// CHECK: ttng.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = 0 : i32} :
+// CHECK-NOT: ttng.warp_group_dot_wait
+// CHECK: tt.num_stages = 0
+// CHECK-LABEL: tt.func @wgmma_in_loop_with_default_stages
+// CHECK: ttng.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = 0 : i32, isAsync = true}
+// CHECK: ttng.warp_group_dot_wait
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @wgmma_in_loop_without_stages(%a: !ttg.memdesc<64x64xf16, #shared, #smem>, %b: !ttg.memdesc<64x64xf16, #shared, #smem>, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %acc = scf.for %i = %c0_i32 to %n step %c1_i32 iter_args(%c = %zero) -> (tensor<64x64xf32, #mma>)  : i32 {
+      %d = ttng.warp_group_dot %a, %b, %c {inputPrecision = 0 : i32} : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    } {tt.num_stages = 0 : i32}
+    tt.return %acc : tensor<64x64xf32, #mma>
+  }
+  tt.func @wgmma_in_loop_with_default_stages(%a: !ttg.memdesc<64x64xf16, #shared, #smem>, %b: !ttg.memdesc<64x64xf16, #shared, #smem>, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %acc = scf.for %i = %c0_i32 to %n step %c1_i32 iter_args(%c = %zero) -> (tensor<64x64xf32, #mma>)  : i32 {
+      %d = ttng.warp_group_dot %a, %b, %c {inputPrecision = 0 : i32} : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tt.return %acc : tensor<64x64xf32, #mma>
+  }
+}

@@ -26,7 +26,7 @@ mod wgmma;
 
 use crate::greedy::apply_with_folds;
 use crate::ir::{collect_ops, Order};
-use loops::{is_for, remove_attribute};
+use loops::{is_for, num_stages_or_default, remove_attribute};
 use melior::ir::OperationRef;
 use schedule::{Schedule, CLUSTER, MAX_STAGE, STAGE};
 use tritium_dialects::pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult};
@@ -67,9 +67,16 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
             remove_attribute(&op, name);
         }
     }
-    // Upstream makes the wgmmas of every loop asynchronous, pipelined or not.
+    // Upstream makes the wgmmas of every loop asynchronous, pipelined or not,
+    // except in loops that ask for no stages (`tt.num_stages = 0`): the
+    // consumer loops of warp specialization, whose `ttng.arrive_barrier`
+    // hands the operands' buffer back to the producer right after the dot,
+    // which must then have finished reading it.
+    let default_stages = options.int("num-stages");
     for lp in collect_ops(module, Order::Post).into_iter().filter(is_for) {
-        wgmma::async_launch_dots(lp)?;
+        if num_stages_or_default(&lp, default_stages) >= 1 {
+            wgmma::async_launch_dots(lp)?;
+        }
     }
     waits::update_waits(module);
     apply_with_folds(module, &[])

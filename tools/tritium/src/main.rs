@@ -5,7 +5,7 @@ use tritium_dialects::io::parse_module;
 use tritium_lowering::{compile, CompileOptions, Target};
 
 const USAGE: &str = "usage: tritium compile INPUT [--target cuda:90] [--num-warps N] [--num-stages N] [--num-ctas N]
-                       [--libdevice PATH] [--emit-llvm] [--verify-each-pass] [--timing [--warm-up N]]
+                       [--libdevice PATH] [--emit-llvm] [--emit-ttgir] [--verify-each-pass] [--timing [--warm-up N]]
                        [--triton-abi] [--maxnreg N] [--no-fp-fusion] [--no-reflect-ftz] -o DIR
 
 Exit code: 0 success, 1 bad or unsupported input (diagnostics say where),
@@ -16,6 +16,8 @@ DIR/NAME.json (name, target, num_warps, threads_per_block, shared bytes,
 parameters: the non-constexpr arguments of the kernel, in order).
 --libdevice defaults to $LIBDEVICE; it is needed only by kernels that call
 libdevice functions (scripts/setup.sh installs one under .tools/).
+--emit-llvm also writes DIR/NAME.ll (the optimised LLVM IR); --emit-ttgir writes
+DIR/NAME.ttgir (the TTGIR Tritium made from a TTIR input).
 The IR is verified after each stage; --verify-each-pass verifies it after
 every pass too (slower; says which pass broke it).
 --triton-abi gives the kernel upstream Triton's ABI: two trailing pointer
@@ -31,6 +33,7 @@ struct Arguments {
     output: PathBuf,
     options: CompileOptions,
     emit_llvm: bool,
+    emit_ttgir: bool,
     timing: bool,
     warm_up: u32,
 }
@@ -47,6 +50,7 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
     let mut options =
         CompileOptions { libdevice: std::env::var_os("LIBDEVICE").map(PathBuf::from), ..CompileOptions::default() };
     let mut emit_llvm = false;
+    let mut emit_ttgir = false;
     let mut timing = false;
     let mut warm_up = 0;
     while let Some(arg) = args.next() {
@@ -64,6 +68,10 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
             "--emit-llvm" => {
                 emit_llvm = true;
                 options.keep_llvm_ir = true;
+            }
+            "--emit-ttgir" => {
+                emit_ttgir = true;
+                options.keep_ttgir = true;
             }
             "--verify-each-pass" => options.verify_each_pass = true,
             "--triton-abi" => options.scratch_parameters = true,
@@ -92,6 +100,7 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
         output: output.unwrap_or_else(|| PathBuf::from(".")),
         options,
         emit_llvm,
+        emit_ttgir,
         timing,
         warm_up,
     })
@@ -197,6 +206,9 @@ fn main() -> ExitCode {
             if arguments.emit_llvm {
                 let llvm_ir = bundle.llvm_ir.as_deref().unwrap_or_default();
                 let _ = std::fs::write(arguments.output.join(format!("{}.ll", bundle.info.name)), llvm_ir);
+            }
+            if let Some(ttgir) = bundle.ttgir.as_deref().filter(|_| arguments.emit_ttgir) {
+                let _ = std::fs::write(arguments.output.join(format!("{}.ttgir", bundle.info.name)), ttgir);
             }
             ExitCode::SUCCESS
         }
