@@ -331,7 +331,10 @@ fn lower_make_descriptor(op: OperationRef, rewriter: &Rewriter) -> bool {
         let bytes = create("arith.muli", location, &[strides[d], element_bytes], &[i64_type], &[]);
         global_strides.push(rewriter.insert(bytes).result(0).unwrap().into());
     }
-    let fill = i64::from(op.attribute("padding").is_ok_and(|p| p.to_string().contains("nan")));
+    // `padding` is tt's PaddingOption (1 zero, 2 NaN); the tensormap's fill
+    // mode is 1 for NaN ("OOB NaN request fill"), else 0.
+    const PAD_NAN: i64 = 2;
+    let fill = i64::from(crate::ir::int_attribute(&op, "padding") == Some(PAD_NAN));
     let mut operands = vec![scratch, base];
     operands.extend(&box_dims);
     operands.extend(&global_dims);

@@ -89,6 +89,31 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// NaN padding (`padding = 2`, tt's PAD_NAN) asks the tensormap for NaN in
+// the out-of-bounds elements (fill_mode 1); zero padding is fill_mode 0.
+// CHECK-LABEL: tt.func public @device_side_nan_padding
+// CHECK: ttng.tensormap_create {{.*}} {elem_type = 7 : i32, fill_mode = 1 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32}
+// CHECK-LABEL: tt.func public @device_side_zero_padding
+// CHECK: ttng.tensormap_create {{.*}} {elem_type = 7 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @device_side_nan_padding(%p: !tt.ptr<f32>, %m: i32, %k: i32, %s: i64) -> tensor<32x32xf32, #blocked> {
+    %c1_i64 = arith.constant 1 : i64
+    %d = tt.make_tensor_descriptor %p, [%m, %k], [%s, %c1_i64] {padding = 2 : i32} : !tt.ptr<f32>, !tt.tensordesc<tensor<32x32xf32, #shared>>
+    %x = tt.descriptor_load %d[%m, %m] : !tt.tensordesc<tensor<32x32xf32, #shared>> -> tensor<32x32xf32, #blocked>
+    tt.return %x : tensor<32x32xf32, #blocked>
+  }
+  tt.func public @device_side_zero_padding(%p: !tt.ptr<f32>, %m: i32, %k: i32, %s: i64) -> tensor<32x32xf32, #blocked> {
+    %c1_i64 = arith.constant 1 : i64
+    %d = tt.make_tensor_descriptor %p, [%m, %k], [%s, %c1_i64] {padding = 1 : i32} : !tt.ptr<f32>, !tt.tensordesc<tensor<32x32xf32, #shared>>
+    %x = tt.descriptor_load %d[%m, %m] : !tt.tensordesc<tensor<32x32xf32, #shared>> -> tensor<32x32xf32, #blocked>
+    tt.return %x : tensor<32x32xf32, #blocked>
+  }
+}
+
+// -----
+
 // TMA gathers are not lowered yet: a located error naming the op.
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
