@@ -10,6 +10,8 @@
 //!   `ttng.fence_async_shared` (the generic-proxy writes must be visible to
 //!   the TMA unit), `ttng.async_tma_copy_local_to_global`,
 //!   `ttng.async_tma_store_wait {pendings = 0}`.
+//! - `tt.descriptor_reduce` -> the same with `ttng.async_tma_reduce` (the
+//!   reduction kind kept).
 //!
 //! - `tt.make_tensor_descriptor` (a device-side descriptor) -> a 128-byte
 //!   `ttg.global_scratch_alloc`, `ttng.tensormap_create` filling it (box,
@@ -18,8 +20,8 @@
 //!   and `ttng.reinterpret_tensor_descriptor` of the pointer.
 //!
 //! Run with MLIR's greedy driver, as upstream's patterns are: the constants
-//! they create are folded into the region's entry. Gathers, scatters and
-//! reductions through descriptors are not lowered yet: they are located
+//! they create are folded into the region's entry. Gathers and scatters
+//! through descriptors (Blackwell's TMA gather4/scatter4) are not lowered: they are located
 //! errors naming the op, not left for the lowering to trip over.
 use crate::{
     greedy::apply_with_folds,
@@ -51,11 +53,12 @@ pub static PASS: PassDefinition = PassDefinition {
 static PATTERNS: &[Pattern] = &[
     Pattern { root: "tt.descriptor_load", benefit: 1, rewrite: lower_load },
     Pattern { root: "tt.descriptor_store", benefit: 1, rewrite: lower_store },
+    Pattern { root: "tt.descriptor_reduce", benefit: 1, rewrite: lower_reduce },
     Pattern { root: "tt.make_tensor_descriptor", benefit: 1, rewrite: lower_make_descriptor },
 ];
 
 /// Descriptor ops this pass does not lower yet.
-const NOT_YET: &[&str] = &["tt.descriptor_gather", "tt.descriptor_scatter", "tt.descriptor_reduce"];
+const NOT_YET: &[&str] = &["tt.descriptor_gather", "tt.descriptor_scatter"];
 
 fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     let mut unsupported = None;
@@ -227,6 +230,16 @@ fn replace_with_buffer<'c, 'a>(
 }
 
 fn lower_store(op: OperationRef, rewriter: &Rewriter) -> bool {
+    lower_store_like(op, rewriter, "ttng.async_tma_copy_local_to_global")
+}
+
+/// `tt.descriptor_reduce` is lowered as the store, into a
+/// `ttng.async_tma_reduce` that keeps the reduction kind.
+fn lower_reduce(op: OperationRef, rewriter: &Rewriter) -> bool {
+    lower_store_like(op, rewriter, "ttng.async_tma_reduce")
+}
+
+fn lower_store_like(op: OperationRef, rewriter: &Rewriter, tma_op: &str) -> bool {
     let Ok(descriptor) = op.operand_at(0) else { return false };
     // (desc, src, indices...)
     let n = op.operand_count();
@@ -250,7 +263,8 @@ fn lower_store(op: OperationRef, rewriter: &Rewriter) -> bool {
     let mut operands: Vec<Value> = vec![descriptor];
     operands.extend((2..n).filter_map(|i| op.operand_at(i).ok()));
     operands.push(buffer);
-    rewriter.insert(create("ttng.async_tma_copy_local_to_global", location, &operands, &[], &[]));
+    let kind: Vec<(&str, Attribute)> = op.attribute("kind").ok().map(|kind| ("kind", kind)).into_iter().collect();
+    rewriter.insert(create(tma_op, location, &operands, &[], &kind));
     let i32_type: Type = IntegerType::new(context, 32).into();
     rewriter.insert(create(
         "ttng.async_tma_store_wait",

@@ -114,6 +114,24 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// A reduction through a descriptor is lowered as a store, into a TMA
+// reduction that keeps its kind.
+// CHECK-LABEL: tt.func public @descriptor_reduce
+// CHECK: %[[BUF:.*]] = ttg.local_alloc %arg2 : (tensor<64x64xf32, #blocked>) -> !ttg.memdesc<64x64xf32, #shared, #smem>
+// CHECK: ttng.fence_async_shared {bCluster = false}
+// CHECK: ttng.async_tma_reduce max, %arg0[%arg1, %arg1] %[[BUF]] : !tt.tensordesc<tensor<64x64xf32, #shared>>, !ttg.memdesc<64x64xf32, #shared, #smem>
+// CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @descriptor_reduce(%d: !tt.tensordesc<tensor<64x64xf32, #shared>>, %i: i32, %x: tensor<64x64xf32, #blocked>) {
+    tt.descriptor_reduce max, %d[%i, %i], %x : !tt.tensordesc<tensor<64x64xf32, #shared>>, tensor<64x64xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
 // TMA gathers are not lowered yet: a located error naming the op.
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>

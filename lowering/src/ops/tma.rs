@@ -7,6 +7,8 @@
 //! - `ttng.async_tma_copy_local_to_global`: `cp.async.bulk.tensor.Nd.global.
 //!   shared::cta.bulk_group`, one per box, then `cp.async.bulk.commit_group`;
 //!   `ttng.async_tma_store_wait` is `cp.async.bulk.wait_group.read N`.
+//! - `ttng.async_tma_reduce`: the same with `cp.reduce.async.bulk.tensor`
+//!   and the reduction kind.
 //! - `ttng.init_barrier` / `inval_barrier` / `barrier_expect` /
 //!   `arrive_barrier` (thread 0 of the CTA) and `wait_barrier` (every thread
 //!   spins on `mbarrier.try_wait.parity`).
@@ -86,6 +88,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
         "ttng.wait_barrier" => wait_barrier(l, op),
         "ttng.async_tma_copy_global_to_local" => copy_global_to_local(l, op),
         "ttng.async_tma_copy_local_to_global" => copy_local_to_global(l, op),
+        "ttng.async_tma_reduce" => reduce_local_to_global(l, op),
         "ttng.async_tma_store_wait" => {
             let pendings = crate::int_attribute(&op, "pendings").unwrap_or(0);
             l.b.inline_asm(&format!("cp.async.bulk.wait_group.read {pendings};"), "", &[], None);
@@ -239,7 +242,28 @@ fn copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> R
     Ok(())
 }
 
+/// `ttng.async_tma_reduce`: the store's copies as `cp.reduce.async.bulk.
+/// tensor` with the reduction kind (`add`, `min`, `max`, `inc`, `dec`,
+/// `and`, `or`, `xor`: tt's DescriptorReduceKind), which the TMA unit
+/// applies element-wise to global memory in the tensormap's element type.
+fn reduce_local_to_global<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    const KINDS: [&str; 8] = ["add", "min", "max", "inc", "dec", "and", "or", "xor"];
+    let kind = crate::int_attribute(&op, "kind")
+        .and_then(|k| usize::try_from(k - 1).ok())
+        .and_then(|k| KINDS.get(k))
+        .ok_or_else(|| LowerError::at(&op, "has no known reduction kind"))?;
+    // Operands: (desc, coords..., src), as the store's; the kind is an attribute.
+    store_like(l, op, &format!("cp.reduce.async.bulk.tensor.{{rank}}d.global.shared::cta.{kind}.bulk_group"))
+}
+
 fn copy_local_to_global<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    store_like(l, op, "cp.async.bulk.tensor.{rank}d.global.shared::cta.bulk_group")
+}
+
+/// A TMA store-like op (descriptor, coordinates, shared source): one
+/// `instruction` per box (`{rank}` in it is replaced by the rank), then a
+/// bulk-group commit.
+fn store_like<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, instruction: &str) -> Result<()> {
     let n = op.operand_count();
     let descriptor = l.operand(&op, 0)?[0];
     let coords: Vec<V> = (1..n - 1).map(|i| l.operand(&op, i).map(|r| r[0])).collect::<Result<_>>()?;
@@ -254,7 +278,8 @@ fn copy_local_to_global<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> R
         operands.push(source);
         let placeholders: Vec<String> = (0..rank).map(|i| format!("${}", 2 + i)).collect();
         let asm = format!(
-            "@$0 cp.async.bulk.tensor.{rank}d.global.shared::cta.bulk_group [$1, {{{}}}], [${}];",
+            "@$0 {} [$1, {{{}}}], [${}];",
+            instruction.replace("{rank}", &rank.to_string()),
             placeholders.join(", "),
             2 + rank
         );

@@ -37,6 +37,10 @@ const CASES: &[Case] = &[
         stages: &["ttgir", "ttir"],
         sass: &["UTMALDG.2D", "UTMASTG.2D", "HGMMA", "UTMACCTL"],
     },
+    // Reductions through descriptors (`desc.atomic_add` / `atomic_min`):
+    // cp.reduce.async.bulk.tensor, a TMA store that reduces into global memory.
+    Case { kernel: "tma_reduce", stages: &["ttgir", "ttir"], sass: &["UTMAREDG.2D.ADD"] },
+    Case { kernel: "device_desc_reduce", stages: &["ttgir", "ttir"], sass: &["UTMAREDG.2D.MIN", "UTMACCTL"] },
 ];
 
 pub(crate) fn nvdisasm() -> PathBuf {
@@ -201,8 +205,12 @@ fn missing_barriers(ptx: &str) -> Vec<String> {
             problems.push(format!("`{instruction}` after mbarrier.init without bar.sync"));
         } else if instruction.starts_with("st.shared") || instruction.starts_with("stmatrix") {
             stored = true;
-        } else if instruction.starts_with("cp.async.bulk.tensor") && instruction.contains(".global.shared") && stored {
-            problems.push("TMA store after shared stores without bar.sync".to_string());
+        } else if (instruction.starts_with("cp.async.bulk.tensor")
+            || instruction.starts_with("cp.reduce.async.bulk.tensor"))
+            && instruction.contains(".global.shared")
+            && stored
+        {
+            problems.push("TMA store or reduction after shared stores without bar.sync".to_string());
         }
         if instruction.starts_with("mbarrier.try_wait") {
             waited = true;
@@ -238,7 +246,8 @@ fn tma_passes_match_upstream() {
         ("18-triton-nvidia-optimize-descriptor-encoding", "19-triton-loop-aware-cse"),
         ("38-triton-nvidia-tma-lowering", "39-tritongpu-remove-layout-conversions"),
     ];
-    let kernels = ["tma_copy", "tma_matmul", "tma_store_epilogue", "device_desc_matmul"];
+    let kernels =
+        ["tma_copy", "tma_matmul", "tma_store_epilogue", "device_desc_matmul", "tma_reduce", "device_desc_reduce"];
     let context = context();
     let mut failures = Vec::new();
     for kernel in kernels {
