@@ -35,7 +35,7 @@ use melior::ir::{
 };
 use tritium_dialects::{
     access::OpAccess,
-    layout::attribute_of,
+    layout::{attribute_of, layout_of},
     pass::{PassDefinition, PassOptions, PassResult},
     rewrite::{Pattern, Rewriter},
     types::{self, MemDesc},
@@ -88,13 +88,37 @@ fn int_constant<'c, 'a>(
     rewriter.insert(constant).result(0).unwrap().into()
 }
 
-/// The descriptor's shared encoding (set by
-/// triton-nvidia-optimize-descriptor-encoding).
-fn descriptor_encoding<'c>(op: &OperationRef<'c, '_>, descriptor: Value<'c, '_>) -> Option<Attribute<'c>> {
+/// The shared encoding of a buffer of shape `shape` for the descriptor: the
+/// descriptor's (set by triton-nvidia-optimize-descriptor-encoding), for
+/// the rank of the tensor loaded or stored (upstream
+/// `getEncodingFromDescriptor`): a rank-reducing load of a `1x8x64` block
+/// into an `8x64` tensor takes the encoding with a rank-2 CTA layout.
+fn descriptor_encoding<'c>(
+    op: &OperationRef<'c, '_>,
+    descriptor: Value<'c, '_>,
+    shape: &[i64],
+) -> Option<Attribute<'c>> {
     let block = types::tensor_descriptor_block(descriptor.r#type())?;
-    let (_, _, encoding) = tensor_parts(block)?;
-    let _ = op;
-    encoding
+    let (block_shape, _, encoding) = tensor_parts(block)?;
+    let encoding = encoding?;
+    if block_shape.as_slice() == shape {
+        return Some(encoding);
+    }
+    let rank = shape.len();
+    let single_cta = CtaLayout::single_cta(rank);
+    let updated = match layout_of(encoding).ok()? {
+        Layout::NvmmaShared(nvmma) if nvmma.cta.num_ctas() == 1 => Layout::NvmmaShared(nvmma.with_cta(single_cta)),
+        Layout::SwizzledShared(swizzled) if swizzled.cta.num_ctas() == 1 => {
+            // The dropped (outer) dims leave the order; new outer dims come first.
+            let mut order: Vec<u32> = (swizzled.order.len()..rank).rev().map(|d| d as u32).collect();
+            order.extend(swizzled.order.iter().copied().filter(|&d| (d as usize) < rank));
+            Layout::SwizzledShared(
+                SwizzledShared::new(swizzled.vec, swizzled.per_phase, swizzled.max_phase, &order).with_cta(single_cta),
+            )
+        }
+        _ => return None,
+    };
+    attribute_of(&updated, op.location())
 }
 
 fn memdesc_type<'c>(
@@ -121,7 +145,7 @@ fn lower_load(op: OperationRef, rewriter: &Rewriter) -> bool {
     let Ok(descriptor) = op.operand_at(0) else { return false };
     let result = op.result_at(0).unwrap();
     let Some((shape, element, _)) = tensor_parts(result.r#type()) else { return false };
-    let Some(encoding) = descriptor_encoding(&op, descriptor) else { return false };
+    let Some(encoding) = descriptor_encoding(&op, descriptor, &shape) else { return false };
     // `to_ref` borrows the ContextRef: it stays alive in this frame.
     let context_ref = op.context();
     let context = unsafe { context_ref.to_ref() };
@@ -245,7 +269,7 @@ fn lower_store_like(op: OperationRef, rewriter: &Rewriter, tma_op: &str) -> bool
     let n = op.operand_count();
     let Ok(source) = op.operand_at(1) else { return false };
     let Some((shape, element, _)) = tensor_parts(source.r#type()) else { return false };
-    let Some(encoding) = descriptor_encoding(&op, descriptor) else { return false };
+    let Some(encoding) = descriptor_encoding(&op, descriptor, &shape) else { return false };
     let context_ref = op.context();
     let context = unsafe { context_ref.to_ref() };
     let Some(buffer_type) = memdesc_type(context, &op, &shape, element, encoding, false) else { return false };

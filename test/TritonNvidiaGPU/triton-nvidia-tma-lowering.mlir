@@ -132,6 +132,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// A rank-reducing load (a 1x8x64 block loaded as 8x64): the buffer takes
+// the descriptor's encoding for rank 2 (upstream getEncodingFromDescriptor).
+// CHECK: #[[$RANK2:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-LABEL: tt.func public @rank_reducing_load
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<8x64xf16, #[[$RANK2]], #smem, mutable>
+// CHECK: ttng.async_tma_copy_global_to_local %arg0[%arg1, %arg1, %arg1]
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, rank = 3}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @rank_reducing_load(%d: !tt.tensordesc<tensor<1x8x64xf16, #shared>>, %i: i32) -> tensor<8x64xf16, #blocked> {
+    %x = tt.descriptor_load %d[%i, %i, %i] : !tt.tensordesc<tensor<1x8x64xf16, #shared>> -> tensor<8x64xf16, #blocked>
+    tt.return %x : tensor<8x64xf16, #blocked>
+  }
+}
+
+// -----
+
 // TMA gathers are not lowered yet: a located error naming the op.
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>

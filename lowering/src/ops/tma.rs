@@ -140,8 +140,11 @@ struct Message {
 
 /// The copies that move a whole buffer, in upstream's order (dim 0 varies
 /// fastest).
-fn messages(op: &OperationRef, memdesc_type: Type) -> Result<(Vec<Message>, MemDesc<'static>)> {
+fn messages(op: &OperationRef, memdesc_type: Type, coordinates: usize) -> Result<(Vec<Message>, MemDesc<'static>)> {
     let memdesc = MemDesc::of(memdesc_type).ok_or_else(|| LowerError::at(op, "expects a memdesc"))?;
+    if memdesc.shape.len() > coordinates {
+        return Err(LowerError::at(op, "has a buffer of higher rank than its coordinates"));
+    }
     let memdesc: MemDesc<'static> = unsafe { std::mem::transmute(memdesc) };
     let encoding = layout_of(memdesc.encoding).map_err(|e| LowerError::at(op, e.to_string()))?;
     let shape = memdesc.shape.clone();
@@ -177,14 +180,17 @@ fn issuer<'c>(l: &mut Lowering<'c>, index: usize) -> V {
 }
 
 /// The PTX coordinates of a copy: innermost dim first, as TMA takes them.
+/// A rank-reducing copy (a `1x8x64` descriptor block into an `8x64`
+/// buffer) has fewer buffer dims than coordinates: the box origin offsets
+/// the innermost ones.
 fn box_coordinates<'c>(l: &mut Lowering<'c>, coords: &[V], origin: &[i64]) -> Vec<V> {
+    let dropped = coords.len().saturating_sub(origin.len());
     (0..coords.len())
         .rev()
-        .map(|d| {
-            if origin[d] == 0 {
-                coords[d]
-            } else {
-                let offset = l.b.i32_const(origin[d]);
+        .map(|d| match d.checked_sub(dropped).map(|b| origin[b]) {
+            None | Some(0) => coords[d],
+            Some(offset) => {
+                let offset = l.b.i32_const(offset);
                 l.b.add(coords[d], offset)
             }
         })
@@ -221,8 +227,8 @@ fn copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> R
     let barrier = l.operand(&op, n - 3)?[0];
     let buffer = l.operand(&op, n - 2)?[0];
     let pred = l.operand(&op, n - 1)?[0];
-    let (messages, _) = messages(&op, op.operand_at(n - 2).unwrap().r#type())?;
     let rank = coords.len();
+    let (messages, _) = messages(&op, op.operand_at(n - 2).unwrap().r#type(), rank)?;
     for (index, message) in messages.iter().enumerate() {
         let issuing = issuer(l, index);
         let issuing = l.b.and(issuing, pred);
@@ -268,8 +274,8 @@ fn store_like<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, instruction: &
     let descriptor = l.operand(&op, 0)?[0];
     let coords: Vec<V> = (1..n - 1).map(|i| l.operand(&op, i).map(|r| r[0])).collect::<Result<_>>()?;
     let buffer = l.operand(&op, n - 1)?[0];
-    let (messages, _) = messages(&op, op.operand_at(n - 1).unwrap().r#type())?;
     let rank = coords.len();
+    let (messages, _) = messages(&op, op.operand_at(n - 1).unwrap().r#type(), rank)?;
     for (index, message) in messages.iter().enumerate() {
         let issuing = issuer(l, index);
         let source = buffer_address(l, buffer, message.byte_offset);
