@@ -557,12 +557,13 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         }
         ("f32", _) => ("f32", "=f"),
         ("i32", _) => ("s32", "=r"),
-        // Two f16 elements to a 32-bit register (f16x2), as wgmma's D.
-        ("f16", "f16") => ("f16", "=r"),
+        // Two f16 elements to a 32-bit register (f16x2), as wgmma's D; f16
+        // and fp8 operands may accumulate in f16 (bf16 and tf32 may not).
+        ("f16", "f16" | "e4m3" | "e5m2") => ("f16", "=r"),
         (other, _) => {
             return Err(LowerError::at(
                 &op,
-                format!("wgmma into {other} accumulators is not supported yet (f32, i32 and f16 of f16 are)"),
+                format!("wgmma into {other} accumulators is not supported yet (f32, i32, and f16 of f16 or fp8 are)"),
             ))
         }
     };

@@ -191,6 +191,13 @@ const CASES: &[Case] = &[
         shared: Some(65536),
         instructions: &["wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3", "}, {%r"],
     },
+    // fp8 operands accumulating in f16 (`tl.dot(..., out_dtype=tl.float16)`):
+    // wgmma's f16 D, two elements per register.
+    Case {
+        fixture: "dot_e4m3_f16_acc_sm90",
+        shared: Some(8192),
+        instructions: &["wgmma.mma_async.sync.aligned.m64n64k32.f16.e4m3.e4m3"],
+    },
     // Dots smaller than mma.sync's 16x8 tile: the fragments' rows and
     // columns beyond the tensor wrap onto it, as upstream feeds them.
     // (Tritium's convert_layout scratch is 256 bytes here, upstream's 128.)
