@@ -163,6 +163,10 @@ impl<'c> Lowering<'c> {
     /// The scalar type that stands for one element of `ty` (a tensor's
     /// element, `!tt.ptr` as `!llvm.ptr<addrspace>`).
     pub fn lower_type(&self, ty: Type<'c>) -> Type<'c> {
+        // A tensor descriptor is the generic address of its CUtensorMap.
+        if types::tensor_descriptor_block(ty).is_some() {
+            return self.b.ptr(0);
+        }
         let element = ranked_tensor(ty).map(|t| t.element()).unwrap_or(ty);
         match types::pointer_parts(element) {
             Some((_, address_space)) => self.b.ptr(address_space as u32),

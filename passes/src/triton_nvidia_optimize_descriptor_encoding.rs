@@ -23,8 +23,8 @@ use crate::{
     ssa::{argument_number, argument_owner, defining_op, result_number, users, value_key, Key},
 };
 use melior::ir::{
-    attribute::TypeAttribute, operation::OperationLike, r#type::FunctionType, Attribute, BlockLike, OperationRef,
-    RegionLike, Type, Value, ValueLike,
+    attribute::TypeAttribute, operation::OperationLike, r#type::FunctionType, Attribute, BlockLike, BlockRef,
+    OperationRef, RegionLike, Type, Value, ValueLike,
 };
 use std::collections::HashMap;
 use tritium_dialects::{
@@ -161,7 +161,14 @@ fn tie<'c, 'a>(value: Value<'c, 'a>, groups: &mut Groups) -> Result<(), String> 
                     }
                 }
             }
-            "scf.while" => return Err("tensor descriptors carried through scf.while are not supported yet".into()),
+            // Result i is what `scf.condition` passes on as i, which the
+            // after region receives as its argument i.
+            "scf.while" => {
+                let (before, after) = while_blocks(&op)?;
+                let condition = before.terminator().ok_or("scf.while without scf.condition")?;
+                groups.union(key, value_key(condition.operand_at(1 + index).map_err(|e| e.to_string())?));
+                groups.union(key, value_key(block_argument_at(after, index).map_err(|e| e.to_string())?.into()));
+            }
             _ => {}
         }
     }
@@ -173,12 +180,31 @@ fn tie<'c, 'a>(value: Value<'c, 'a>, groups: &mut Groups) -> Result<(), String> 
                     let index = argument_number(value).unwrap() - 1;
                     groups.union(key, value_key(owner.result_at(index).unwrap().into()));
                 }
-                "scf.while" => return Err("tensor descriptors carried through scf.while are not supported yet".into()),
+                "scf.while" => {
+                    let index = argument_number(value).unwrap();
+                    let (before, after) = while_blocks(&owner)?;
+                    if block == before {
+                        // The before region's argument i: the init, then what
+                        // the after region yields as i.
+                        groups.union(key, value_key(owner.operand_at(index).map_err(|e| e.to_string())?));
+                        let yield_op = after.terminator().ok_or("scf.while without scf.yield")?;
+                        groups.union(key, value_key(yield_op.operand_at(index).map_err(|e| e.to_string())?));
+                    } else {
+                        // The after region's argument i is the while's result i.
+                        groups.union(key, value_key(owner.result_at(index).map_err(|e| e.to_string())?.into()));
+                    }
+                }
                 _ => {}
             }
         }
     }
     Ok(())
+}
+
+/// The entry blocks of an scf.while's before and after regions.
+fn while_blocks<'c, 'a>(op: &OperationRef<'c, 'a>) -> Result<(BlockRef<'c, 'a>, BlockRef<'c, 'a>), String> {
+    let entry = |r: usize| op.region_at(r).ok().and_then(|region| region.first_block());
+    entry(0).zip(entry(1)).ok_or_else(|| "scf.while without its two regions".to_string())
 }
 
 /// What one use asks for.

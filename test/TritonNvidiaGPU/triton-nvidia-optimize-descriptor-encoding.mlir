@@ -42,16 +42,28 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Descriptors through scf.while are not handled yet: a located error.
+// A descriptor carried by scf.while has one encoding across the init, the
+// before region's argument, scf.condition, the after region's argument, its
+// yield and the result: here the 64-byte swizzle of the buffer the load in
+// the after region feeds.
+// CHECK: #[[WFEED:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+// CHECK: tt.func public @through_while(%{{.*}}: !tt.tensordesc<tensor<64x64xf16, #[[WFEED]]>>
+// CHECK: scf.while (%{{.*}} = %{{.*}}) : (!tt.tensordesc<tensor<64x64xf16, #[[WFEED]]>>) -> !tt.tensordesc<tensor<64x64xf16, #[[WFEED]]>>
+// CHECK: scf.condition(%{{.*}}) %{{.*}} : !tt.tensordesc<tensor<64x64xf16, #[[WFEED]]>>
+// CHECK: ^bb0(%{{.*}}: !tt.tensordesc<tensor<64x64xf16, #[[WFEED]]>>):
+// CHECK: tt.descriptor_load %{{.*}} : !tt.tensordesc<tensor<64x64xf16, #[[WFEED]]>> -> tensor<64x64xf16, #blocked>
+// CHECK: scf.yield %{{.*}} : !tt.tensordesc<tensor<64x64xf16, #[[WFEED]]>>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  // expected-error @+1 {{tensor descriptors carried through scf.while are not supported yet}}
   tt.func public @through_while(%d: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %c: i1) {
     %r = scf.while (%w = %d) : (!tt.tensordesc<tensor<64x64xf16>>) -> !tt.tensordesc<tensor<64x64xf16>> {
       scf.condition(%c) %w : !tt.tensordesc<tensor<64x64xf16>>
     } do {
     ^bb0(%x: !tt.tensordesc<tensor<64x64xf16>>):
       %v = tt.descriptor_load %x[%i, %i] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %s = ttg.local_alloc %v : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
       scf.yield %x : !tt.tensordesc<tensor<64x64xf16>>
     }
     tt.return
