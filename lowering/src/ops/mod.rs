@@ -68,6 +68,7 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         | "ttg.memdesc_index"
         | "ttg.memdesc_subslice"
         | "ttg.memdesc_trans"
+        | "ttg.memdesc_reshape"
         | "ttg.local_barrier"
         | "ttg.async_copy_global_to_local"
         | "ttg.async_commit_group"

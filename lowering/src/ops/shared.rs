@@ -320,8 +320,10 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
             l.set_result(&op, 0, vec![address]);
             Ok(())
         }
-        "ttg.memdesc_trans" => {
-            // A view: the result type's layout describes the transposition.
+        "ttg.memdesc_trans" | "ttg.memdesc_reshape" => {
+            // A view of the same bytes: the result type's layout describes
+            // the transposition or the new shape (the verifier checked that
+            // it maps every element to the same offset).
             let pointer = l.operand(&op, 0)?[0];
             l.set_result(&op, 0, vec![pointer]);
             Ok(())

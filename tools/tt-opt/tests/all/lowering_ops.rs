@@ -198,6 +198,13 @@ const CASES: &[Case] = &[
         shared: Some(8192),
         instructions: &["wgmma.mma_async.sync.aligned.m64n64k32.f16.e4m3.e4m3"],
     },
+    // A 2x32x64 descriptor block loaded and reshaped to 64x64 before a wgmma:
+    // ttg.memdesc_reshape is a view of the same bytes.
+    Case {
+        fixture: "memdesc_reshape_dot_sm90",
+        shared: Some(41008),
+        instructions: &["wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16", "cp.async.bulk.tensor.3d"],
+    },
     // Dots smaller than mma.sync's 16x8 tile: the fragments' rows and
     // columns beyond the tensor wrap onto it, as upstream feeds them.
     // (Tritium's convert_layout scratch is 256 bytes here, upstream's 128.)
