@@ -348,7 +348,8 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
         }
         "ttg.async_copy_global_to_local" => async_copy(l, op),
         "ttg.async_commit_group" => {
-            l.b.inline_asm("cp.async.commit_group;", "", &[], None);
+            // NVVM's op, as upstream: LLVM prints it as upstream's PTX does.
+            l.b.op("nvvm.cp.async.commit.group", &[], &[], &[]);
             let token = l.b.i32_const(0);
             l.set_result(&op, 0, vec![token]);
             Ok(())
@@ -357,7 +358,9 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
             let pending = crate::int_attribute(&op, "num").unwrap_or(0);
             // The barrier that makes other threads' copies visible follows
             // (tritongpu-membar puts a ttg.local_barrier after every wait).
-            l.b.inline_asm(&format!("cp.async.wait_group {pending};"), "", &[], None);
+            let i32 = l.b.i32();
+            let n = l.b.int_attr(i32, pending);
+            l.b.op("nvvm.cp.async.wait.group", &[], &[], &[("n", n)]);
             let token = l.b.i32_const(0);
             l.set_result(&op, 0, vec![token]);
             Ok(())
