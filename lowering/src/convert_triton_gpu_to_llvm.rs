@@ -96,5 +96,24 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
         error.emit();
         PassFailed
     })?;
-    run_pipeline(module, LLVM_DIALECT_CONVERSIONS)
+    run_pipeline(module, LLVM_DIALECT_CONVERSIONS)?;
+    move_loop_annotations(module);
+    Ok(())
+}
+
+/// convert-scf-to-cf leaves a loop's `llvm.loop_annotation` (the frontend's
+/// `disable_licm`) on its back edge as a discardable attribute, which
+/// convert-cf-to-llvm copies to the `llvm.br` as it is; LLVM translation
+/// reads the branch's own `loop_annotation` (`!llvm.loop` metadata).
+fn move_loop_annotations(module: OperationRef) {
+    use tritium_passes::ir::{collect_ops, Order};
+    for op in collect_ops(module, Order::Pre) {
+        if let Ok(annotation) = op.attribute("llvm.loop_annotation") {
+            let name = op.name();
+            if matches!(name.as_string_ref().as_str(), Ok("llvm.br" | "llvm.cond_br")) {
+                tritium_passes::ssa::set_attribute(&op, "loop_annotation", annotation);
+                tritium_passes::ssa::remove_attribute(&op, "llvm.loop_annotation");
+            }
+        }
+    }
 }

@@ -251,6 +251,13 @@ fn remap_operands(op: OperationRef, map: &ValueMap) {
     }
 }
 
+/// Removes attribute `name` from `op` if it has it.
+pub fn remove_attribute(op: &OperationRef, name: &str) {
+    let name = mlir_sys::MlirStringRef { data: name.as_ptr().cast(), length: name.len() };
+    // SAFETY: a live op; removing an attribute it may not have is a no-op.
+    unsafe { mlir_sys::mlirOperationRemoveAttributeByName(op.to_raw(), name) };
+}
+
 /// Sets attribute `name` of `op` (inherent or discardable).
 pub fn set_attribute(op: &OperationRef, name: &str, value: melior::ir::Attribute) {
     use melior::ir::AttributeLike;

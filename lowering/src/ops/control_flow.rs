@@ -177,6 +177,16 @@ fn block_arguments(new: &OperationRef, region: usize) -> Vec<V> {
     (0..block.argument_count()).map(|i| block.argument(i).unwrap().to_raw()).collect()
 }
 
+/// The frontend's `llvm.loop_annotation` (`tl.range(..., disable_licm=True)`,
+/// `tl.condition(..., disable_licm=True)`): convert-scf-to-cf puts it on the
+/// loop's back edge, and LLVM reads it as `!llvm.loop` metadata.
+fn keep_loop_annotation(old: &OperationRef, new: &OperationRef) {
+    const LOOP_ANNOTATION: &str = "llvm.loop_annotation";
+    if let Ok(annotation) = old.attribute(LOOP_ANNOTATION) {
+        tritium_passes::ssa::set_attribute(new, LOOP_ANNOTATION, annotation);
+    }
+}
+
 fn lower_for<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let bounds: Vec<V> = (0..3).map(|i| l.operand(&op, i).map(|r| r[0])).collect::<Result<_>>()?;
     let (inits, counts) = flatten(l, &op, 3..op.operand_count())?;
@@ -187,6 +197,7 @@ fn lower_for<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let mut operands = bounds.clone();
     operands.extend(inits);
     let new = build_with_regions(l, "scf.for", &operands, &types, &[arguments]);
+    keep_loop_annotation(&op, &new);
     let args = block_arguments(&new, 0);
     let mut grouped = vec![vec![args[0]]];
     grouped.extend(unflatten(&args[1..], &counts));
@@ -240,6 +251,7 @@ fn lower_while<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()>
     let before_types: Vec<Type> = inits.iter().map(|v| type_of(*v)).collect();
     let (result_counts, result_types) = result_shapes(l, &op)?;
     let new = build_with_regions(l, "scf.while", &inits, &result_types, &[before_types, result_types.clone()]);
+    keep_loop_annotation(&op, &new);
     let before_args = block_arguments(&new, 0);
     lower_region_into(l, &op, 0, &new, 0, &unflatten(&before_args, &init_counts))?;
     let after_args = block_arguments(&new, 1);
