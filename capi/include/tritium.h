@@ -19,6 +19,10 @@ typedef struct tritium_options {
   unsigned num_ctas;     /* 0: 1 */
   const char *libdevice; /* path of libdevice.10.bc, or NULL */
   int triton_abi;        /* nonzero: trailing global/profile scratch pointer parameters, as Triton's launcher passes */
+  /* Upstream Triton's codegen options; zero keeps upstream's defaults. */
+  unsigned maxnreg;        /* at most this many registers per thread (.maxnreg); 0: no limit */
+  int no_fp_fusion;        /* nonzero: enable_fp_fusion=False (no fma from separate multiplies and adds) */
+  int no_reflect_ftz;      /* nonzero: enable_reflect_ftz=False (libdevice and exp2 keep f32 denormals) */
 } tritium_options;
 
 /* The version of Tritium ("0.1.0"); a static string. */

@@ -33,6 +33,9 @@ pub struct tritium_options {
     num_ctas: c_uint,
     libdevice: *const c_char,
     triton_abi: c_int,
+    maxnreg: c_uint,
+    no_fp_fusion: c_int,
+    no_reflect_ftz: c_int,
 }
 
 /// Text to a C string; an interior NUL (never in PTX or JSON) is cut there.
@@ -84,6 +87,9 @@ unsafe fn options_from(options: *const tritium_options) -> Result<CompileOptions
     }
     result.libdevice = optional_str(options.libdevice)?.map(PathBuf::from);
     result.scratch_parameters = options.triton_abi != 0;
+    result.codegen.maxnreg = (options.maxnreg != 0).then_some(options.maxnreg);
+    result.codegen.fp_fusion = options.no_fp_fusion == 0;
+    result.codegen.reflect_ftz = options.no_reflect_ftz == 0;
     Ok(result)
 }
 

@@ -38,18 +38,18 @@ def corpus_ttir(kernel):
     raise AssertionError(f"no TTIR of {kernel} in the corpus")
 
 
-def cli_ptx(path, num_warps, num_stages):
+def cli_ptx(path, num_warps, num_stages, flags=()):
     with tempfile.TemporaryDirectory() as out:
         subprocess.run([CLI, "compile", path, "--target", "cuda:90", "--num-warps", str(num_warps), "--num-stages",
-                        str(num_stages), "--triton-abi", "-o", out], check=True)
+                        str(num_stages), "--triton-abi", *flags, "-o", out], check=True)
         (ptx,) = [f for f in os.listdir(out) if f.endswith(".ptx")]
         return open(os.path.join(out, ptx)).read()
 
 
-def example_ptx(example, path, num_warps, num_stages):
+def example_ptx(example, path, num_warps, num_stages, flags=()):
     with tempfile.TemporaryDirectory() as out:
         target = os.path.join(out, "kernel.ptx")
-        run = subprocess.run([example, path, target, str(num_warps), str(num_stages), "--triton-abi"],
+        run = subprocess.run([example, path, target, str(num_warps), str(num_stages), "--triton-abi", *flags],
                              capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
         assert '"name"' in run.stdout, run.stdout
@@ -74,6 +74,25 @@ def test_corpus_kernels_identical_through_cli_rust_c_python():
     for kernel, warps, stages in [("vector_add", 4, 3), ("softmax", 8, 3), ("matmul_ref_s3", 8, 3)]:
         ptx = same_ptx_everywhere(corpus_ttir(kernel), warps, stages)
         assert ".entry" in ptx
+
+
+def test_codegen_options_identical_through_cli_c_python():
+    # maxnreg, enable_fp_fusion=False, enable_reflect_ftz=False: each changes
+    # the PTX, the same way through every entry point.
+    # (The attention kernel: its exp2 is ex2.approx.ftz.f32 unless asked not to flush.)
+    path = corpus_ttir("attn_fwd_d64")
+    text = open(path).read()
+    default = tritium.compile(text, num_warps=4, triton_abi=True)["ptx"]
+    for cli_flags, c_flags, python_options in [
+        (["--maxnreg", "128"], ["--maxnreg=128"], {"maxnreg": 128}),
+        (["--no-fp-fusion"], ["--no-fp-fusion"], {"enable_fp_fusion": False}),
+        (["--no-reflect-ftz"], ["--no-reflect-ftz"], {"enable_reflect_ftz": False}),
+    ]:
+        python = tritium.compile(text, num_warps=4, triton_abi=True, **python_options)["ptx"]
+        assert python != default, python_options
+        assert python == cli_ptx(path, 4, 3, cli_flags), cli_flags
+        assert python == example_ptx(C_EXAMPLE, path, 4, 3, c_flags), c_flags
+    assert ".maxnreg 128" in tritium.compile(text, num_warps=4, maxnreg=128)["ptx"]
 
 
 def test_abi_scratch_parameters():
