@@ -175,13 +175,33 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
             None => options.target,
         }
     } else {
+        // num_ctas > 1: the TTGIR is made for one CTA, and the first CTA of
+        // each cluster runs the program (emit::CTAS_PER_CLUSTER says why).
         let pipeline = tritium_passes::pipeline::ttgir_pipeline(
             options.target.capability,
             options.num_warps,
-            options.num_ctas,
+            1,
             options.num_stages,
         )?;
         run_pipeline(context, module, &pipeline, options.verify_each_pass)?;
+        if options.num_ctas > 1 {
+            let location = module.as_operation().location();
+            tritium_dialects::pass::emit_warning(
+                location,
+                &format!(
+                    "num_ctas={}: Tritium runs each program on the first CTA of its cluster (the others exit at once); \
+                     layouts split over a cluster's CTAs are not implemented yet",
+                    options.num_ctas
+                ),
+            );
+            let i32 = melior::ir::r#type::IntegerType::new(context, 32).into();
+            let ctas = melior::ir::attribute::IntegerAttribute::new(i32, i64::from(options.num_ctas)).into();
+            melior::ir::operation::OperationMutLike::set_discardable_attribute(
+                &mut module.as_operation_mut(),
+                crate::emit::CTAS_PER_CLUSTER,
+                ctas,
+            );
+        }
         lap("TTIR -> TTGIR passes");
         if options.keep_ttgir {
             ttgir = Some(module.as_operation().to_string());

@@ -71,6 +71,8 @@ pub struct Lowering<'c> {
     /// f32 multiplies and adds may fuse (upstream's enable_fp_fusion).
     pub fp_fusion: bool,
     pub num_warps: u32,
+    /// CTAs per cluster of the launch (see [`CTAS_PER_CLUSTER`]).
+    pub ctas_per_cluster: u32,
     values: HashMap<usize, Vec<V>>,
     layouts: HashMap<(String, Vec<i64>), Rc<TensorLayout>>,
     /// Per-thread coordinates, with the index of the kernel block they were
@@ -173,6 +175,20 @@ impl<'c> Lowering<'c> {
             None if ops::fp8::is_fp8(element) => self.b.int_type(8), // fp8 lives in registers as its byte
             None => element,
         }
+    }
+
+    /// The program id along `axis` (0, 1, 2), or with `count` the number of
+    /// programs: the CTA's, or its cluster's when the launch runs
+    /// [`CTAS_PER_CLUSTER`] CTAs per program.
+    pub fn program_id(&self, axis: usize, count: bool) -> V {
+        let axis = ["x", "y", "z"][axis.min(2)];
+        let register = match (self.ctas_per_cluster > 1, count) {
+            (false, false) => "ctaid",
+            (false, true) => "nctaid",
+            (true, false) => "clusterid",
+            (true, true) => "nclusterid",
+        };
+        self.b.special_register(&format!("{register}.{axis}"))
     }
 
     /// The distribution of a tensor type over the threads (cached).
@@ -503,7 +519,7 @@ fn check_module(module_op: &OperationRef) -> Result<u32> {
         return Err(LowerError::at(module_op, "only 32 threads per warp are supported on NVIDIA GPUs"));
     }
     if geometry.num_ctas != 1 {
-        return Err(LowerError::at(module_op, "kernels over several CTAs (num-ctas > 1) are not supported yet"));
+        return Err(LowerError::at(module_op, "kernels over several CTAs (num-ctas > 1) are not supported yet: layouts split over a cluster's CTAs are not lowered (compile the TTIR with num_ctas instead)"));
     }
     Ok(geometry.num_warps.unwrap_or(4))
 }
@@ -564,6 +580,7 @@ pub fn lower_module<'c>(
         global_scratch_size: global_scratch(&module_op).0,
         reflect_ftz,
         fp_fusion,
+        ctas_per_cluster: crate::module_int_attribute(&module_op, CTAS_PER_CLUSTER).map_or(1, |n| n.max(1) as u32),
     };
     let mut declared_functions = Default::default();
     let mut axis_info = Some(axis_info);
@@ -603,7 +620,20 @@ struct ModuleFacts {
     global_scratch_size: usize,
     reflect_ftz: bool,
     fp_fusion: bool,
+    /// `tritium.ctas-per-cluster`: the launch's CTAs per cluster (Triton's
+    /// `num_ctas`), of which the first runs the program (see
+    /// [`CTAS_PER_CLUSTER`]).
+    ctas_per_cluster: u32,
 }
+
+/// Module attribute of a kernel compiled from TTIR with `num_ctas > 1`:
+/// Triton's launcher then launches `num_ctas` CTAs per program as one
+/// thread-block cluster. Tritium has no layouts split over a cluster's CTAs
+/// yet, so the TTGIR is made for one CTA, the program ids are the cluster's,
+/// and CTAs other than the cluster's first exit at once: the same results as
+/// upstream (Triton programs cannot see the cluster), without its splitting
+/// of the work.
+pub const CTAS_PER_CLUSTER: &str = "tritium.ctas-per-cluster";
 
 /// Lowers one `tt.func` into an `llvm.func` inserted before it, and erases
 /// it. Returns the finished lowering, whose module-wide state (declared
@@ -617,7 +647,15 @@ fn lower_function<'c>(
     declared_functions: std::collections::HashSet<String>,
     axis_info: Option<tritium_passes::analysis::axis_info::ModuleAxisInfo>,
 ) -> Result<Lowering<'c>> {
-    let ModuleFacts { num_warps, total_num_warps, max_registers, global_scratch_size, reflect_ftz, fp_fusion } = *facts;
+    let ModuleFacts {
+        num_warps,
+        total_num_warps,
+        max_registers,
+        global_scratch_size,
+        reflect_ftz,
+        fp_fusion,
+        ctas_per_cluster,
+    } = *facts;
     let kernel = function_abi::is_kernel(&function_op);
     let function_type = function_op
         .attribute("function_type")
@@ -731,6 +769,15 @@ fn lower_function<'c>(
 
     let mut b = Builder::new(context, location, Cursor::Before(branch.to_raw()));
     b.constant_anchor = Some(branch.to_raw());
+    if kernel && ctas_per_cluster > 1 {
+        let rank = b.special_register("cluster.ctarank");
+        b.inline_asm(
+            "{\n.reg .pred not_first;\nsetp.ne.u32 not_first, $0, 0;\n@not_first exit;\n}",
+            "r",
+            &[rank],
+            None,
+        );
+    }
     let tid = b.special_register("tid.x");
     let lane_mask = b.i32_const(31);
     let lane = b.and(tid, lane_mask);
@@ -765,6 +812,7 @@ fn lower_function<'c>(
         reflect_ftz,
         fp_fusion,
         num_warps,
+        ctas_per_cluster,
         values: HashMap::new(),
         layouts: HashMap::new(),
         thread_coords: HashMap::new(),

@@ -38,7 +38,7 @@ fn print<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let prefix = string_attribute(&op, "prefix").unwrap_or_default();
     let hex = op.attribute("hex").is_ok_and(|a| a.to_string() == "true");
     let signed = crate::dense_i32_attribute(&op, "isSigned").unwrap_or_default();
-    let pids: Vec<V> = ["x", "y", "z"].iter().map(|axis| l.b.special_register(&format!("ctaid.{axis}"))).collect();
+    let pids: Vec<V> = (0..3).map(|axis| l.program_id(axis, false)).collect();
     let pid_format = "pid (%u, %u, %u)";
     if op.operand_count() == 0 {
         let format = format!("{pid_format}{prefix}");

@@ -34,10 +34,10 @@ pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()
         "tt.call" => crate::function_abi::lower_call(l, op),
         "tt.get_program_id" | "tt.get_num_programs" => {
             let axis = crate::int_attribute(&op, "axis").unwrap_or(0);
-            let register = if name == "tt.get_program_id" { "ctaid" } else { "nctaid" };
-            let axis =
-                ["x", "y", "z"].get(axis as usize).ok_or_else(|| LowerError::at(&op, "axis must be 0, 1 or 2"))?;
-            let v = l.b.special_register(&format!("{register}.{axis}"));
+            if !(0..3).contains(&axis) {
+                return Err(LowerError::at(&op, "axis must be 0, 1 or 2"));
+            }
+            let v = l.program_id(axis as usize, name == "tt.get_num_programs");
             l.set_result(&op, 0, vec![v]);
             Ok(())
         }

@@ -41,13 +41,15 @@ pub fn global_scratch_alloc<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) 
     Ok(())
 }
 
-/// `(ctaid.z * nctaid.y + ctaid.y) * nctaid.x + ctaid.x` (one CTA per
-/// program: `num_ctas > 1` is refused before the lowering).
+/// `(pid.z * npid.y + pid.y) * npid.x + pid.x` over the program ids (a
+/// cluster's when the launch runs several CTAs per program, whose first CTA
+/// alone runs the program: the launcher's scratch, sized per CTA, is then
+/// more than enough).
 fn linear_program_id<'c>(l: &mut Lowering<'c>) -> V {
-    let mut linear = l.b.special_register("ctaid.z");
-    for axis in ["y", "x"] {
-        let count = l.b.special_register(&format!("nctaid.{axis}"));
-        let id = l.b.special_register(&format!("ctaid.{axis}"));
+    let mut linear = l.program_id(2, false);
+    for axis in [1, 0] {
+        let count = l.program_id(axis, true);
+        let id = l.program_id(axis, false);
         let scaled = l.b.mul(linear, count);
         linear = l.b.add(scaled, id);
     }
