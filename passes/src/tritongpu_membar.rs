@@ -241,6 +241,14 @@ fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
     Ok(access)
 }
 
+/// Whether `access` touches what is pending: a write over a pending read or
+/// write, or a read of a pending write.
+fn conflicts(access: &Accesses, state: &Pending) -> bool {
+    overlaps(&access.writes, &state.reads)
+        || overlaps(&access.writes, &state.writes)
+        || overlaps(&access.reads, &state.writes)
+}
+
 /// Follows `block` from `state`; inserts barriers when `insert`. Returns the
 /// state at its end.
 fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pending, PassFailed> {
@@ -268,6 +276,34 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pend
                 state = walk_loop(&op, state, insert)?;
                 continue;
             }
+            // Warp specialization: the default region runs on the warps that
+            // reach the op, after what they did before it; each partition
+            // runs on its own warps, which start after a barrier of all warps
+            // (convert-warp-specialize-to-llvm) and meet the others again at
+            // the end. A barrier inside a region becomes a named barrier of
+            // that region's warps. (Barriers were missing between a
+            // partition's shared stores and its TMA store: an epilogue race,
+            // wrong results on the H100.)
+            "ttg.warp_specialize" => {
+                let access = accesses(&op)?;
+                if insert && conflicts(&access, &state) {
+                    let barrier = crate::ir::create("ttg.local_barrier", op.location(), &[], &[], &[]);
+                    block.insert_operation_before(op, barrier);
+                }
+                if let Some(body) = op.region_at(0).ok().and_then(|r| r.first_block()) {
+                    walk_block(&body, state.clone(), insert)?;
+                }
+                let holder = op.region_at(1).ok().and_then(|r| r.first_block());
+                if let Some(partitions) = holder.and_then(|b| b.first_operation()) {
+                    for region in partitions.regions() {
+                        if let Some(body) = region.first_block() {
+                            walk_block(&body, Pending::default(), insert)?;
+                        }
+                    }
+                }
+                state = Pending::default();
+                continue;
+            }
             "scf.if" => {
                 let mut joined = state.clone();
                 for region in op.regions() {
@@ -281,10 +317,7 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pend
             _ => {}
         }
         let access = accesses(&op)?;
-        let conflict = overlaps(&access.writes, &state.reads)
-            || overlaps(&access.writes, &state.writes)
-            || overlaps(&access.reads, &state.writes);
-        if conflict {
+        if conflicts(&access, &state) {
             if insert {
                 let barrier = crate::ir::create("ttg.local_barrier", op.location(), &[], &[], &[]);
                 block.insert_operation_before(op, barrier);

@@ -170,3 +170,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Warp specialization: each partition is walked on its own (its warps start
+// after a barrier of all warps), so a partition's shared stores and its TMA
+// store of them get a barrier between (a named barrier of the partition's
+// warps once lowered); the default region continues from the state before
+// the op (its load of the buffer stored before it waits).
+// CHECK-LABEL: tt.func public @partition_epilogue
+// CHECK: default {
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttg.local_load
+// CHECK-NEXT: ttg.warp_yield
+// CHECK: partition0
+// CHECK: ttg.local_alloc
+// CHECK-NEXT: ttng.fence_async_shared
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttng.async_tma_copy_local_to_global
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32, "ttg.total-num-warps" = 8 : i32} {
+  tt.func public @partition_epilogue(%d: !tt.tensordesc<tensor<64x64xf16, #shared>>, %x: tensor<64x64xf16, #blocked>, %i: i32) {
+    %buffer = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+    ttg.warp_specialize(%d, %x, %i, %buffer) attributes {warpGroupStartIds = array<i32: 4>}
+    default {
+      %v = ttg.local_load %buffer : !ttg.memdesc<64x64xf16, #shared, #smem> -> tensor<64x64xf16, #blocked>
+      ttg.warp_yield
+    }
+    partition0(%pd: !tt.tensordesc<tensor<64x64xf16, #shared>>, %px: tensor<64x64xf16, #blocked>, %pi: i32, %pb: !ttg.memdesc<64x64xf16, #shared, #smem>) num_warps(4) {
+      %tile = ttg.local_alloc %px : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #shared, #smem>
+      ttng.fence_async_shared {bCluster = false}
+      ttng.async_tma_copy_local_to_global %pd[%pi, %pi] %tile : !tt.tensordesc<tensor<64x64xf16, #shared>>, !ttg.memdesc<64x64xf16, #shared, #smem>
+      ttng.async_tma_store_wait {pendings = 0 : i32}
+      ttg.warp_return
+    } : (!tt.tensordesc<tensor<64x64xf16, #shared>>, tensor<64x64xf16, #blocked>, i32, !ttg.memdesc<64x64xf16, #shared, #smem>) -> ()
+    tt.return
+  }
+}
