@@ -292,3 +292,87 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %loop#2 : tensor<64x64xf32, #C>
   }
 }
+
+// -----
+
+// Descriptor loads feeding a dot get the latency of other loads (2 with 3 stages).
+// CHECK-LABEL: tt.func public @desc_dot
+// CHECK: %22 = tt.descriptor_load %arg0[%2, %arg12] {tt.latency = 2 : i32} : !tt.tensordesc<tensor<64x32xf16, #shared>> -> tensor<64x32xf16, #blocked1>
+// CHECK: %24 = tt.descriptor_load %arg5[%arg12, %3] {tt.latency = 2 : i32} : !tt.tensordesc<tensor<32x64xf16, #shared1>> -> tensor<32x64xf16, #blocked2>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @desc_dot(%arg0: !tt.tensordesc<tensor<64x32xf16, #shared>>, %arg1: i32, %arg2: i32, %arg3: i64, %arg4: i64, %arg5: !tt.tensordesc<tensor<32x64xf16, #shared1>>, %arg6: i32, %arg7: i32, %arg8: i64, %arg9: i64, %arg10: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg11: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %cst = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %c64_i32 = arith.constant 64 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %0 = tt.get_program_id x : i32
+    %1 = tt.get_program_id y : i32
+    %2 = arith.muli %0, %c64_i32 : i32
+    %3 = arith.muli %1, %c64_i32 : i32
+    %4 = scf.for %arg12 = %c0_i32 to %arg11 step %c32_i32 iter_args(%arg13 = %cst_0) -> (tensor<64x64xf32, #mma>)  : i32 {
+      %22 = tt.descriptor_load %arg0[%2, %arg12] : !tt.tensordesc<tensor<64x32xf16, #shared>> -> tensor<64x32xf16, #blocked1>
+      %23 = ttg.local_alloc %22 : (tensor<64x32xf16, #blocked1>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
+      %24 = tt.descriptor_load %arg5[%arg12, %3] : !tt.tensordesc<tensor<32x64xf16, #shared1>> -> tensor<32x64xf16, #blocked2>
+      %25 = ttg.local_alloc %24 : (tensor<32x64xf16, #blocked2>) -> !ttg.memdesc<32x64xf16, #shared1, #smem>
+      %26 = ttng.warp_group_dot %23, %25, %arg13 {inputPrecision = 0 : i32} : !ttg.memdesc<64x32xf16, #shared, #smem> * !ttg.memdesc<32x64xf16, #shared1, #smem> -> tensor<64x64xf32, #mma>
+      scf.yield %26 : tensor<64x64xf32, #mma>
+    }
+    %5 = arith.muli %0, %c64_i32 : i32
+    %6 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %7 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %8 = tt.splat %5 : i32 -> tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %9 = arith.addi %8, %6 : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %10 = arith.muli %1, %c64_i32 : i32
+    %11 = tt.splat %10 : i32 -> tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %12 = arith.addi %11, %7 : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %13 = tt.expand_dims %9 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %14 = arith.muli %13, %cst : tensor<64x1xi32, #blocked>
+    %15 = tt.splat %arg10 : !tt.ptr<f32> -> tensor<64x1x!tt.ptr<f32>, #blocked>
+    %16 = tt.addptr %15, %14 : tensor<64x1x!tt.ptr<f32>, #blocked>, tensor<64x1xi32, #blocked>
+    %17 = tt.expand_dims %12 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %18 = tt.broadcast %16 : tensor<64x1x!tt.ptr<f32>, #blocked> -> tensor<64x64x!tt.ptr<f32>, #blocked>
+    %19 = tt.broadcast %17 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %20 = tt.addptr %18, %19 : tensor<64x64x!tt.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
+    %21 = ttg.convert_layout %4 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    tt.store %20, %21 : tensor<64x64x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A loop of tt.num_stages = 3 pipelines its descriptor load without a dot too.
+// CHECK-LABEL: tt.func public @desc_scale_rows
+// CHECK: %5 = tt.descriptor_load %arg0[%4, %c0_i32] {tt.latency = 2 : i32} : !tt.tensordesc<tensor<32x64xf32, #shared>> -> tensor<32x64xf32, #blocked>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @desc_scale_rows(%arg0: !tt.tensordesc<tensor<32x64xf32, #shared>>, %arg1: i32, %arg2: i32, %arg3: i64, %arg4: i64, %arg5: !tt.tensordesc<tensor<32x64xf16, #shared1>>, %arg6: i32, %arg7: i32, %arg8: i64, %arg9: i64, %arg10: i32, %arg11: f32) attributes {noinline = false} {
+    %c1_i32 = arith.constant 1 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %0 = tt.get_program_id x : i32
+    %1 = arith.muli %0, %arg10 : i32
+    %2 = tt.splat %arg11 : f32 -> tensor<32x64xf32, #blocked>
+    scf.for %arg12 = %c0_i32 to %arg10 step %c1_i32  : i32 {
+      %3 = arith.addi %1, %arg12 : i32
+      %4 = arith.muli %3, %c32_i32 : i32
+      %5 = tt.descriptor_load %arg0[%4, %c0_i32] : !tt.tensordesc<tensor<32x64xf32, #shared>> -> tensor<32x64xf32, #blocked>
+      %6 = arith.mulf %5, %2 : tensor<32x64xf32, #blocked>
+      %7 = arith.truncf %6 : tensor<32x64xf32, #blocked> to tensor<32x64xf16, #blocked>
+      %8 = ttg.convert_layout %7 : tensor<32x64xf16, #blocked> -> tensor<32x64xf16, #blocked1>
+      tt.descriptor_store %arg5[%4, %c0_i32], %8 : !tt.tensordesc<tensor<32x64xf16, #shared1>>, tensor<32x64xf16, #blocked1>
+    } {tt.num_stages = 3 : i32}
+    tt.return
+  }
+}

@@ -507,3 +507,174 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %acc : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// sm_90 matmul through two tensor descriptors, 3 stages: each load becomes a TMA copy into
+// a 3-buffer ring (2 stages apart, +1 for the asynchronous wgmma); the two loads of a stage share
+// one mbarrier (8192 bytes expected), the loop carries the barrier phase, flipped when the read
+// index wraps; the wgmma reads the buffers directly.
+// CHECK-LABEL: tt.func public @desc_dot
+// CHECK: %4 = ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable>
+// CHECK: %5 = ttg.local_alloc : () -> !ttg.memdesc<3x32x64xf16, #shared1, #smem, mutable>
+// CHECK: %6 = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64, #shared2, #smem, mutable>
+// CHECK: %7 = ttg.memdesc_index %6[%c0_i32] : !ttg.memdesc<3x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.init_barrier %7, 1 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %8 = ttg.memdesc_index %6[%c1_i32] : !ttg.memdesc<3x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.init_barrier %8, 1 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %9 = ttg.memdesc_index %6[%c2_i32] : !ttg.memdesc<3x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.init_barrier %9, 1 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %11 = ttg.memdesc_index %6[%c0_i32] : !ttg.memdesc<3x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.barrier_expect %11, 8192, %10 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %12 = ttg.memdesc_index %4[%c0_i32] : !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+// CHECK: ttng.async_tma_copy_global_to_local %arg0[%2, %c0_i32] %12, %11, %10 : !tt.tensordesc<tensor<64x32xf16, #shared>>, !ttg.memdesc<1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+// CHECK: %13 = ttg.memdesc_index %5[%c0_i32] : !ttg.memdesc<3x32x64xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: ttng.async_tma_copy_global_to_local %arg5[%c0_i32, %3] %13, %11, %10 : !tt.tensordesc<tensor<32x64xf16, #shared1>>, !ttg.memdesc<1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: %15 = ttg.memdesc_index %6[%c1_i32] : !ttg.memdesc<3x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.barrier_expect %15, 8192, %14 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %16 = ttg.memdesc_index %4[%c1_i32] : !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+// CHECK: ttng.async_tma_copy_global_to_local %arg0[%2, %c32_i32] %16, %15, %14 : !tt.tensordesc<tensor<64x32xf16, #shared>>, !ttg.memdesc<1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+// CHECK: %17 = ttg.memdesc_index %5[%c1_i32] : !ttg.memdesc<3x32x64xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: ttng.async_tma_copy_global_to_local %arg5[%c32_i32, %3] %17, %15, %14 : !tt.tensordesc<tensor<32x64xf16, #shared1>>, !ttg.memdesc<1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: %18:6 = scf.for %arg12 = %c0_i32 to %arg11 step %c32_i32 iter_args(%arg13 = %cst_0, %arg14 = %c1_i32, %arg15 = %c-1_i32, %arg16 = %c0_i32, %arg17 = %c3_i32, %arg18 = %c3_i32) -> (tensor<64x64xf32, #mma>, i32, i32, i32, i32, i32)  : i32 {
+// CHECK: %45 = arith.xori %arg16, %c1_i32 : i32
+// CHECK: %47 = ttg.memdesc_index %6[%44] : !ttg.memdesc<3x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.wait_barrier %47, %46 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %48 = ttg.memdesc_index %5[%44] : !ttg.memdesc<3x32x64xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: %49 = ttg.memdesc_index %4[%44] : !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+// CHECK: %50 = ttng.warp_group_dot %49, %48, %arg13 {inputPrecision = 0 : i32, isAsync = true} : !ttg.memdesc<64x32xf16, #shared, #smem, mutable> * !ttg.memdesc<32x64xf16, #shared1, #smem, mutable> -> tensor<64x64xf32, #mma>
+// CHECK: %51:3 = ttng.warp_group_dot_wait %50, %49, %48 {pendings = 1 : i32} : tensor<64x64xf32, #mma>, !ttg.memdesc<64x32xf16, #shared, #smem, mutable>, !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: %55 = ttg.memdesc_index %6[%54] : !ttg.memdesc<3x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.barrier_expect %55, 8192, %41 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %56 = ttg.memdesc_index %4[%54] : !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+// CHECK: ttng.async_tma_copy_global_to_local %arg0[%2, %57] %56, %55, %41 : !tt.tensordesc<tensor<64x32xf16, #shared>>, !ttg.memdesc<1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+// CHECK: %58 = ttg.memdesc_index %5[%54] : !ttg.memdesc<3x32x64xf16, #shared1, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: ttng.async_tma_copy_global_to_local %arg5[%59, %3] %58, %55, %41 : !tt.tensordesc<tensor<32x64xf16, #shared1>>, !ttg.memdesc<1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: scf.yield %51#0, %54, %44, %46, %arg18, %c3_i32 : tensor<64x64xf32, #mma>, i32, i32, i32, i32, i32
+// CHECK: %19 = ttng.warp_group_dot_wait %18#0 {pendings = 0 : i32} : tensor<64x64xf32, #mma>
+// CHECK: %20 = ttg.memdesc_index %6[%c0_i32] : !ttg.memdesc<3x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.inval_barrier %20 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %21 = ttg.memdesc_index %6[%c1_i32] : !ttg.memdesc<3x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.inval_barrier %21 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %22 = ttg.memdesc_index %6[%c2_i32] : !ttg.memdesc<3x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.inval_barrier %22 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttg.local_dealloc %6 : !ttg.memdesc<3x1xi64, #shared2, #smem, mutable>
+// CHECK: ttg.local_dealloc %5 : !ttg.memdesc<3x32x64xf16, #shared1, #smem, mutable>
+// CHECK: ttg.local_dealloc %4 : !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @desc_dot(%arg0: !tt.tensordesc<tensor<64x32xf16, #shared>>, %arg1: i32, %arg2: i32, %arg3: i64, %arg4: i64, %arg5: !tt.tensordesc<tensor<32x64xf16, #shared1>>, %arg6: i32, %arg7: i32, %arg8: i64, %arg9: i64, %arg10: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg11: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %cst = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %c64_i32 = arith.constant 64 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %0 = tt.get_program_id x : i32
+    %1 = tt.get_program_id y : i32
+    %2 = arith.muli %0, %c64_i32 : i32
+    %3 = arith.muli %1, %c64_i32 : i32
+    %4 = scf.for %arg12 = %c0_i32 to %arg11 step %c32_i32 iter_args(%arg13 = %cst_0) -> (tensor<64x64xf32, #mma>)  : i32 {
+      %22 = tt.descriptor_load %arg0[%2, %arg12] {loop.cluster = 2 : i32, loop.stage = 0 : i32} : !tt.tensordesc<tensor<64x32xf16, #shared>> -> tensor<64x32xf16, #blocked1>
+      %23 = ttg.local_alloc %22 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<64x32xf16, #blocked1>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
+      %24 = tt.descriptor_load %arg5[%arg12, %3] {loop.cluster = 2 : i32, loop.stage = 0 : i32} : !tt.tensordesc<tensor<32x64xf16, #shared1>> -> tensor<32x64xf16, #blocked2>
+      %25 = ttg.local_alloc %24 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<32x64xf16, #blocked2>) -> !ttg.memdesc<32x64xf16, #shared1, #smem>
+      %26 = ttng.warp_group_dot %23, %25, %arg13 {inputPrecision = 0 : i32, loop.cluster = 0 : i32, loop.stage = 2 : i32} : !ttg.memdesc<64x32xf16, #shared, #smem> * !ttg.memdesc<32x64xf16, #shared1, #smem> -> tensor<64x64xf32, #mma>
+      scf.yield %26 : tensor<64x64xf32, #mma>
+    } {tt.scheduled_max_stage = 2 : i32}
+    %5 = arith.muli %0, %c64_i32 : i32
+    %6 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %7 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %8 = tt.splat %5 : i32 -> tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %9 = arith.addi %8, %6 : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %10 = arith.muli %1, %c64_i32 : i32
+    %11 = tt.splat %10 : i32 -> tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %12 = arith.addi %11, %7 : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %13 = tt.expand_dims %9 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %14 = arith.muli %13, %cst : tensor<64x1xi32, #blocked>
+    %15 = tt.splat %arg10 : !tt.ptr<f32> -> tensor<64x1x!tt.ptr<f32>, #blocked>
+    %16 = tt.addptr %15, %14 : tensor<64x1x!tt.ptr<f32>, #blocked>, tensor<64x1xi32, #blocked>
+    %17 = tt.expand_dims %12 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %18 = tt.broadcast %16 : tensor<64x1x!tt.ptr<f32>, #blocked> -> tensor<64x64x!tt.ptr<f32>, #blocked>
+    %19 = tt.broadcast %17 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %20 = tt.addptr %18, %19 : tensor<64x64x!tt.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
+    %21 = ttg.convert_layout %4 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    tt.store %20, %21 : tensor<64x64x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A loop of tt.num_stages = 3 without dot: the descriptor load is copied by TMA two stages
+// ahead into a 2-buffer ring and read back with local_load after the wait; the descriptor store
+// in the loop becomes an asynchronous TMA store from one shared buffer, waited for before the
+// buffer is written again and after the loop.
+// CHECK-LABEL: tt.func public @desc_scale_rows
+// CHECK: %3 = ttg.local_alloc : () -> !ttg.memdesc<2x32x64xf32, #shared, #smem, mutable>
+// CHECK: %4 = ttg.local_alloc : () -> !ttg.memdesc<2x1xi64, #shared2, #smem, mutable>
+// CHECK: %5 = ttg.memdesc_index %4[%c0_i32] : !ttg.memdesc<2x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.init_barrier %5, 1 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %6 = ttg.memdesc_index %4[%c1_i32] : !ttg.memdesc<2x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.init_barrier %6, 1 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %9 = ttg.memdesc_index %4[%c0_i32] : !ttg.memdesc<2x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.barrier_expect %9, 8192, %7 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %10 = ttg.memdesc_index %3[%c0_i32] : !ttg.memdesc<2x32x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf32, #shared, #smem, mutable>
+// CHECK: ttng.async_tma_copy_global_to_local %arg0[%8, %c0_i32] %10, %9, %7 : !tt.tensordesc<tensor<32x64xf32, #shared>>, !ttg.memdesc<1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf32, #shared, #smem, mutable>
+// CHECK: %14 = ttg.memdesc_index %4[%c1_i32] : !ttg.memdesc<2x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.barrier_expect %14, 8192, %11 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %15 = ttg.memdesc_index %3[%c1_i32] : !ttg.memdesc<2x32x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf32, #shared, #smem, mutable>
+// CHECK: ttng.async_tma_copy_global_to_local %arg0[%13, %c0_i32] %15, %14, %11 : !tt.tensordesc<tensor<32x64xf32, #shared>>, !ttg.memdesc<1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf32, #shared, #smem, mutable>
+// CHECK: %16 = ttg.local_alloc : () -> !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: %17:7 = scf.for %arg12 = %c0_i32 to %arg10 step %c1_i32 iter_args(%arg13 = %c1_i32, %arg14 = %c-1_i32, %arg15 = %c0_i32, %arg16 = %c2_i32, %arg17 = %c2_i32, %arg18 = %8, %arg19 = %13) -> (i32, i32, i32, i32, i32, i32, i32)  : i32 {
+// CHECK: %25 = arith.xori %arg15, %c1_i32 : i32
+// CHECK: %27 = ttg.memdesc_index %4[%24] : !ttg.memdesc<2x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.wait_barrier %27, %26 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %28 = ttg.memdesc_index %3[%24] : !ttg.memdesc<2x32x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf32, #shared, #smem, mutable>
+// CHECK: %29 = ttg.local_load %28 : !ttg.memdesc<32x64xf32, #shared, #smem, mutable> -> tensor<32x64xf32, #blocked>
+// CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK: ttg.local_store %32, %16 : tensor<32x64xf16, #blocked1> -> !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: ttng.fence_async_shared {bCluster = false}
+// CHECK: ttng.async_tma_copy_local_to_global %arg5[%arg18, %c0_i32] %16 : !tt.tensordesc<tensor<32x64xf16, #shared1>>, !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: %39 = ttg.memdesc_index %4[%35] : !ttg.memdesc<2x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.barrier_expect %39, 8192, %21 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %40 = ttg.memdesc_index %3[%35] : !ttg.memdesc<2x32x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<32x64xf32, #shared, #smem, mutable>
+// CHECK: ttng.async_tma_copy_global_to_local %arg0[%38, %c0_i32] %40, %39, %21 : !tt.tensordesc<tensor<32x64xf32, #shared>>, !ttg.memdesc<1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<32x64xf32, #shared, #smem, mutable>
+// CHECK: scf.yield %35, %24, %26, %arg17, %c2_i32, %arg19, %38 : i32, i32, i32, i32, i32, i32, i32
+// CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK: ttg.local_dealloc %16 : !ttg.memdesc<32x64xf16, #shared1, #smem, mutable>
+// CHECK: %18 = ttg.memdesc_index %4[%c0_i32] : !ttg.memdesc<2x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.inval_barrier %18 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: %19 = ttg.memdesc_index %4[%c1_i32] : !ttg.memdesc<2x1xi64, #shared2, #smem, mutable> -> !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttng.inval_barrier %19 : !ttg.memdesc<1xi64, #shared2, #smem, mutable>
+// CHECK: ttg.local_dealloc %4 : !ttg.memdesc<2x1xi64, #shared2, #smem, mutable>
+// CHECK: ttg.local_dealloc %3 : !ttg.memdesc<2x32x64xf32, #shared, #smem, mutable>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @desc_scale_rows(%arg0: !tt.tensordesc<tensor<32x64xf32, #shared>>, %arg1: i32, %arg2: i32, %arg3: i64, %arg4: i64, %arg5: !tt.tensordesc<tensor<32x64xf16, #shared1>>, %arg6: i32, %arg7: i32, %arg8: i64, %arg9: i64, %arg10: i32, %arg11: f32) attributes {noinline = false} {
+    %c1_i32 = arith.constant 1 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %0 = tt.get_program_id x : i32
+    %1 = arith.muli %0, %arg10 : i32
+    %2 = tt.splat %arg11 : f32 -> tensor<32x64xf32, #blocked>
+    scf.for %arg12 = %c0_i32 to %arg10 step %c1_i32  : i32 {
+      %3 = arith.addi %1, %arg12 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : i32
+      %4 = arith.muli %3, %c32_i32 {loop.cluster = 2 : i32, loop.stage = 0 : i32} : i32
+      %5 = tt.descriptor_load %arg0[%4, %c0_i32] {loop.cluster = 2 : i32, loop.stage = 0 : i32} : !tt.tensordesc<tensor<32x64xf32, #shared>> -> tensor<32x64xf32, #blocked>
+      %6 = arith.mulf %5, %2 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x64xf32, #blocked>
+      %7 = arith.truncf %6 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x64xf32, #blocked> to tensor<32x64xf16, #blocked>
+      %8 = ttg.convert_layout %7 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<32x64xf16, #blocked> -> tensor<32x64xf16, #blocked1>
+      tt.descriptor_store %arg5[%4, %c0_i32], %8 {loop.cluster = 0 : i32, loop.stage = 2 : i32} : !tt.tensordesc<tensor<32x64xf16, #shared1>>, tensor<32x64xf16, #blocked1>
+    } {tt.num_stages = 3 : i32, tt.scheduled_max_stage = 2 : i32}
+    tt.return
+  }
+}

@@ -42,9 +42,10 @@ pub fn lower_loops(module: OperationRef) -> PassResult {
     let axis = ModuleAxisInfo::analyze(module)?;
     for lp in collect_ops(module, Order::Post).into_iter().filter(is_for) {
         let Some(mut schedule) = Schedule::deserialize(&lp) else { continue };
-        if has_tma_load(&lp) {
-            // Not pipelined yet: the loop runs as it is, its descriptor loads
-            // become synchronous TMA copies (triton-nvidia-tma-lowering).
+        if let Some(reason) = super::tma::unsupported_reason(&lp) {
+            // The loop runs as it is, its descriptor loads become
+            // synchronous TMA copies (triton-nvidia-tma-lowering).
+            emit_remark(lp.location(), &format!("loop not pipelined: Tritium does not pipeline {reason}"));
             unschedule(&lp);
             continue;
         }
@@ -53,14 +54,6 @@ pub fn lower_loops(module: OperationRef) -> PassResult {
         schedule.serialize(&lp);
     }
     Ok(())
-}
-
-/// Whether the loop loads through tensor descriptors (upstream pipelines
-/// those into TMA + mbarrier stages; Tritium does not yet).
-fn has_tma_load(lp: &OperationRef) -> bool {
-    collect_ops(*lp, Order::Pre)
-        .iter()
-        .any(|op| matches!(name_of(op).as_str(), "tt.descriptor_load" | "tt.descriptor_gather"))
 }
 
 /// Drops the schedule of `lp` (its ops' stages and clusters, its max stage),
@@ -136,8 +129,18 @@ fn first_use<'c, 'a>(
     lp: &OperationRef<'c, 'a>,
     schedule: &Schedule,
 ) -> Option<OperationRef<'c, 'a>> {
+    first_use_of(std::slice::from_ref(op), lp, schedule)
+}
+
+/// Upstream `getFirstUseOfPipelinedOp` of several ops: the user of any of
+/// `ops` in the body that runs first in the pipelined loop.
+pub fn first_use_of<'c, 'a>(
+    ops: &[OperationRef<'c, 'a>],
+    lp: &OperationRef<'c, 'a>,
+    schedule: &Schedule,
+) -> Option<OperationRef<'c, 'a>> {
     let mut first: Option<OperationRef> = None;
-    for user in top_level_users(op, lp) {
+    for user in ops.iter().flat_map(|op| top_level_users(op, lp)) {
         let better = match first {
             None => true,
             Some(current) => {
@@ -181,16 +184,28 @@ fn def_use_stage_diff(load: &OperationRef, lp: &OperationRef, schedule: &Schedul
 }
 
 /// Upstream `mustLoadToRegisters`: the load's value is needed in registers
-/// (it has a non-zero `other`, or users other than one `local_alloc`).
+/// (it has a non-zero `other`, or users other than one `local_alloc`, or,
+/// for a TMA load, an alloc of another layout than the descriptor's).
 fn must_load_to_registers(load: &OperationRef) -> bool {
-    if let Some(other) = load_operands(load).and_then(|o| o.other) {
-        if !is_zero_constant(other) {
-            return true;
+    if name_of(load) == "tt.load" {
+        if let Some(other) = load_operands(load).and_then(|o| o.other) {
+            if !is_zero_constant(other) {
+                return true;
+            }
         }
     }
     let Ok(result) = load.result_at(0) else { return true };
     let uses = uses(result.into());
-    uses.len() != 1 || name_of(&uses[0].owner) != "ttg.local_alloc"
+    if uses.len() != 1 || name_of(&uses[0].owner) != "ttg.local_alloc" {
+        return true;
+    }
+    if super::tma::is_tma_load(load) {
+        let alloc_encoding = uses[0].owner.result_at(0).ok().and_then(|r| MemDesc::of(r.r#type())).map(|m| m.encoding);
+        if let Some(encoding) = super::tma::descriptor_encoding(load) {
+            return Some(encoding) != alloc_encoding;
+        }
+    }
+    false
 }
 
 /// Upstream `loadRequiresAdditionalBuffer`: a load that only fills a shared
@@ -223,19 +238,32 @@ struct AsyncLoad<'c, 'a> {
     contiguity: u32,
     encoding: Attribute<'c>,
     alloc: Option<Value<'c, 'a>>,
+    /// A descriptor load, copied by TMA (else `cp.async`).
+    tma: bool,
 }
 
-/// The counters of the loads with a given number of buffers.
+/// The counters of the loads with a given number of buffers (and the
+/// barrier phase, when TMA loads are among them).
 struct LoadGroup<'c, 'a> {
     buffers: i64,
+    has_tma: bool,
     insert: Option<Value<'c, 'a>>,
     extract: Option<Value<'c, 'a>>,
+    phase: Option<Value<'c, 'a>>,
+}
+
+impl LoadGroup<'_, '_> {
+    /// How many loop-carried values the group adds.
+    fn carried(&self) -> usize {
+        2 + usize::from(self.has_tma)
+    }
 }
 
 /// The loads of the body to turn into asynchronous copies, and among them
 /// the scalar ones (upstream's first loop of `lowerLoads`). Loads used in
-/// their own stage stay; loads `cp.async` cannot do stay too, with a remark
-/// when they are pipelined over several stages (in registers).
+/// their own stage stay; loads neither `cp.async` nor TMA can do stay too,
+/// with a remark when they are pipelined over several stages (in
+/// registers).
 fn plan_async_loads<'c, 'a>(
     lp: &OperationRef<'c, 'a>,
     schedule: &Schedule,
@@ -244,7 +272,8 @@ fn plan_async_loads<'c, 'a>(
     let mut async_loads: Vec<AsyncLoad> = Vec::new();
     let mut scalar_loads: Vec<OperationRef> = Vec::new();
     for op in body_ops(lp) {
-        if name_of(&op) != "tt.load" {
+        let tma = super::tma::is_tma_load(&op);
+        if name_of(&op) != "tt.load" && !tma {
             continue;
         }
         let mut buffers = def_use_stage_diff(&op, lp, schedule)?;
@@ -252,7 +281,12 @@ fn plan_async_loads<'c, 'a>(
             continue;
         }
         let result_type = op.result_at(0).unwrap().r#type();
-        let (can_use_async_copy, encoding, contiguity) = if tensor_parts(result_type).is_none() {
+        let (can_use_async_copy, encoding, contiguity) = if tma {
+            // TMA writes the descriptor's layout.
+            let encoding = super::tma::descriptor_encoding(&op)
+                .ok_or_else(|| fail(&op, "a descriptor load of another shape than the descriptor's block"))?;
+            (true, encoding, 1)
+        } else if tensor_parts(result_type).is_none() {
             // A scalar load is copied as a one-element tensor.
             let can = crate::analysis::type_facts::bit_width(result_type).is_some_and(|bits| bits >= 32);
             if can {
@@ -277,7 +311,7 @@ fn plan_async_loads<'c, 'a>(
             if load_requires_additional_buffer(&op) {
                 buffers += 1;
             }
-            async_loads.push(AsyncLoad { load: op, buffers, contiguity, encoding, alloc: None });
+            async_loads.push(AsyncLoad { load: op, buffers, contiguity, encoding, alloc: None, tma });
         } else if buffers > 1 {
             emit_remark(
                 op.location(),
@@ -305,18 +339,32 @@ fn lower_loads<'c, 'a>(
     let mut groups: Vec<LoadGroup> = Vec::new();
     for async_load in &mut async_loads {
         async_load.alloc = Some(create_alloc(&lp, &async_load.load, async_load.encoding, async_load.buffers)?);
-        if !groups.iter().any(|g| g.buffers == async_load.buffers) {
-            groups.push(LoadGroup { buffers: async_load.buffers, insert: None, extract: None });
+        match groups.iter_mut().find(|g| g.buffers == async_load.buffers) {
+            Some(group) => group.has_tma |= async_load.tma,
+            None => groups.push(LoadGroup {
+                buffers: async_load.buffers,
+                has_tma: async_load.tma,
+                insert: None,
+                extract: None,
+                phase: None,
+            }),
         }
     }
     // Two counters per group, both starting at -1: duplicates, so that the
     // expander recomputes each in the stage that needs it rather than
-    // carrying it over several iterations.
+    // carrying it over several iterations. With TMA loads, a third value:
+    // the phase of the barriers, flipped each time the counter wraps.
     let mut before = Builder::before(lp);
     let minus_one = before.constant_i32(-1);
     let zero = before.constant_i32(0);
     let one = before.constant_i32(1);
-    let new_operands: Vec<Value> = groups.iter().flat_map(|_| [minus_one, minus_one]).collect();
+    let mut new_operands: Vec<Value> = Vec::new();
+    for group in &groups {
+        new_operands.extend([minus_one, minus_one]);
+        if group.has_tma {
+            new_operands.push(zero);
+        }
+    }
     let first_new = iter_args(&lp).len();
     let lp = add_iter_args(lp, &new_operands);
     let loop_yield = yield_of(&lp).ok_or_else(|| fail(&lp, "scf.for without a yield"))?;
@@ -326,31 +374,88 @@ fn lower_loads<'c, 'a>(
 
     let arguments = iter_args(&lp);
     let block = body(&lp).unwrap();
-    for (index, group) in groups.iter_mut().enumerate() {
-        let (insert, extract) = (arguments[first_new + 2 * index], arguments[first_new + 2 * index + 1]);
+    let mut position = first_new;
+    for group in groups.iter_mut() {
+        let (insert, extract) = (arguments[position], arguments[position + 1]);
+        let phase = group.has_tma.then(|| arguments[position + 2]);
+        position += group.carried();
         let mut builder = Builder::before(lp);
         builder.location = lp.location();
         builder.set_at_start(block);
         let buffers = builder.constant_i32(group.buffers);
         group.insert = Some(builder.increment_modulo(insert, buffers, zero, one).0);
-        group.extract = Some(builder.increment_modulo(extract, buffers, zero, one).0);
+        let (extract, wraps) = builder.increment_modulo(extract, buffers, zero, one);
+        group.extract = Some(extract);
+        if let Some(phase) = phase {
+            let flipped = builder.binary("arith.xori", phase, one);
+            group.phase = Some(builder.select(wraps, flipped, phase));
+        }
     }
+    let counters_of = |buffers: i64| {
+        let group = groups.iter().find(|g| g.buffers == buffers).unwrap();
+        (group.insert.unwrap(), group.extract.unwrap(), group.phase)
+    };
 
+    let tma_loads: Vec<super::tma::TmaLoad> = async_loads
+        .iter()
+        .filter(|a| a.tma)
+        .map(|a| super::tma::TmaLoad {
+            load: a.load,
+            buffers: a.buffers,
+            shared_only: !must_load_to_registers(&a.load),
+        })
+        .collect();
+    let syncs = super::tma::create_barriers_and_waits(
+        &lp,
+        &tma_loads,
+        &|buffers| {
+            let (insert, extract, phase) = counters_of(buffers);
+            (insert, extract, phase.expect("a group with TMA loads has a phase"))
+        },
+        schedule,
+    )?;
+
+    let mut has_cp_async = false;
     for async_load in &async_loads {
-        let group = groups.iter().find(|g| g.buffers == async_load.buffers).unwrap();
-        create_async_copy(&lp, async_load, group.insert.unwrap(), group.extract.unwrap(), schedule)?;
+        let (insert, extract, _) = counters_of(async_load.buffers);
+        if async_load.tma {
+            let index = tma_loads.iter().position(|t| t.load == async_load.load).unwrap();
+            super::tma::create_tma_copy(
+                &lp,
+                async_load.load,
+                async_load.alloc.unwrap(),
+                insert,
+                extract,
+                syncs[index],
+                schedule,
+            )?;
+        } else {
+            create_async_copy(&lp, async_load, insert, extract, schedule)?;
+            has_cp_async = true;
+        }
     }
-    for (index, group) in groups.iter().enumerate() {
-        let position = first_new + 2 * index;
+    let mut position = first_new;
+    for group in &groups {
         crate::ssa::set_operand(&loop_yield, position, group.insert.unwrap());
         crate::ssa::set_operand(&loop_yield, position + 1, group.extract.unwrap());
+        if let Some(phase) = group.phase {
+            crate::ssa::set_operand(&loop_yield, position + 2, phase);
+        }
+        position += group.carried();
     }
     // The new counters join the stages of the ops using them.
     crate::tritongpu_schedule_loops::schedule_dependencies(&lp, schedule);
-    // Copies issued speculatively by the last iterations may still be in
-    // flight after the loop.
-    let mut after = Builder::after(lp);
-    after.create("ttg.async_wait", &[], &[async_token(unsafe { lp.context().to_ref() })], &[("num", int32(&lp, 0))]);
+    if has_cp_async {
+        // Copies issued speculatively by the last iterations may still be
+        // in flight after the loop.
+        let mut after = Builder::after(lp);
+        after.create(
+            "ttg.async_wait",
+            &[],
+            &[async_token(unsafe { lp.context().to_ref() })],
+            &[("num", int32(&lp, 0))],
+        );
+    }
     for op in body_ops(&lp) {
         if !schedule.contains(&op) {
             return Err(fail(&op, "op not found in the schedule"));

@@ -94,6 +94,37 @@ fn predicate_op(op: OperationRef, predicate: Value) -> PassResult {
         "ttg.async_copy_global_to_local" => set_segment_mask(op, 0, 2, predicate),
         // Operand groups: ptr, mask, other.
         "tt.load" => set_segment_mask(op, 0, 1, predicate),
+        // The predicate is the last operand.
+        "ttng.async_tma_copy_global_to_local" | "ttng.barrier_expect" => {
+            let last = op.operand_count() - 1;
+            let current = op.operand_at(last).unwrap();
+            let mask = predicate_mask(op, current.r#type(), Some(current), predicate);
+            crate::ssa::set_operand(&op, last, mask);
+            Ok(())
+        }
+        // Operand groups: alloc, phase, pred, deps.
+        "ttng.wait_barrier" => {
+            let has_predicate = crate::ir::dense_i32_attribute(&op, "operandSegmentSizes")
+                .is_some_and(|sizes| sizes.get(2) == Some(&1));
+            if has_predicate {
+                let current = op.operand_at(2).unwrap();
+                let mask = predicate_mask(op, current.r#type(), Some(current), predicate);
+                crate::ssa::set_operand(&op, 2, mask);
+                Ok(())
+            } else {
+                // The predicate itself becomes the wait's.
+                let mut operands: Vec<Value> = op.operands().collect();
+                operands.insert(2, predicate);
+                let mut sizes = crate::ir::dense_i32_attribute(&op, "operandSegmentSizes")
+                    .ok_or_else(|| fail(&op, "an op without operand segment sizes"))?;
+                sizes[2] = 1;
+                set_operands(&op, &operands);
+                let context_ref = op.context();
+                let sizes_attribute = DenseI32ArrayAttribute::new(unsafe { context_ref.to_ref() }, &sizes);
+                set_attribute(&op, "operandSegmentSizes", sizes_attribute.into());
+                Ok(())
+            }
+        }
         // Operands: ptr, value, then the optional mask.
         "tt.store" | "tt.atomic_rmw" => {
             let pointer_type = op.operand_at(0).unwrap().r#type();

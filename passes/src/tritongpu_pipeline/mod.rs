@@ -3,13 +3,16 @@
 //! `tritongpu-schedule-loops`. For every loop with a schedule:
 //!
 //! 1. [`lower_loops`]: loads used stages later become asynchronous copies
-//!    into multi-buffered shared memory;
+//!    into multi-buffered shared memory (`cp.async`, or TMA with mbarriers
+//!    for descriptor loads: [`tma`]);
 //! 2. [`expander`]: the loop is expanded into a prologue and a kernel loop
 //!    whose iterations overlap the stages; [`mask`] then predicates the ops
 //!    of stages that must not run;
 //! 3. the schedule attributes are removed, [`wgmma`] makes the loops'
 //!    wgmmas asynchronous, [`waits`] sets how many copy groups each wait
-//!    leaves in flight, and the IR is folded.
+//!    leaves in flight, and the IR is folded;
+//! 4. [`tma_stores`]: the descriptor stores of loops with stages become
+//!    asynchronous TMA stores from a shared buffer.
 //!
 //! With `dump-intermediate-steps`, the IR after steps 1 and 2 goes to
 //! stderr, as upstream's dumps.
@@ -21,6 +24,8 @@ mod mask;
 pub(crate) mod schedule;
 pub(crate) mod shared;
 mod split_rs_dot;
+mod tma;
+mod tma_stores;
 mod waits;
 mod wgmma;
 
@@ -79,7 +84,16 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
         }
     }
     waits::update_waits(module);
-    apply_with_folds(module, &[])
+    apply_with_folds(module, &[])?;
+    // Upstream pipelines the descriptor stores of every loop with stages
+    // after the rest, scheduled or not.
+    let default_stages = options.int("num-stages");
+    for lp in collect_ops(module, Order::Post).into_iter().filter(is_for) {
+        if loops::num_stages_or_default(&lp, default_stages) > 1 {
+            tma_stores::pipeline_tma_stores(lp)?;
+        }
+    }
+    Ok(())
 }
 
 /// Upstream `expandLoops`: expands every scheduled loop, then resolves the

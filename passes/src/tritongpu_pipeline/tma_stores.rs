@@ -1,0 +1,139 @@
+//! Pipelining of the descriptor stores of a loop (upstream
+//! `TMAStoresPipeline.cpp`, the last step of `tritongpu-pipeline`): each
+//! `tt.descriptor_store` of the body (nested loops aside) becomes an
+//! asynchronous TMA store from a shared buffer allocated before the loop,
+//! so that the store of one iteration overlaps the work of the next:
+//!
+//!     ttng.async_tma_store_wait {pendings = 0}   // the previous store read the buffer
+//!     ttg.local_store %value, %buffer
+//!     ttng.fence_async_shared {bCluster = false} // visible to the TMA unit
+//!     ttng.async_tma_copy_local_to_global %desc[...] %buffer
+//!
+//! and after the loop a last `async_tma_store_wait` before the buffers are
+//! freed. Stores of one shape and element type share a buffer (each waits
+//! for the previous store first).
+//!
+//! Loops making tensor descriptors are left alone: upstream then also
+//! multi-buffers the descriptors (`lowerTMADescriptors`), which Tritium does
+//! not do yet; so are loops with descriptor reductions or scatters, which
+//! Tritium lowers to no TMA op yet (triton-nvidia-tma-lowering reports them).
+use super::builder::Builder;
+use super::loops::is_for;
+use crate::ir::{erase, name_of, tensor_parts};
+use melior::ir::{
+    attribute::{BoolAttribute, IntegerAttribute},
+    operation::OperationLike,
+    r#type::IntegerType,
+    Attribute, BlockLike, OperationRef, RegionLike, Type, Value, ValueLike,
+};
+use tritium_dialects::access::OpAccess;
+use tritium_dialects::{
+    pass::{PassFailed, PassResult},
+    types::{shared_memory_space, tensor_descriptor_block, MemDesc},
+};
+
+/// The descriptor stores of the body of `lp`, outside nested loops, in
+/// order; `None` when the loop holds descriptor ops this step leaves alone.
+fn tma_stores<'c, 'a>(lp: &OperationRef<'c, 'a>) -> Option<Vec<OperationRef<'c, 'a>>> {
+    let mut stores = Vec::new();
+    let mut stack: Vec<OperationRef> = Vec::new();
+    push_nested(lp, &mut stack);
+    while let Some(op) = stack.pop() {
+        match name_of(&op).as_str() {
+            "tt.descriptor_store" => stores.push(op),
+            "tt.descriptor_reduce" | "tt.descriptor_scatter" | "tt.make_tensor_descriptor" => return None,
+            _ if is_for(&op) => {
+                if crate::ir::collect_ops(op, crate::ir::Order::Pre)
+                    .iter()
+                    .any(|o| name_of(o) == "tt.make_tensor_descriptor")
+                {
+                    return None;
+                }
+            }
+            _ => push_nested(&op, &mut stack),
+        }
+    }
+    Some(stores)
+}
+
+/// Pushes the ops of the regions of `op` on `stack`, the first on top.
+fn push_nested<'c, 'a>(op: &OperationRef<'c, 'a>, stack: &mut Vec<OperationRef<'c, 'a>>) {
+    let mut nested = Vec::new();
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            nested.extend(crate::ssa::block_ops(&b));
+            block = b.next_in_region();
+        }
+    }
+    stack.extend(nested.into_iter().rev());
+}
+
+/// Upstream `pipelineTMAStores`.
+pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
+    let Some(stores) = tma_stores(&lp) else { return Ok(()) };
+    if stores.is_empty() {
+        return Ok(());
+    }
+    let context_ref = lp.context();
+    let context = unsafe { context_ref.to_ref() };
+    // One buffer per (shape, element type), in the order of first use.
+    let mut buffers: Vec<((Vec<i64>, Type, Attribute), Value)> = Vec::new();
+    let mut store_buffers: Vec<Value> = Vec::new();
+    for store in &stores {
+        // (desc, src, indices...)
+        let descriptor = store.operand_at(0).unwrap();
+        let source = store.operand_at(1).unwrap();
+        let (shape, element, _) = tensor_parts(source.r#type()).ok_or_else(|| fail(store, "a store of no tensor"))?;
+        let encoding = tensor_descriptor_block(descriptor.r#type())
+            .and_then(tensor_parts)
+            .filter(|(block_shape, _, _)| *block_shape == shape)
+            .and_then(|(_, _, encoding)| encoding)
+            .ok_or_else(|| fail(store, "a descriptor store of another shape than the descriptor's block"))?;
+        let key = (shape.clone(), element, encoding);
+        let buffer = match buffers.iter().find(|((s, e, _), _)| *s == shape && *e == element) {
+            Some((_, buffer)) => *buffer,
+            None => {
+                let memdesc = MemDesc {
+                    shape: shape.clone(),
+                    element_type: element,
+                    encoding,
+                    memory_space: shared_memory_space(context),
+                    mutable: true,
+                    alloc_shape: shape.clone(),
+                };
+                let ty = memdesc.to_type(store.location()).ok_or(PassFailed)?;
+                let mut before = Builder::before(lp);
+                before.location = store.location();
+                let buffer = before.value("ttg.local_alloc", &[], ty, &[]);
+                buffers.push((key, buffer));
+                buffer
+            }
+        };
+        store_buffers.push(buffer);
+    }
+    let pendings = |n: i64| -> Attribute { IntegerAttribute::new(IntegerType::new(context, 32).into(), n).into() };
+    for (store, buffer) in stores.iter().zip(&store_buffers) {
+        let mut builder = Builder::before(*store);
+        // The buffer's last store must have read it before it is written.
+        builder.create("ttng.async_tma_store_wait", &[], &[], &[("pendings", pendings(0))]);
+        builder.create("ttg.local_store", &[store.operand_at(1).unwrap(), *buffer], &[], &[]);
+        builder.create("ttng.fence_async_shared", &[], &[], &[("bCluster", BoolAttribute::new(context, false).into())]);
+        let mut operands: Vec<Value> = vec![store.operand_at(0).unwrap()];
+        operands.extend(store.operands().skip(2));
+        operands.push(*buffer);
+        builder.create("ttng.async_tma_copy_local_to_global", &operands, &[], &[]);
+        erase(*store);
+    }
+    let mut after = Builder::after(lp);
+    after.location = lp.location();
+    after.create("ttng.async_tma_store_wait", &[], &[], &[("pendings", pendings(0))]);
+    for (_, buffer) in &buffers {
+        after.create("ttg.local_dealloc", &[*buffer], &[], &[]);
+    }
+    Ok(())
+}
+
+fn fail(op: &OperationRef, message: &str) -> PassFailed {
+    crate::ir::fail(op, message)
+}
