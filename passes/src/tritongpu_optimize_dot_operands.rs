@@ -210,10 +210,7 @@ fn swizzle_transposed_dot_operand<'c, 'a>(convert: OperationRef<'c, 'a>, rewrite
         create("ttg.memdesc_trans", location, &[alloc], &[viewed], &[("order", order_attribute(location, &[1, 0]))]),
     )?;
     let load = inserted_result(rewriter, create("ttg.local_load", location, &[view], &[loaded_type], &[]))?;
-    rewriter.modify_in_place(&convert, || unsafe {
-        // SAFETY: `convert` is live and has operand 0.
-        mlir_sys::mlirOperationSetOperand(convert.to_raw(), 0, load.to_raw())
-    });
+    rewriter.modify_in_place(&convert, || tritium_dialects::ir::set_operand(&convert, 0, load));
     Ok(true)
 }
 

@@ -11,7 +11,7 @@ use melior::ir::{
     attribute::{DenseI32ArrayAttribute, TypeAttribute},
     operation::OperationLike,
     r#type::FunctionType,
-    Attribute, AttributeLike, BlockLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+    Attribute, BlockLike, OperationRef, RegionLike, Type, Value, ValueLike,
 };
 use tritium_dialects::access::{block_argument_at, ranked_tensor, OpAccess};
 use tritium_dialects::layout::layout_of;
@@ -132,13 +132,9 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
         let converted = self.convert_type(result.r#type())?;
         if ranked_tensor(converted).is_ok() {
             let value = op.attribute("value").map_err(|e| e.to_string())?;
-            // SAFETY: a live attribute; reshaped only when it is dense elements,
-            // to a type with the same shape.
-            let reshaped = unsafe {
-                if !mlir_sys::mlirAttributeIsADenseElements(value.to_raw()) {
-                    return Err(format!("cannot give a layout to the tensor constant {value}"));
-                }
-                Attribute::from_raw(mlir_sys::mlirDenseElementsAttrReshapeGet(value.to_raw(), converted.to_raw()))
+            // Reshaped to a type with the same shape.
+            let Some(reshaped) = tritium_dialects::ir::reshape_dense(value, converted) else {
+                return Err(format!("cannot give a layout to the tensor constant {value}"));
             };
             set_attribute(op, "value", reshaped);
         }
