@@ -442,9 +442,7 @@ fn take_body(to: &OperationRef, from: &OperationRef, index: usize) {
 }
 
 fn unit_attribute<'c>(op: &OperationRef<'c, '_>, name: &str) {
-    let context_ref = op.context();
-    let unit = Attribute::unit(unsafe { context_ref.to_ref() });
-    crate::ssa::set_attribute(op, name, unit);
+    crate::ssa::set_attribute(op, name, ir::unit_attribute(op.location()));
 }
 
 /// Upstream `eraseIfResults`: `if_op` without the results at `remove`

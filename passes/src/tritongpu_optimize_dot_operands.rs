@@ -26,7 +26,7 @@ use melior::ir::{
     attribute::DenseI32ArrayAttribute, operation::OperationLike, Attribute, Location, OperationRef, Type, Value,
     ValueLike,
 };
-use tritium_dialects::access::{as_op_result, OpAccess};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     canonicalization,
     layout::{attribute_of, layout_of},
@@ -79,9 +79,7 @@ fn applied(op: OperationRef, rewriter: &Rewriter, rewrite: Rewrite) -> bool {
     }
 }
 
-fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    as_op_result(value).map(|result| result.owner())
-}
+use tritium_dialects::ir::defining_op;
 
 /// The single user of the results of `op`, if there is exactly one use.
 fn single_user<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {

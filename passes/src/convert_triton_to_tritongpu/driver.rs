@@ -149,7 +149,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
             let wanted = self.convert_type(self.original_type(value))?;
             if value.r#type() != wanted {
                 let converted = self.materialize(value, wanted, op)?;
-                set_operand(op, index, converted);
+                set_operand(&op, index, converted);
             }
         }
         Ok(())
@@ -213,7 +213,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
                     cast
                 }
             };
-            set_operand(op, index, cast);
+            set_operand(&op, index, cast);
         }
         Ok(())
     }
@@ -267,9 +267,7 @@ fn has_dot_operand_layout(ty: Type) -> bool {
 }
 
 /// Sets operand `index` of `op`.
-pub(super) fn set_operand<'c, 'a>(op: OperationRef<'c, 'a>, index: usize, value: Value<'c, 'a>) {
-    tritium_dialects::ir::set_operand(&op, index, value);
-}
+pub(super) use tritium_dialects::ir::set_operand;
 
 /// Sets attribute `name` of `op` (inherent or discardable).
 pub(super) fn set_attribute<'c>(op: OperationRef<'c, '_>, name: &str, value: Attribute<'c>) {

@@ -185,7 +185,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
                 let (half, _, _) = parts(first_result(op)?.r#type())?;
                 let blocked = self.grid.split_source(&half)?;
                 let converted = self.convert_before(op, source, &shape, element, &Layout::Blocked(blocked.clone()))?;
-                set_operand(op, 0, converted);
+                set_operand(&op, 0, converted);
                 blocked
             }
         };
@@ -244,7 +244,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
         let (shape, element, _) = parts(value.r#type())?;
         let slice = Layout::Slice(Slice::new(axis as u32, Layout::Blocked(expanded.clone())));
         let converted = self.convert_before(op, value, &shape, element, &slice)?;
-        set_operand(op, 0, converted);
+        set_operand(&op, 0, converted);
         self.retype_with_blocked(op, first_result(op)?, expanded)
     }
 
@@ -262,13 +262,13 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
             }
             let wanted = Layout::DotOperand(DotOperand::new(index as u32, Layout::Blocked(layout.clone()), 0));
             let converted = self.convert_before(op, value, &operand_shape, operand_element, &wanted)?;
-            set_operand(op, index, converted);
+            set_operand(&op, index, converted);
         }
         let accumulator = operand(op, 2)?;
         let (c_shape, c_element, _) = parts(accumulator.r#type())?;
         let layout = Layout::Blocked(layout);
         let converted = self.convert_before(op, accumulator, &c_shape, c_element, &layout)?;
-        set_operand(op, 2, converted);
+        set_operand(&op, 2, converted);
         let attribute = self.layout_attribute(&layout, op.location())?;
         self.retype(result, tensor_type(&shape, element, Some(attribute)));
         Ok(())
@@ -289,7 +289,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
             return Ok(());
         }
         let converted = self.convert_before(op, offsets, &shape, element, &wanted)?;
-        set_operand(op, 1, converted);
+        set_operand(&op, 1, converted);
         Ok(())
     }
 

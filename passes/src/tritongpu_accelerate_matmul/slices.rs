@@ -4,12 +4,10 @@
 use crate::analysis::slice::users;
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
 use std::collections::HashSet;
-use tritium_dialects::access::{as_op_result, OpAccess};
+use tritium_dialects::access::OpAccess;
 
 /// The op defining `value`; `None` for a block argument.
-pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    as_op_result(value).map(|result| result.owner())
-}
+pub use tritium_dialects::ir::defining_op;
 
 /// The ops directly inside the regions of `op`.
 fn nested_ops<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
