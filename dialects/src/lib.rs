@@ -8,6 +8,8 @@
 //! - [`ops`]: op builders generated from the ODS.
 //! - [`io`]: parse and print with diagnostics as values.
 //! - [`pass`]: registering Rust passes in MLIR's pass registry.
+//! - [`ir`]: the IR-access layer, the one place with raw MLIR C API calls
+//!   outside the FFI modules.
 
 pub mod access;
 pub mod canonicalization;
@@ -15,6 +17,7 @@ mod context;
 pub mod ffi;
 pub mod internal_error;
 pub mod io;
+pub mod ir;
 pub mod layout;
 pub mod ops;
 pub mod pass;

@@ -111,8 +111,8 @@ fn move_loop_annotations(module: OperationRef) {
         if let Ok(annotation) = op.attribute("llvm.loop_annotation") {
             let name = op.name();
             if matches!(name.as_string_ref().as_str(), Ok("llvm.br" | "llvm.cond_br")) {
-                tritium_passes::ssa::set_attribute(&op, "loop_annotation", annotation);
-                tritium_passes::ssa::remove_attribute(&op, "llvm.loop_annotation");
+                tritium_dialects::ir::set_attribute(&op, "loop_annotation", annotation);
+                tritium_dialects::ir::remove_attribute(&op, "llvm.loop_annotation");
             }
         }
     }

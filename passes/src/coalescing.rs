@@ -61,12 +61,7 @@ pub fn num_warps_of(op: OperationRef) -> Option<i64> {
 }
 
 fn dense_i32_element(attribute: melior::ir::Attribute, index: usize) -> Option<i32> {
-    let raw = melior::ir::AttributeLike::to_raw(&attribute);
-    // SAFETY: a live attribute, indexed as a dense i32 array only when it is one and in bounds.
-    unsafe {
-        (mlir_sys::mlirAttributeIsADenseI32Array(raw) && (index as isize) < mlir_sys::mlirDenseArrayGetNumElements(raw))
-            .then(|| mlir_sys::mlirDenseI32ArrayGetElement(raw, index as isize))
-    }
+    tritium_dialects::ir::dense_i32_at(attribute, index)
 }
 
 /// The machine a layout is for.

@@ -1,113 +1,19 @@
-//! Small IR helpers that melior lacks, shared by the passes: snapshots of op
-//! lists (so a pass can rewrite while it iterates), retyping values, RAUW,
-//! erasing, reading integer attributes, tensor types with layouts.
+//! IR helpers shared by the passes: the IR-access layer's op-level functions
+//! (`tritium_dialects::ir`: op lists, retyping, RAUW, erasing, attributes,
+//! building ops by name) re-exported, plus tensor types with layouts,
+//! failing with a diagnostic and element widths.
 use melior::ir::{
-    operation::{OperationBuilder, OperationLike},
+    operation::OperationLike,
     r#type::{RankedTensorType, ShapedTypeLike},
-    Attribute, AttributeLike, BlockLike, Identifier, Location, Operation, OperationRef, RegionLike, Type, TypeLike,
-    Value, ValueLike,
+    Attribute, AttributeLike, OperationRef, Type,
 };
 use tritium_dialects::access::{integer_attribute, ranked_tensor};
 use tritium_dialects::pass::{emit_error, PassFailed};
 
-/// The name of an operation, e.g. `"tt.load"`.
-pub fn name_of(op: &OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
-
-/// Order of [`collect_ops`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Order {
-    /// Parents before the ops nested in them.
-    Pre,
-    /// Nested ops before their parents.
-    Post,
-}
-
-/// All operations nested in `root` (not `root` itself), in program order.
-/// A snapshot: the IR may be changed while the list is used, as long as the
-/// ops still in use were not erased.
-pub fn collect_ops<'c, 'a>(root: OperationRef<'c, 'a>, order: Order) -> Vec<OperationRef<'c, 'a>> {
-    fn visit<'c, 'a>(op: OperationRef<'c, 'a>, order: Order, out: &mut Vec<OperationRef<'c, 'a>>) {
-        for region in op.regions() {
-            let mut block = region.first_block();
-            while let Some(b) = block {
-                let mut next = b.first_operation();
-                while let Some(inner) = next {
-                    if order == Order::Pre {
-                        out.push(inner);
-                    }
-                    visit(inner, order, out);
-                    if order == Order::Post {
-                        out.push(inner);
-                    }
-                    next = inner.next_in_block();
-                }
-                block = b.next_in_region();
-            }
-        }
-    }
-    let mut ops = Vec::new();
-    visit(root, order, &mut ops);
-    ops
-}
-
-/// Changes the type of a value in place (results and block arguments).
-pub fn set_type(value: Value, ty: Type) {
-    // SAFETY: both handles are live.
-    unsafe { mlir_sys::mlirValueSetType(value.to_raw(), ty.to_raw()) };
-}
-
-/// Replaces every use of `old` with `new`.
-pub fn replace_all_uses(old: Value, new: Value) {
-    // SAFETY: both handles are live.
-    unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
-}
-
-/// Erases an operation that has no remaining uses.
-pub fn erase(op: OperationRef) {
-    // SAFETY: the op is live, owned by its block, and its results are unused.
-    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
-}
-
-/// A `array<i32: ...>` attribute of `op`.
-pub fn dense_i32_attribute(op: &OperationRef, name: &str) -> Option<Vec<i32>> {
-    let attribute = op.attribute(name).ok()?;
-    melior::ir::attribute::DenseI32ArrayAttribute::try_from(attribute).ok()?;
-    let raw = attribute.to_raw();
-    // SAFETY: a live dense i32 array attribute.
-    unsafe {
-        let n = mlir_sys::mlirDenseArrayGetNumElements(raw);
-        Some((0..n).map(|i| mlir_sys::mlirDenseI32ArrayGetElement(raw, i)).collect())
-    }
-}
-
-/// An integer attribute of `op`, inherent or discardable.
-pub fn int_attribute(op: &OperationRef, name: &str) -> Option<i64> {
-    op.attribute(name).ok().and_then(|a| integer_attribute(a).ok()).map(|i| i.value())
-}
-
-/// The nearest enclosing op (or `op` itself) that carries integer attribute
-/// `name`, e.g. "ttg.num-warps" on the module.
-pub fn enclosing_int_attribute(op: OperationRef, name: &str) -> Option<i64> {
-    let mut current = Some(op);
-    while let Some(op) = current {
-        if let Some(value) = int_attribute(&op, name) {
-            return Some(value);
-        }
-        current = op.parent_operation();
-    }
-    None
-}
-
-/// The `builtin.module` that holds `op` (or `op` itself).
-pub fn enclosing_module<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let mut current = op;
-    while name_of(&current) != "builtin.module" {
-        current = current.parent_operation()?;
-    }
-    Some(current)
-}
+pub use tritium_dialects::ir::{
+    collect_ops, create, dense_i32_attribute, enclosing_int_attribute, enclosing_module, erase, int_attribute,
+    module_functions, name_of, replace_all_uses, set_type, Order,
+};
 
 /// Shape, element type and layout of a ranked tensor type.
 pub fn tensor_parts(ty: Type) -> Option<(Vec<i64>, Type, Option<Attribute>)> {
@@ -120,27 +26,6 @@ pub fn tensor_parts(ty: Type) -> Option<(Vec<i64>, Type, Option<Attribute>)> {
 pub fn tensor_type<'c>(shape: &[i64], element: Type<'c>, layout: Option<Attribute<'c>>) -> Type<'c> {
     let dims: Vec<u64> = shape.iter().map(|d| *d as u64).collect();
     RankedTensorType::new(&dims, element, layout).into()
-}
-
-/// Builds an operation by name with operands, result types and attributes.
-pub fn create<'c>(
-    name: &str,
-    location: Location<'c>,
-    operands: &[Value<'c, '_>],
-    results: &[Type<'c>],
-    attributes: &[(&str, Attribute<'c>)],
-) -> Operation<'c> {
-    // `to_ref` borrows the ContextRef: keep it alive in a local.
-    let context_ref = location.context();
-    let context = unsafe { context_ref.to_ref() };
-    let attributes: Vec<(Identifier, Attribute)> =
-        attributes.iter().map(|(k, v)| (Identifier::new(context, k), *v)).collect();
-    OperationBuilder::new(name, location)
-        .add_operands(operands)
-        .add_results(results)
-        .add_attributes(&attributes)
-        .build()
-        .expect("operation with a registered name and valid parts")
 }
 
 /// Reports an error on `op` and returns the failure to propagate with `?`.
@@ -178,22 +63,3 @@ pub const MEMDESC_VIEWS: &[&str] = &[
     "ttg.memdesc_reshape",
     "ttg.memdesc_reinterpret",
 ];
-
-/// The `tt.func`s directly in `module`, in order.
-pub fn module_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut found = Vec::new();
-    for region in module.regions() {
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            let mut next = b.first_operation();
-            while let Some(op) = next {
-                if name_of(&op) == "tt.func" {
-                    found.push(op);
-                }
-                next = op.next_in_block();
-            }
-            block = b.next_in_region();
-        }
-    }
-    found
-}

@@ -423,21 +423,11 @@ fn divisor_is_nonzero_constant(op: &OperationRef, signed: bool) -> bool {
 
 /// The value of an integer constant, scalar or splat.
 pub fn constant_integer(value: Value) -> Option<i64> {
-    use melior::ir::AttributeLike;
     let producer = crate::ssa::defining_op(value)?;
     if name_of(&producer) != "arith.constant" {
         return None;
     }
     let attribute = producer.attribute("value").ok()?;
-    // SAFETY: live attributes; splat values are read only from splats.
-    let element = unsafe {
-        if mlir_sys::mlirAttributeIsADenseElements(attribute.to_raw())
-            && mlir_sys::mlirDenseElementsAttrIsSplat(attribute.to_raw())
-        {
-            melior::ir::Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(attribute.to_raw()))
-        } else {
-            attribute
-        }
-    };
+    let element = tritium_dialects::ir::scalar_of(attribute);
     integer_attribute(element).ok().map(|i| i.value())
 }

@@ -8,8 +8,9 @@
 use melior::ir::{operation::OperationLike, OperationRef};
 use std::cell::Cell;
 use tritium_dialects::{
+    ir::{apply_patterns_greedily, run_pipeline_on, PipelineFailure},
     pass::{emit_error, PassFailed, PassResult},
-    rewrite::{add_to_set, Pattern},
+    rewrite::Pattern,
 };
 
 thread_local! {
@@ -30,21 +31,7 @@ pub fn report_error(op: &OperationRef, message: impl AsRef<str>) {
 /// reported an error or the rewrites did not converge.
 pub fn apply_greedily(root: OperationRef, patterns: &[&'static Pattern]) -> PassResult {
     PATTERN_FAILED.with(|f| f.set(false));
-    // SAFETY: the set, frozen set and config are created and destroyed here;
-    // `root` is live and only the driver changes it meanwhile.
-    let converged = unsafe {
-        let context = mlir_sys::mlirOperationGetContext(root.to_raw());
-        let set = mlir_sys::mlirRewritePatternSetCreate(context);
-        for pattern in patterns {
-            add_to_set(set, context, pattern);
-        }
-        let frozen = mlir_sys::mlirFreezeRewritePattern(set);
-        let config = mlir_sys::mlirGreedyRewriteDriverConfigCreate();
-        let result = mlir_sys::mlirApplyPatternsAndFoldGreedilyWithOp(root.to_raw(), frozen, config);
-        mlir_sys::mlirGreedyRewriteDriverConfigDestroy(config);
-        mlir_sys::mlirFrozenRewritePatternSetDestroy(frozen);
-        result.value != 0
-    };
+    let converged = apply_patterns_greedily(root, patterns);
     if PATTERN_FAILED.with(|f| f.replace(false)) {
         return Err(PassFailed);
     }
@@ -55,35 +42,15 @@ pub fn apply_greedily(root: OperationRef, patterns: &[&'static Pattern]) -> Pass
     Ok(())
 }
 
-fn string_ref(text: &str) -> mlir_sys::MlirStringRef {
-    mlir_sys::MlirStringRef { data: text.as_ptr().cast(), length: text.len() }
-}
-
 /// Runs a textual pass pipeline (`builtin.module(canonicalize)`) on
 /// `module`, as upstream passes do with `runPipeline`.
 pub fn run_pipeline(module: OperationRef, pipeline: &str) -> PassResult {
-    // SAFETY: a pass manager of the module's context, destroyed before
-    // returning; the module is live and nothing else changes it meanwhile.
-    unsafe {
-        let context = mlir_sys::mlirOperationGetContext(module.to_raw());
-        let manager = mlir_sys::mlirPassManagerCreateOnOperation(context, string_ref("builtin.module"));
-        // The outer pass manager verifies after this pass.
-        mlir_sys::mlirPassManagerEnableVerifier(manager, false);
-        let parsed = mlir_sys::mlirParsePassPipeline(
-            mlir_sys::mlirPassManagerGetAsOpPassManager(manager),
-            string_ref(pipeline),
-            None,
-            std::ptr::null_mut(),
-        );
-        let result = if parsed.value == 0 {
+    match run_pipeline_on(module, pipeline) {
+        Ok(()) => Ok(()),
+        Err(PipelineFailure::Parse) => {
             emit_error(module.location(), &format!("cannot build the pipeline '{pipeline}'"));
             Err(PassFailed)
-        } else if mlir_sys::mlirPassManagerRunOnOp(manager, module.to_raw()).value == 0 {
-            Err(PassFailed)
-        } else {
-            Ok(())
-        };
-        mlir_sys::mlirPassManagerDestroy(manager);
-        result
+        }
+        Err(PipelineFailure::Run) => Err(PassFailed),
     }
 }

@@ -20,7 +20,7 @@ use melior::ir::{
     attribute::{DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
     operation::OperationLike,
     r#type::IntegerType,
-    Attribute, AttributeLike, BlockLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+    Attribute, BlockLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
 };
 use tritium_dialects::access::{float_attribute, integer_attribute, OpAccess};
 use tritium_dialects::{
@@ -59,19 +59,7 @@ fn constant_attribute<'c>(value: Value<'c, '_>) -> Option<Attribute<'c>> {
     op.attribute("value").ok()
 }
 
-/// The element of a splat, or the attribute itself.
-fn scalar_of(attribute: Attribute) -> Attribute {
-    // SAFETY: live attributes; only splats are asked for their value.
-    unsafe {
-        if mlir_sys::mlirAttributeIsADenseElements(attribute.to_raw())
-            && mlir_sys::mlirDenseElementsAttrIsSplat(attribute.to_raw())
-        {
-            Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(attribute.to_raw()))
-        } else {
-            attribute
-        }
-    }
-}
+use tritium_dialects::ir::scalar_of;
 
 /// Upstream's `isZero`: an integer or float constant zero (either sign),
 /// scalar or splat.
@@ -226,8 +214,7 @@ fn is_small_float_sum(reduce: &OperationRef) -> bool {
         return false;
     }
     let ty = first.result_at(0).unwrap().r#type();
-    // SAFETY: a live float type.
-    unsafe { mlir_sys::mlirTypeIsAFloat(ty.to_raw()) && mlir_sys::mlirFloatTypeGetWidth(ty.to_raw()) <= 32 }
+    tritium_dialects::ir::float_width(ty).is_some_and(|width| width <= 32)
 }
 
 /// The op named `kind` defining operand `index` of `op`.
@@ -307,15 +294,8 @@ fn reorder_reshape_before_reduce(op: OperationRef, rewriter: &Rewriter) -> bool 
     if !uses(result.into()).iter().all(|u| matches!(name_of(&u.owner).as_str(), "tt.reduce" | "tt.histogram")) {
         return false;
     }
-    // SAFETY: the context is live.
-    let unit =
-        unsafe { Attribute::from_raw(mlir_sys::mlirUnitAttrGet(mlir_sys::mlirOperationGetContext(op.to_raw()))) };
-    rewriter.modify_in_place(&op, || {
-        let key = "allow_reorder";
-        let name = mlir_sys::MlirStringRef { data: key.as_ptr().cast(), length: key.len() };
-        // SAFETY: live op and attribute; MLIR copies the name.
-        unsafe { mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), name, unit.to_raw()) };
-    });
+    let unit = tritium_dialects::ir::unit_attribute(op.location());
+    rewriter.modify_in_place(&op, || tritium_dialects::ir::set_attribute(&op, "allow_reorder", unit));
     true
 }
 

@@ -45,11 +45,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
         .filter_map(|op| int_attribute(&op, UNROLL_FACTOR).filter(|f| *f > 1).map(|f| (op, f)))
         .collect();
     for (lp, factor) in loops {
-        // SAFETY: `lp` is live; removing an attribute it has.
-        unsafe {
-            let name = mlir_sys::MlirStringRef { data: UNROLL_FACTOR.as_ptr().cast(), length: UNROLL_FACTOR.len() };
-            mlir_sys::mlirOperationRemoveAttributeByName(lp.to_raw(), name);
-        }
+        tritium_dialects::ir::remove_attribute(&lp, UNROLL_FACTOR);
         if let Some(epilogue) = unroll(lp, factor as u64)? {
             let context_ref = lp.context();
             let i32_type: Type = IntegerType::new(unsafe { context_ref.to_ref() }, 32).into();

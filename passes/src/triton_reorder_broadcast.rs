@@ -16,11 +16,11 @@ use crate::{
     ssa::defining_op,
 };
 use melior::ir::{
-    attribute::DenseElementsAttribute, operation::OperationLike, Attribute, AttributeLike, Identifier, OperationRef,
-    Type, Value, ValueLike,
+    attribute::DenseElementsAttribute, operation::OperationLike, Attribute, Identifier, OperationRef, Type, Value,
+    ValueLike,
 };
 use std::sync::OnceLock;
-use tritium_dialects::access::{dense_elements, OpAccess};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     canonicalization::patterns_of,
     pass::{PassDefinition, PassOptions, PassResult},
@@ -65,11 +65,7 @@ fn splat_like<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<SplatLike<'c, 'a>> {
         "tt.splat" => Some(SplatLike::Splat(op.operand_at(0).ok()?)),
         "arith.constant" => {
             let value = op.attribute("value").ok()?;
-            let dense = dense_elements(value).ok()?;
-            // SAFETY: a splat has a splat value.
-            dense.is_splat().then(|| unsafe {
-                SplatLike::Constant(Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(value.to_raw())))
-            })
+            tritium_dialects::ir::splat_value(value).map(SplatLike::Constant)
         }
         _ => None,
     }

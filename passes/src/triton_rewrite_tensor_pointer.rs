@@ -97,30 +97,16 @@ impl<'c, 'a> Builder<'c, 'a> {
         op.result_at(0).unwrap().into()
     }
 
-    fn raw_context(&self) -> mlir_sys::MlirContext {
-        // SAFETY: a live location.
-        unsafe { mlir_sys::mlirLocationGetContext(self.location.to_raw()) }
-    }
-
     fn integer(&self, width: u32) -> Type<'c> {
-        // SAFETY: the context outlives the IR being built.
-        unsafe { Type::from_raw(mlir_sys::mlirIntegerTypeGet(self.raw_context(), width)) }
+        tritium_dialects::ir::integer_type(self.location, width)
     }
 
     fn float_attribute(&self, ty: Type<'c>, value: f64) -> Attribute<'c> {
-        // SAFETY: `ty` is a float type of the live context.
-        unsafe { Attribute::from_raw(mlir_sys::mlirFloatAttrDoubleGet(self.raw_context(), ty.to_raw(), value)) }
+        tritium_dialects::ir::float_attribute(self.location, ty, value)
     }
 
     fn i32_array(&self, values: &[i32]) -> Attribute<'c> {
-        // SAFETY: the context is live; MLIR copies the values.
-        unsafe {
-            Attribute::from_raw(mlir_sys::mlirDenseI32ArrayGet(
-                self.raw_context(),
-                values.len() as isize,
-                values.as_ptr(),
-            ))
-        }
+        tritium_dialects::ir::dense_i32_array(self.location, values)
     }
 
     fn constant(&self, value: Attribute<'c>, ty: Type<'c>) -> Value<'c, 'a> {

@@ -127,8 +127,7 @@ fn convert_access_layout(op: OperationRef, layout: Attribute) -> Result<(), Pass
             create("ttg.convert_layout", location, &[operand], &[tensor_type(&shape, element, Some(layout))], &[]);
         let converted = block.insert_operation_before(op, to_layout);
         let converted: Value = converted.result_at(0).map_err(|_| fail(&op, "conversion result expected"))?.into();
-        // SAFETY: `op` is live and `index` is one of its operands.
-        unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, converted.to_raw()) };
+        tritium_dialects::ir::set_operand(&op, index, converted);
     }
     if name == "ttg.async_copy_global_to_local" {
         return Ok(());
@@ -147,11 +146,8 @@ fn convert_access_layout(op: OperationRef, layout: Attribute) -> Result<(), Pass
         let back = block.insert_operation_after(last, back);
         last = back;
         let back_value: Value = back.result_at(0).map_err(|_| fail(&op, "conversion result expected"))?.into();
-        // SAFETY: live values; the conversion back is the one use to keep.
-        unsafe {
-            let except = [back.to_raw()];
-            mlir_sys::mlirValueReplaceAllUsesExcept(result.to_raw(), back_value.to_raw(), 1, except.as_ptr() as *mut _);
-        }
+        // The conversion back is the one use to keep.
+        tritium_dialects::ir::replace_all_uses_except(result, back_value, &back);
     }
     Ok(())
 }

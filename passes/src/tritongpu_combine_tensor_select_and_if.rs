@@ -124,12 +124,9 @@ fn merge<'c, 'a>(if_op: OperationRef<'c, 'a>, selects: &[OperationRef<'c, 'a>]) 
         .expect("a valid scf.if");
     let new_if = if_op.block().unwrap().insert_operation_before(if_op, new_if);
     let has_else = if_op.region_at(1).unwrap().first_block().is_some();
-    // SAFETY: live regions; the targets are empty.
-    unsafe {
-        mlir_sys::mlirRegionTakeBody(new_if.region_at(0).unwrap().to_raw(), if_op.region_at(0).unwrap().to_raw());
-        if has_else {
-            mlir_sys::mlirRegionTakeBody(new_if.region_at(1).unwrap().to_raw(), if_op.region_at(1).unwrap().to_raw());
-        }
+    tritium_dialects::ir::take_region_body(&new_if, &if_op, 0);
+    if has_else {
+        tritium_dialects::ir::take_region_body(&new_if, &if_op, 1);
     }
     if !has_else {
         let block = new_if.region_at(1).unwrap().append_block(Block::new(&[]));

@@ -87,7 +87,7 @@ fn rewrite(op: OperationRef, rewriter: &Rewriter, decompose: Decomposition) -> b
 }
 
 fn is_f32_tensor(value: Value) -> bool {
-    tensor_parts(value.r#type()).is_some_and(|(_, element, _)| unsafe { mlir_sys::mlirTypeIsAF32(element.to_raw()) })
+    tensor_parts(value.r#type()).is_some_and(|(_, element, _)| tritium_dialects::ir::is_f32(element))
 }
 
 struct Dot<'c, 'a> {

@@ -49,6 +49,7 @@ use melior::ir::{
 };
 use std::collections::HashSet;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::ir;
 use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -282,12 +283,7 @@ fn is_scalar(ty: Type) -> bool {
 }
 
 fn is_int_index_or_float(ty: Type) -> bool {
-    // SAFETY: a live type.
-    unsafe {
-        mlir_sys::mlirTypeIsAInteger(ty.to_raw())
-            || mlir_sys::mlirTypeIsAIndex(ty.to_raw())
-            || mlir_sys::mlirTypeIsAFloat(ty.to_raw())
-    }
+    ir::is_integer(ty) || ir::is_index(ty) || ir::is_float(ty)
 }
 
 /// Only cheap scalar ops that are free of effects or only read may leave
@@ -321,20 +317,14 @@ fn induction_variable<'c, 'a>(lp: &OperationRef<'c, 'a>) -> Value<'c, 'a> {
 
 /// Bits of an integer type; `index` counts as 64.
 fn int_width(ty: Type) -> u32 {
-    // SAFETY: a live type, asked for its width only when it is an integer.
-    unsafe {
-        if mlir_sys::mlirTypeIsAIndex(ty.to_raw()) {
-            64
-        } else {
-            mlir_sys::mlirIntegerTypeGetWidth(ty.to_raw())
-        }
+    if is_index(ty) {
+        64
+    } else {
+        ir::integer_width(ty).expect("an integer or index type")
     }
 }
 
-fn is_index(ty: Type) -> bool {
-    // SAFETY: a live type.
-    unsafe { mlir_sys::mlirTypeIsAIndex(ty.to_raw()) }
-}
+use tritium_dialects::ir::is_index;
 
 /// `ceildiv(ub - lb, step)`: the number of iterations (also for a negative
 /// step).
@@ -366,8 +356,7 @@ fn poison_or_zero<'c, 'a>(b: &mut Builder<'c, 'a>, ty: Type<'c>) -> Value<'c, 'a
     if !is_int_index_or_float(element) || (!is_tensor && ty != element) {
         return b.value("ub.poison", &[], ty, &[]);
     }
-    // SAFETY: a live type.
-    let zero: Attribute = if unsafe { mlir_sys::mlirTypeIsAFloat(element.to_raw()) } {
+    let zero: Attribute = if ir::is_float(element) {
         let context_ref = element.context();
         FloatAttribute::new(unsafe { context_ref.to_ref() }, element, 0.0).into()
     } else {
@@ -449,16 +438,11 @@ fn block_of<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize) -> BlockRef<'c, 'a>
 }
 
 fn take_body(to: &OperationRef, from: &OperationRef, index: usize) {
-    // SAFETY: both regions are live; the target is empty.
-    unsafe {
-        mlir_sys::mlirRegionTakeBody(to.region_at(index).unwrap().to_raw(), from.region_at(index).unwrap().to_raw())
-    };
+    ir::take_region_body(to, from, index).expect("both ops have the region");
 }
 
 fn unit_attribute<'c>(op: &OperationRef<'c, '_>, name: &str) {
-    let context_ref = op.context();
-    let unit = Attribute::unit(unsafe { context_ref.to_ref() });
-    crate::ssa::set_attribute(op, name, unit);
+    crate::ssa::set_attribute(op, name, ir::unit_attribute(op.location()));
 }
 
 /// Upstream `eraseIfResults`: `if_op` without the results at `remove`
@@ -856,8 +840,8 @@ fn fuse_one_level<'c, 'a>(nest: &mut LoopNest<'c, 'a>, node: usize, func: Operat
         body_ifs.push(body_if);
         let inner_body = body(&inner).unwrap();
         for index in (0..inner_body.argument_count()).rev() {
-            // SAFETY: a live block whose arguments have no uses left.
-            unsafe { mlir_sys::mlirBlockEraseArgument(inner_body.to_raw(), index as u32) };
+            // The arguments have no uses left.
+            ir::erase_block_argument(&inner_body, index);
         }
         take_body(&body_if, &inner, 0);
         let inner_yield = terminator(&block_of(&body_if, 0));

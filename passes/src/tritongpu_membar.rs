@@ -139,10 +139,8 @@ fn walk_function(body: RegionRef) -> Result<(), PassFailed> {
 /// The bytes a memdesc value covers: its allocation's, narrowed to one
 /// slice when it is a memdesc_index with a constant index.
 fn buffer_of(value: Value) -> Option<Interval> {
-    if !unsafe { mlir_sys::mlirValueIsAOpResult(value.to_raw()) } {
-        return None; // a block argument: unknown buffer
-    }
-    let op = unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw())) };
+    // A block argument: unknown buffer.
+    let op = tritium_dialects::ir::defining_op(value)?;
     match name_of(&op).as_str() {
         "ttg.local_alloc" => {
             let offset = int_attribute(&op, "allocation.offset")? as usize;
@@ -165,10 +163,7 @@ fn buffer_of(value: Value) -> Option<Interval> {
 
 /// The value of an integer defined by arith.constant.
 fn constant_of(value: Value) -> Option<i64> {
-    if !unsafe { mlir_sys::mlirValueIsAOpResult(value.to_raw()) } {
-        return None;
-    }
-    let op = unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw())) };
+    let op = tritium_dialects::ir::defining_op(value)?;
     (name_of(&op) == "arith.constant").then(|| int_attribute(&op, "value")).flatten()
 }
 

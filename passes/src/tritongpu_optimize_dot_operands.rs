@@ -26,7 +26,7 @@ use melior::ir::{
     attribute::DenseI32ArrayAttribute, operation::OperationLike, Attribute, Location, OperationRef, Type, Value,
     ValueLike,
 };
-use tritium_dialects::access::{as_op_result, OpAccess};
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     canonicalization,
     layout::{attribute_of, layout_of},
@@ -79,9 +79,7 @@ fn applied(op: OperationRef, rewriter: &Rewriter, rewrite: Rewrite) -> bool {
     }
 }
 
-fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    as_op_result(value).map(|result| result.owner())
-}
+use tritium_dialects::ir::defining_op;
 
 /// The single user of the results of `op`, if there is exactly one use.
 fn single_user<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
@@ -210,10 +208,7 @@ fn swizzle_transposed_dot_operand<'c, 'a>(convert: OperationRef<'c, 'a>, rewrite
         create("ttg.memdesc_trans", location, &[alloc], &[viewed], &[("order", order_attribute(location, &[1, 0]))]),
     )?;
     let load = inserted_result(rewriter, create("ttg.local_load", location, &[view], &[loaded_type], &[]))?;
-    rewriter.modify_in_place(&convert, || unsafe {
-        // SAFETY: `convert` is live and has operand 0.
-        mlir_sys::mlirOperationSetOperand(convert.to_raw(), 0, load.to_raw())
-    });
+    rewriter.modify_in_place(&convert, || tritium_dialects::ir::set_operand(&convert, 0, load));
     Ok(true)
 }
 

@@ -156,8 +156,7 @@ fn reshape_for_reduction(op: OperationRef, rewriter: &Rewriter) -> bool {
 }
 
 fn unit_attribute<'c>(op: &OperationRef<'c, '_>) -> Attribute<'c> {
-    // SAFETY: the op's context is live.
-    unsafe { Attribute::from_raw(mlir_sys::mlirUnitAttrGet(mlir_sys::mlirOperationGetContext(op.to_raw()))) }
+    tritium_dialects::ir::unit_attribute(op.location())
 }
 
 /// Inserts `new_op` right after `op` through the rewriter.

@@ -70,10 +70,7 @@ fn ops_named<'c, 'a>(module: OperationRef<'c, 'a>, names: &[&str]) -> Vec<Operat
     collect_ops(module, Order::Post).into_iter().filter(|op| names.contains(&name_of(op).as_str())).collect()
 }
 
-fn move_after(op: &OperationRef, after: &OperationRef) {
-    // SAFETY: both ops are live and in blocks.
-    unsafe { mlir_sys::mlirOperationMoveAfter(op.to_raw(), after.to_raw()) };
-}
+use tritium_dialects::ir::move_after;
 
 /// The op of `block` that is or contains `op` (MLIR's
 /// `Block::findAncestorOpInBlock`).

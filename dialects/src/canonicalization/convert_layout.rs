@@ -1,7 +1,7 @@
 //! Folding `ttg.convert_layout` into its producers and consumers (upstream's
 //! ConvertLayoutOp canonicalization patterns): a conversion is removed when
 //! the op on the other side can produce or take the other layout directly.
-use crate::access::{dense_elements, ranked_tensor, OpAccess};
+use crate::access::{ranked_tensor, OpAccess};
 use crate::{
     layout::layout_of,
     rewrite::{Pattern, Rewriter},
@@ -25,19 +25,8 @@ pub static PATTERNS: &[Pattern] = &[
     Pattern { root: "ttg.local_store", benefit: 1, rewrite: local_store_of_convert },
 ];
 
-fn name(op: &OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
-
-/// The op defining `value`, if any.
-fn producer<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let raw = unsafe { mlir_sys::mlirOpResultGetOwner(value.to_raw()) };
-    if unsafe { mlir_sys::mlirValueIsAOpResult(value.to_raw()) } {
-        Some(unsafe { OperationRef::from_raw(raw) })
-    } else {
-        None
-    }
-}
+/// The name of an op, and the op defining a value, if any.
+use crate::ir::{defining_op as producer, name_of as name};
 
 /// The `ttg.convert_layout` defining operand `index` of `op`.
 fn convert_operand<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize) -> Option<OperationRef<'c, 'a>> {
@@ -195,13 +184,7 @@ fn convert_from_producer(op: OperationRef, rewriter: &Rewriter) -> bool {
 }
 
 /// The element of a splat dense elements attribute.
-fn splat_element(attribute: Attribute) -> Option<Attribute> {
-    let _ = dense_elements(attribute).ok()?;
-    unsafe {
-        mlir_sys::mlirDenseElementsAttrIsSplat(attribute.to_raw())
-            .then(|| Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(attribute.to_raw())))
-    }
-}
+use crate::ir::splat_value as splat_element;
 
 /// reshape(convert(x)) -> reshape(x) when the convert is trivial, or the
 /// reshape may reorder elements and is cheap from x's layout.

@@ -8,19 +8,15 @@ use melior::ir::{
     AttributeLike, Identifier, Location, Operation, OperationRef, Type, TypeLike, Value, ValueLike,
 };
 
-/// The name of an op, e.g. `"tt.splat"`.
-pub(super) fn name(op: &OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("").to_string()
-}
-
-/// The op defining `value`; `None` for a block argument.
-pub(super) fn producer<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    // SAFETY: `value` is live; the owner of an op result is its op.
-    unsafe {
-        mlir_sys::mlirValueIsAOpResult(value.to_raw())
-            .then(|| OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw())))
-    }
-}
+/// The name of an op (e.g. `"tt.splat"`), the op defining a value (`None`
+/// for a block argument), the element of a splat dense elements attribute, a
+/// `DenseI32ArrayAttr` as numbers (`order` of trans ops), whether a type is a
+/// float (for folders that build float constants), and setting an operand
+/// or attribute (inside `Rewriter::modify_in_place`).
+pub(super) use crate::ir::{
+    defining_op as producer, dense_i32s as i32_array, is_float, name_of as name, set_attribute, set_operand,
+    splat_value as splat_element,
+};
 
 /// The op named `kind` defining `value`, if that is what defines it.
 pub(super) fn produced_by<'c, 'a>(value: Value<'c, 'a>, kind: &str) -> Option<OperationRef<'c, 'a>> {
@@ -31,15 +27,6 @@ pub(super) fn produced_by<'c, 'a>(value: Value<'c, 'a>, kind: &str) -> Option<Op
 /// operand's attribute (`m_Constant`). Tritium's IR has one constant-like op.
 pub(super) fn constant_of<'c>(value: Value<'c, '_>) -> Option<Attribute<'c>> {
     produced_by(value, "arith.constant")?.attribute("value").ok()
-}
-
-/// The element of a splat dense elements attribute.
-pub(super) fn splat_element(attribute: Attribute) -> Option<Attribute> {
-    let dense = dense_elements(attribute).ok()?;
-    // SAFETY: a dense elements attribute that is a splat has a splat value.
-    dense
-        .is_splat()
-        .then(|| unsafe { Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(attribute.to_raw())) })
 }
 
 /// An integer attribute's value, sign-extended.
@@ -129,58 +116,19 @@ pub(super) fn same_type(a: Type, b: Type) -> bool {
     a == b
 }
 
-/// A `DenseI32ArrayAttr` as numbers (`order` of trans ops).
-pub(super) fn i32_array(attribute: Attribute) -> Option<Vec<i32>> {
-    // SAFETY: checked to be a dense i32 array first.
-    unsafe {
-        if !mlir_sys::mlirAttributeIsADenseI32Array(attribute.to_raw()) {
-            return None;
-        }
-        let n = mlir_sys::mlirDenseArrayGetNumElements(attribute.to_raw());
-        Some((0..n).map(|i| mlir_sys::mlirDenseI32ArrayGetElement(attribute.to_raw(), i)).collect())
-    }
-}
-
 /// A `DenseI32ArrayAttr` of `values`.
 pub(super) fn i32_array_attribute<'c>(op: &OperationRef<'c, '_>, values: &[i32]) -> Attribute<'c> {
-    // SAFETY: the context is live; MLIR copies the values.
-    unsafe {
-        Attribute::from_raw(mlir_sys::mlirDenseI32ArrayGet(
-            mlir_sys::mlirOperationGetContext(op.to_raw()),
-            values.len() as isize,
-            values.as_ptr(),
-        ))
-    }
+    crate::ir::dense_i32_array(op.location(), values)
 }
 
 /// The unit attribute (value of flags such as `allow_reorder`).
 pub(super) fn unit_attribute<'c>(op: &OperationRef<'c, '_>) -> Attribute<'c> {
-    // SAFETY: the op's context is live.
-    unsafe { Attribute::from_raw(mlir_sys::mlirUnitAttrGet(mlir_sys::mlirOperationGetContext(op.to_raw()))) }
+    crate::ir::unit_attribute(op.location())
 }
 
 /// `0, 1, ..., n-1`: a permutation that changes nothing.
 pub(super) fn is_identity(order: &[i32]) -> bool {
     order.iter().enumerate().all(|(i, &d)| d as usize == i)
-}
-
-/// Sets operand `index` of `op` (inside `Rewriter::modify_in_place`).
-pub(super) fn set_operand(op: &OperationRef, index: usize, value: Value) {
-    // SAFETY: both are live and the index is in range for the callers.
-    unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) }
-}
-
-/// Sets attribute `key` of `op` (inside `Rewriter::modify_in_place`).
-pub(super) fn set_attribute(op: &OperationRef, key: &str, value: Attribute) {
-    let key = mlir_sys::MlirStringRef { data: key.as_ptr().cast(), length: key.len() };
-    // SAFETY: both are live; MLIR copies the name.
-    unsafe { mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), key, value.to_raw()) }
-}
-
-/// Whether `ty` is a float type (for folders that build float constants).
-pub(super) fn is_float(ty: Type) -> bool {
-    // SAFETY: a live type.
-    unsafe { mlir_sys::mlirTypeIsAFloat(ty.to_raw()) }
 }
 
 /// A float attribute of `ty` with `value`.

@@ -183,7 +183,7 @@ fn block_arguments(new: &OperationRef, region: usize) -> Vec<V> {
 fn keep_loop_annotation(old: &OperationRef, new: &OperationRef) {
     const LOOP_ANNOTATION: &str = "llvm.loop_annotation";
     if let Ok(annotation) = old.attribute(LOOP_ANNOTATION) {
-        tritium_passes::ssa::set_attribute(new, LOOP_ANNOTATION, annotation);
+        tritium_dialects::ir::set_attribute(new, LOOP_ANNOTATION, annotation);
     }
 }
 

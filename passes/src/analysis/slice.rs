@@ -1,9 +1,9 @@
 //! Def-use slices: the ops connected to an op through chains of definitions
 //! and uses (MLIR's `getSlice` with default options).
 use crate::ir::name_of;
-use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
 use std::collections::HashSet;
-use tritium_dialects::access::{as_block_argument, as_op_result, OpAccess};
+use tritium_dialects::access::{as_op_result, OpAccess};
 
 /// Every op reachable from `root` by repeatedly taking, for an op in the
 /// slice,
@@ -60,13 +60,7 @@ fn backward_neighbours<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c,
 
 /// The op whose region holds the block `argument` belongs to.
 fn argument_owner<'c, 'a>(argument: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    as_block_argument(argument)?;
-    // SAFETY: `argument` is a live block argument; its block's parent op (if
-    // any) lives as long as the IR `argument` belongs to.
-    unsafe {
-        let block = mlir_sys::mlirBlockArgumentGetOwner(argument.to_raw());
-        OperationRef::from_option_raw(mlir_sys::mlirBlockGetParentOperation(block))
-    }
+    tritium_dialects::ir::argument_parent_op(argument)
 }
 
 fn forward_neighbours<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
@@ -89,15 +83,4 @@ fn forward_neighbours<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 
 }
 
 /// The ops using `value`.
-pub fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut users = Vec::new();
-    // SAFETY: walks the live use list of a live value.
-    unsafe {
-        let mut use_ = mlir_sys::mlirValueGetFirstUse(value.to_raw());
-        while !mlir_sys::mlirOpOperandIsNull(use_) {
-            users.push(OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(use_)));
-            use_ = mlir_sys::mlirOpOperandGetNextUse(use_);
-        }
-    }
-    users
-}
+pub use tritium_dialects::ir::users;

@@ -1,24 +1,17 @@
 //! Facts about types that analyses of memory accesses need: bit widths of
 //! scalars and of what pointers point to.
-use melior::ir::{ShapedTypeLike, Type, TypeLike};
+use melior::ir::{ShapedTypeLike, Type};
 use tritium_dialects::access::ranked_tensor;
 use tritium_dialects::types::pointer_parts;
 
 /// Bits of an integer, index or float type (upstream `getIntOrFloatBitWidth`);
 /// pointers count as 64 bits. `None` for other types.
 pub fn bit_width(ty: Type) -> Option<u32> {
-    let raw = ty.to_raw();
-    // SAFETY: `raw` is a live type; each accessor is called only on its kind.
-    unsafe {
-        if mlir_sys::mlirTypeIsAInteger(raw) {
-            return Some(mlir_sys::mlirIntegerTypeGetWidth(raw));
-        }
-        if mlir_sys::mlirTypeIsAFloat(raw) {
-            return Some(mlir_sys::mlirFloatTypeGetWidth(raw));
-        }
-        if mlir_sys::mlirTypeIsAIndex(raw) {
-            return Some(64);
-        }
+    if let Some(width) = tritium_dialects::ir::int_or_float_width(ty) {
+        return Some(width);
+    }
+    if tritium_dialects::ir::is_index(ty) {
+        return Some(64);
     }
     pointer_parts(ty).map(|_| 64)
 }

@@ -20,8 +20,8 @@
 use super::{layouts::Grid, rules::Rule};
 use crate::ir::{collect_ops, fail, name_of, Order};
 use melior::ir::{
-    block::BlockArgument, operation::OperationLike, Attribute, AttributeLike, BlockLike, Operation, OperationRef,
-    RegionLike, Type, TypeLike, Value, ValueLike,
+    operation::OperationLike, Attribute, BlockLike, Operation, OperationRef, RegionLike, Type, TypeLike, Value,
+    ValueLike,
 };
 use std::collections::HashMap;
 use tritium_dialects::access::{as_op_result, block_argument_at, ranked_tensor, OpAccess};
@@ -149,7 +149,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
             let wanted = self.convert_type(self.original_type(value))?;
             if value.r#type() != wanted {
                 let converted = self.materialize(value, wanted, op)?;
-                set_operand(op, index, converted);
+                set_operand(&op, index, converted);
             }
         }
         Ok(())
@@ -213,7 +213,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
                     cast
                 }
             };
-            set_operand(op, index, cast);
+            set_operand(&op, index, cast);
         }
         Ok(())
     }
@@ -233,10 +233,7 @@ fn insert_after_definition<'c: 'a, 'a>(value: Value<'c, 'a>, new: Operation<'c>)
         let owner = result.owner();
         owner.block().ok_or("the definition is not in a block")?.insert_operation_after(owner, new)
     } else {
-        let argument = BlockArgument::try_from(value).map_err(|e| e.to_string())?;
-        // SAFETY: the argument is live, so is its block.
-        let block =
-            unsafe { melior::ir::BlockRef::<'c, 'a>::from_raw(mlir_sys::mlirBlockArgumentGetOwner(argument.to_raw())) };
+        let block = tritium_dialects::ir::argument_owner(value).ok_or("a value neither result nor argument")?;
         block.insert_operation(0, new)
     };
     inserted.result_at(0).map(Value::from).map_err(|e| e.to_string())
@@ -270,15 +267,9 @@ fn has_dot_operand_layout(ty: Type) -> bool {
 }
 
 /// Sets operand `index` of `op`.
-pub(super) fn set_operand<'c, 'a>(op: OperationRef<'c, 'a>, index: usize, value: Value<'c, 'a>) {
-    // SAFETY: both handles are live and the index is in range.
-    unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) };
-}
+pub(super) use tritium_dialects::ir::set_operand;
 
 /// Sets attribute `name` of `op` (inherent or discardable).
 pub(super) fn set_attribute<'c>(op: OperationRef<'c, '_>, name: &str, value: Attribute<'c>) {
-    // SAFETY: both handles are live; the name is copied by MLIR.
-    unsafe {
-        mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), melior::StringRef::new(name).to_raw(), value.to_raw())
-    };
+    tritium_dialects::ir::set_attribute(&op, name, value);
 }

@@ -11,7 +11,7 @@ use melior::ir::{
     attribute::{DenseI32ArrayAttribute, TypeAttribute},
     operation::OperationLike,
     r#type::FunctionType,
-    Attribute, AttributeLike, BlockLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+    Attribute, BlockLike, OperationRef, RegionLike, Type, Value, ValueLike,
 };
 use tritium_dialects::access::{block_argument_at, ranked_tensor, OpAccess};
 use tritium_dialects::layout::layout_of;
@@ -132,13 +132,9 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
         let converted = self.convert_type(result.r#type())?;
         if ranked_tensor(converted).is_ok() {
             let value = op.attribute("value").map_err(|e| e.to_string())?;
-            // SAFETY: a live attribute; reshaped only when it is dense elements,
-            // to a type with the same shape.
-            let reshaped = unsafe {
-                if !mlir_sys::mlirAttributeIsADenseElements(value.to_raw()) {
-                    return Err(format!("cannot give a layout to the tensor constant {value}"));
-                }
-                Attribute::from_raw(mlir_sys::mlirDenseElementsAttrReshapeGet(value.to_raw(), converted.to_raw()))
+            // Reshaped to a type with the same shape.
+            let Some(reshaped) = tritium_dialects::ir::reshape_dense(value, converted) else {
+                return Err(format!("cannot give a layout to the tensor constant {value}"));
             };
             set_attribute(op, "value", reshaped);
         }
@@ -189,7 +185,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
                 let (half, _, _) = parts(first_result(op)?.r#type())?;
                 let blocked = self.grid.split_source(&half)?;
                 let converted = self.convert_before(op, source, &shape, element, &Layout::Blocked(blocked.clone()))?;
-                set_operand(op, 0, converted);
+                set_operand(&op, 0, converted);
                 blocked
             }
         };
@@ -248,7 +244,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
         let (shape, element, _) = parts(value.r#type())?;
         let slice = Layout::Slice(Slice::new(axis as u32, Layout::Blocked(expanded.clone())));
         let converted = self.convert_before(op, value, &shape, element, &slice)?;
-        set_operand(op, 0, converted);
+        set_operand(&op, 0, converted);
         self.retype_with_blocked(op, first_result(op)?, expanded)
     }
 
@@ -266,13 +262,13 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
             }
             let wanted = Layout::DotOperand(DotOperand::new(index as u32, Layout::Blocked(layout.clone()), 0));
             let converted = self.convert_before(op, value, &operand_shape, operand_element, &wanted)?;
-            set_operand(op, index, converted);
+            set_operand(&op, index, converted);
         }
         let accumulator = operand(op, 2)?;
         let (c_shape, c_element, _) = parts(accumulator.r#type())?;
         let layout = Layout::Blocked(layout);
         let converted = self.convert_before(op, accumulator, &c_shape, c_element, &layout)?;
-        set_operand(op, 2, converted);
+        set_operand(&op, 2, converted);
         let attribute = self.layout_attribute(&layout, op.location())?;
         self.retype(result, tensor_type(&shape, element, Some(attribute)));
         Ok(())
@@ -293,7 +289,7 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
             return Ok(());
         }
         let converted = self.convert_before(op, offsets, &shape, element, &wanted)?;
-        set_operand(op, 1, converted);
+        set_operand(&op, 1, converted);
         Ok(())
     }
 

@@ -1,6 +1,7 @@
 //! The scalar types dots are made of, as the MMA rules name them.
 use crate::analysis::type_facts::{bit_width, element_type};
-use melior::ir::{Type, TypeLike};
+use melior::ir::Type;
+use tritium_dialects::ir::{is_mma_fp8_type, scalar_kind, ScalarKind};
 
 /// What a dot operand or result element is, for choosing an instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,30 +21,15 @@ pub enum Scalar {
 impl Scalar {
     /// The element of `ty` (a tensor or a scalar).
     pub fn of(ty: Type) -> Scalar {
-        let ty = element_type(ty);
-        let raw = ty.to_raw();
-        // SAFETY: type predicates on a live type.
-        unsafe {
-            if mlir_sys::mlirTypeIsAF16(raw) {
-                Scalar::F16
-            } else if mlir_sys::mlirTypeIsABF16(raw) {
-                Scalar::BF16
-            } else if mlir_sys::mlirTypeIsAF32(raw) {
-                Scalar::F32
-            } else if mlir_sys::mlirTypeIsAF64(raw) {
-                Scalar::F64
-            } else if mlir_sys::mlirTypeIsAFloat8E5M2(raw) || mlir_sys::mlirTypeIsAFloat8E4M3FN(raw) {
-                Scalar::NativeFp8
-            } else if mlir_sys::mlirTypeIsAFloat8E4M3FNUZ(raw)
-                || mlir_sys::mlirTypeIsAFloat8E5M2FNUZ(raw)
-                || mlir_sys::mlirTypeIsAFloat8E4M3B11FNUZ(raw)
-            {
-                Scalar::OtherFp8
-            } else if mlir_sys::mlirTypeIsAInteger(raw) {
-                Scalar::Int(mlir_sys::mlirIntegerTypeGetWidth(raw))
-            } else {
-                Scalar::Other
-            }
+        match scalar_kind(element_type(ty)) {
+            ScalarKind::F16 => Scalar::F16,
+            ScalarKind::BF16 => Scalar::BF16,
+            ScalarKind::F32 => Scalar::F32,
+            ScalarKind::F64 => Scalar::F64,
+            ScalarKind::NativeFp8 => Scalar::NativeFp8,
+            ScalarKind::OtherFp8 => Scalar::OtherFp8,
+            ScalarKind::Int(width) => Scalar::Int(width),
+            ScalarKind::Other => Scalar::Other,
         }
     }
 
@@ -55,14 +41,7 @@ impl Scalar {
 /// Whether the element of `ty` is an fp8 format tensor cores take, upcast
 /// where needed (upstream `supportMMA(value)`'s list: no e4m3b11fnuz).
 pub fn is_mma_fp8(ty: Type) -> bool {
-    let raw = element_type(ty).to_raw();
-    // SAFETY: type predicates on a live type.
-    unsafe {
-        mlir_sys::mlirTypeIsAFloat8E5M2(raw)
-            || mlir_sys::mlirTypeIsAFloat8E4M3FN(raw)
-            || mlir_sys::mlirTypeIsAFloat8E5M2FNUZ(raw)
-            || mlir_sys::mlirTypeIsAFloat8E4M3FNUZ(raw)
-    }
+    is_mma_fp8_type(element_type(ty))
 }
 
 /// Bits of the element of `ty`; 0 for types without a width.

@@ -40,8 +40,7 @@ pub fn promote_unsupported_operands(module: OperationRef, capability: u32) -> Re
         for index in 0..2 {
             let operand = dot.operand_at(index).map_err(|_| fail(&dot, "operand expected"))?;
             let upcast = upcast(&dot, operand, promoted)?;
-            // SAFETY: `dot` is live and `index` is one of its operands.
-            unsafe { mlir_sys::mlirOperationSetOperand(dot.to_raw(), index as isize, upcast.to_raw()) };
+            tritium_dialects::ir::set_operand(&dot, index, upcast);
         }
     }
     Ok(())

@@ -4,7 +4,7 @@
 use super::elements::{element_bits, is_mma_fp8, Scalar};
 use super::slices::{connected_slice, forward_slice};
 use crate::ir::{int_attribute, name_of, tensor_parts};
-use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Type, Value, ValueLike};
+use melior::ir::{operation::OperationLike, OperationRef, Type, Value, ValueLike};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::emit_remark;
 
@@ -235,8 +235,7 @@ fn warps_per_tile_v2(dot: &Dot, num_warps: u32) -> Vec<u32> {
 
 /// The region `op` is in, as an identity.
 fn parent_region(op: &OperationRef) -> Option<usize> {
-    // SAFETY: the block of a live op is live.
-    op.block().map(|block| unsafe { mlir_sys::mlirBlockGetParentRegion(block.to_raw()) }.ptr as usize)
+    op.block().map(|block| tritium_dialects::ir::parent_region_key(&block))
 }
 
 /// MMA v3: warp groups of 4 warps along M; chained dots keep every warp

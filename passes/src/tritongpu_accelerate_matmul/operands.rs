@@ -6,7 +6,7 @@ use super::slices::{backward_slice, defining_op};
 use crate::dot_operand_layouts::{dot_operand_for, nvmma_shared_for, order_for_memory};
 use crate::ir::{create, name_of, tensor_parts, tensor_type};
 use crate::op_traits::{is_elementwise, is_memory_effect_free};
-use melior::ir::{operation::OperationLike, BlockLike, Location, OperationRef, TypeLike, Value, ValueLike};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, TypeLike, Value, ValueLike};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
@@ -17,10 +17,7 @@ use tritium_dialects::{
 use tritium_layout::Layout;
 
 /// Where `value` was defined (upstream `Value::getLoc`).
-pub fn location_of<'c>(value: Value<'c, '_>) -> Location<'c> {
-    // SAFETY: a live value has a live location.
-    unsafe { Location::from_raw(mlir_sys::mlirValueGetLocation(value.to_raw())) }
-}
+pub use tritium_dialects::ir::location_of;
 
 /// Ops that only view or move a shared-memory buffer (upstream's
 /// `MemDescViewTrait`).
@@ -183,9 +180,8 @@ fn set_insertion_point_after(rewriter: &Rewriter, value: Value) -> Result<(), St
     let next = match defining_op(value) {
         Some(op) => op.next_in_block(),
         None => {
-            // SAFETY: `value` is a live block argument.
-            let block = unsafe { mlir_sys::mlirBlockArgumentGetOwner(value.to_raw()) };
-            unsafe { melior::ir::BlockRef::from_raw(block) }.first_operation()
+            let block = tritium_dialects::ir::argument_owner(value).ok_or("a value neither result nor argument")?;
+            block.first_operation()
         }
     };
     let next = next.ok_or("cannot insert after the definition of a dot operand")?;

@@ -16,7 +16,7 @@ use melior::ir::{
     attribute::{DenseElementsAttribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
     operation::OperationLike,
     r#type::IntegerType,
-    Attribute, AttributeLike, BlockLike, Location, OperationRef, Type, Value, ValueLike,
+    Attribute, BlockLike, Location, OperationRef, Type, Value, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
@@ -47,25 +47,9 @@ struct Module {
     num_ctas: u32,
 }
 
-/// The context of `location` as the `&Context` melior's constructors take.
-/// `ContextRef::to_ref` borrows the `ContextRef` itself, so it must not be
-/// returned from here (it was: a dangling pointer that crashed the embedded
-/// compiler on scaled dots). Each context gets one cell holding its handle,
-/// kept for the process; the handle is its own key, so a cell is right for any
-/// context that ever has that address.
-fn context_of<'c>(location: Location<'c>) -> &'c melior::Context {
-    use std::{collections::BTreeMap, sync::Mutex};
-    static CELLS: Mutex<BTreeMap<usize, usize>> = Mutex::new(BTreeMap::new());
-    let raw = unsafe { mlir_sys::mlirLocationGetContext(location.to_raw()) };
-    let mut cells = CELLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let cell = *cells.entry(raw.ptr as usize).or_insert_with(|| {
-        let leaked: &'static mut mlir_sys::MlirContext = Box::leak(Box::new(raw));
-        leaked as *mut mlir_sys::MlirContext as usize
-    });
-    // SAFETY: melior's Context is a single MlirContext field (as ContextRef::to_ref
-    // relies on too), and the cell lives for the rest of the process.
-    unsafe { &*(cell as *const melior::Context) }
-}
+/// The context of `location` as the `&Context` melior's constructors take
+/// (one that does not dangle, unlike `ContextRef::to_ref` on a temporary).
+use tritium_dialects::ir::context_of;
 
 fn parse_type<'c>(location: Location<'c>, text: &str) -> Type<'c> {
     Type::parse(context_of(location), text).expect("a builtin type")
@@ -233,12 +217,8 @@ type Operands<'c, 'a> = (Value<'c, 'a>, Value<'c, 'a>, Value<'c, 'a>, Option<Val
 /// a, b, c and the optional scales (the op's operand segments).
 fn operands<'c, 'a>(op: OperationRef<'c, 'a>) -> Result<Operands<'c, 'a>, String> {
     let attribute = op.attribute("operandSegmentSizes").map_err(|_| "no operandSegmentSizes")?;
-    let segments: Vec<i32> = unsafe {
-        let raw = attribute.to_raw();
-        (0..mlir_sys::mlirDenseArrayGetNumElements(raw))
-            .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(raw, i))
-            .collect()
-    };
+    let segments: Vec<i32> =
+        tritium_dialects::ir::dense_i32s(attribute).ok_or("operandSegmentSizes is not an array<i32>")?;
     let operand = |i: usize| op.operand_at(i).map_err(|e| e.to_string());
     let (a, b, c) = (operand(0)?, operand(1)?, operand(2)?);
     let a_scale = if segments.get(3) == Some(&1) { Some(operand(3)?) } else { None };

@@ -2,14 +2,12 @@
 //! (MLIR's `getBackwardSlice`, `getForwardSlice` and `getSlice`, with
 //! their default options unless stated).
 use crate::analysis::slice::users;
-use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
+use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
 use std::collections::HashSet;
-use tritium_dialects::access::{as_block_argument, as_op_result, OpAccess};
+use tritium_dialects::access::OpAccess;
 
 /// The op defining `value`; `None` for a block argument.
-pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    as_op_result(value).map(|result| result.owner())
-}
+pub use tritium_dialects::ir::defining_op;
 
 /// The ops directly inside the regions of `op`.
 fn nested_ops<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
@@ -35,13 +33,7 @@ fn result_users<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
 /// The op whose single-block region owns `argument`, the op a backward
 /// slice continues at (none for multi-block regions).
 fn single_block_owner<'c, 'a>(argument: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    as_block_argument(argument)?;
-    // SAFETY: `argument` is a live block argument; its block's parent op (if
-    // any) lives as long as the IR it belongs to.
-    let owner = unsafe {
-        let block = mlir_sys::mlirBlockArgumentGetOwner(argument.to_raw());
-        OperationRef::from_option_raw(mlir_sys::mlirBlockGetParentOperation(block))?
-    };
+    let owner = tritium_dialects::ir::argument_parent_op(argument)?;
     let single_block = owner.region_count() == 1
         && owner.region_at(0).ok().and_then(|r| r.first_block()).is_some_and(|b| b.next_in_region().is_none());
     single_block.then_some(owner)

@@ -27,7 +27,7 @@ use melior::ir::{
     attribute::{DenseElementsAttribute, IntegerAttribute},
     operation::{OperationBuilder, OperationLike},
     r#type::IntegerType,
-    Attribute, BlockLike, Identifier, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+    Attribute, BlockLike, Identifier, OperationRef, Region, Type, Value, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
@@ -217,10 +217,7 @@ impl<'c, 'a> Candidate<'c, 'a> {
 
         // In the loop: view, reduce within threads, combine.
         let source = self.reduce.operand_at(0).unwrap();
-        // SAFETY: the context is live.
-        let unit = unsafe {
-            Attribute::from_raw(mlir_sys::mlirUnitAttrGet(mlir_sys::mlirOperationGetContext(self.reduce.to_raw())))
-        };
+        let unit = tritium_dialects::ir::unit_attribute(self.reduce.location());
         let view = insert_after(
             &self.reduce,
             create(
@@ -286,8 +283,7 @@ impl<'c, 'a> Candidate<'c, 'a> {
         let mut result_types: Vec<Type> = lp.results().map(|r| r.r#type()).collect();
         result_types.push(partial.r#type());
         let region = Region::new();
-        // SAFETY: both regions are live; the body moves to the new region.
-        unsafe { mlir_sys::mlirRegionTakeBody(region.to_raw(), lp.region_at(0).unwrap().to_raw()) };
+        tritium_dialects::ir::take_body(&region, &lp.region_at(0).unwrap());
         let attributes: Vec<(Identifier, Attribute)> = lp.attributes().collect();
         let new_loop = OperationBuilder::new("scf.for", lp.location())
             .add_operands(&operands)

@@ -14,12 +14,8 @@ use super::ir::{body, defining_op, is_ancestor, op_name, operands, parent_op_of_
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value, ValueLike};
 use std::collections::HashSet;
 use tritium_dialects::access::{block_argument_at, OpAccess};
-use tritium_dialects::rewrite::{add_to_set, Pattern, Rewriter};
-
-fn string_ref(text: &str) -> mlir_sys::MlirStringRef {
-    // MLIR copies what it keeps; the text outlives the calls it is passed to.
-    mlir_sys::MlirStringRef { data: text.as_ptr().cast(), length: text.len() }
-}
+use tritium_dialects::ir::{apply_patterns_greedily, run_pipeline_on, PipelineFailure};
+use tritium_dialects::rewrite::{Pattern, Rewriter};
 
 /// Runs `canonicalize` on `module` with only the patterns named in
 /// `pattern_names` (and the unnamed, i.e. Rust, patterns).
@@ -28,28 +24,10 @@ fn canonicalize_with(module: OperationRef, pattern_names: &[&str]) -> Result<(),
     // patterns only (`{}` would select every pattern).
     let names = format!("{},", pattern_names.join(","));
     let pipeline = format!("builtin.module(canonicalize{{enable-patterns={{{names}}} top-down=false}})");
-    // SAFETY: a pass manager of the module's context, destroyed before
-    // returning; the module is live and nothing else changes it meanwhile.
-    unsafe {
-        let context = mlir_sys::mlirOperationGetContext(module.to_raw());
-        let manager = mlir_sys::mlirPassManagerCreateOnOperation(context, string_ref("builtin.module"));
-        mlir_sys::mlirPassManagerEnableVerifier(manager, false);
-        let parsed = mlir_sys::mlirParsePassPipeline(
-            mlir_sys::mlirPassManagerGetAsOpPassManager(manager),
-            string_ref(&pipeline),
-            None,
-            std::ptr::null_mut(),
-        );
-        let result = if parsed.value == 0 {
-            Err(format!("cannot build the pipeline '{pipeline}'"))
-        } else if mlir_sys::mlirPassManagerRunOnOp(manager, module.to_raw()).value == 0 {
-            Err("the clean-up patterns failed".to_string())
-        } else {
-            Ok(())
-        };
-        mlir_sys::mlirPassManagerDestroy(manager);
-        result
-    }
+    run_pipeline_on(module, &pipeline).map_err(|failure| match failure {
+        PipelineFailure::Parse => format!("cannot build the pipeline '{pipeline}'"),
+        PipelineFailure::Run => "the clean-up patterns failed".to_string(),
+    })
 }
 
 /// The canonicalization patterns of `scf.for` and `scf.if` in MLIR 22 (the
@@ -96,19 +74,7 @@ thread_local! {
 /// changes; `true` if the pattern applied.
 fn apply_greedily(module: OperationRef, pattern: &'static Pattern) -> Result<bool, String> {
     CHANGED.with(|c| c.set(false));
-    // SAFETY: the set, frozen set and config are created and destroyed here;
-    // the module is live.
-    let converged = unsafe {
-        let context = mlir_sys::mlirOperationGetContext(module.to_raw());
-        let set = mlir_sys::mlirRewritePatternSetCreate(context);
-        add_to_set(set, context, pattern);
-        let frozen = mlir_sys::mlirFreezeRewritePattern(set);
-        let config = mlir_sys::mlirGreedyRewriteDriverConfigCreate();
-        let result = mlir_sys::mlirApplyPatternsAndFoldGreedilyWithOp(module.to_raw(), frozen, config);
-        mlir_sys::mlirGreedyRewriteDriverConfigDestroy(config);
-        mlir_sys::mlirFrozenRewritePatternSetDestroy(frozen);
-        result.value != 0
-    };
+    let converged = apply_patterns_greedily(module, &[pattern]);
     if !converged {
         return Err("the clean-up patterns did not converge".into());
     }

@@ -4,20 +4,12 @@
 //! (MLIR uniques attributes, so equal keys mean equal attributes).
 use melior::ir::{
     operation::OperationLike, r#type::ShapedTypeLike, Attribute, AttributeLike, BlockLike, BlockRef, Location,
-    Operation, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+    Operation, OperationRef, RegionLike, Type, TypeLike, Value,
 };
-use tritium_dialects::access::{as_op_result, block_argument_at, ranked_tensor, OpAccess};
+use tritium_dialects::access::{ranked_tensor, OpAccess};
 
 /// Identity of a value, an op or an attribute, for hash maps.
-pub(super) type Key = usize;
-
-pub(super) fn value_key(value: Value) -> Key {
-    value.to_raw().ptr as Key
-}
-
-pub(super) fn op_key(op: &OperationRef) -> Key {
-    op.to_raw().ptr as Key
-}
+pub(super) use tritium_dialects::ir::{op_key, value_key, Key};
 
 pub(super) fn attribute_key(attribute: Attribute) -> Key {
     attribute.to_raw().ptr as Key
@@ -27,28 +19,14 @@ pub(super) fn op_name(op: &OperationRef) -> String {
     crate::ir::name_of(op)
 }
 
-/// The op defining `value`, `None` for a block argument.
-pub(super) fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    as_op_result(value).map(|result| result.owner())
-}
-
-/// The index of `value` among its defining op's results.
-pub(super) fn result_number(value: Value) -> Option<usize> {
-    as_op_result(value).map(|result| result.result_number())
-}
+pub(super) use tritium_dialects::ir::{
+    block_arguments, block_ops, defining_op, has_uses, int_or_float_width, is_ancestor, is_float, replace_all_uses,
+    result_number, set_operand, set_type, users, uses,
+};
 
 /// The block owning a block argument, and the argument's index.
 pub(super) fn argument_owner<'c, 'a>(value: Value<'c, 'a>) -> Option<(BlockRef<'c, 'a>, usize)> {
-    // SAFETY: the value is live; it is read as a block argument only when it is one.
-    unsafe {
-        let raw = value.to_raw();
-        mlir_sys::mlirValueIsABlockArgument(raw).then(|| {
-            (
-                BlockRef::from_raw(mlir_sys::mlirBlockArgumentGetOwner(raw)),
-                mlir_sys::mlirBlockArgumentGetArgNumber(raw) as usize,
-            )
-        })
-    }
+    Some((tritium_dialects::ir::argument_owner(value)?, tritium_dialects::ir::argument_number(value)?))
 }
 
 /// The op owning the block that defines `value` (or that holds its
@@ -60,63 +38,12 @@ pub(super) fn parent_op_of_value<'c, 'a>(value: Value<'c, 'a>) -> Option<Operati
     }
 }
 
-/// One use of a value: the user and the operand index.
-#[derive(Clone, Copy)]
-pub(super) struct Use<'c, 'a> {
-    pub owner: OperationRef<'c, 'a>,
-    pub index: usize,
-}
-
-/// The uses of `value`, in MLIR's use-list order (most recent use first).
-pub(super) fn uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<Use<'c, 'a>> {
-    let mut result = Vec::new();
-    // SAFETY: walking the use list of a live value without changing it.
-    unsafe {
-        let mut operand = mlir_sys::mlirValueGetFirstUse(value.to_raw());
-        while !mlir_sys::mlirOpOperandIsNull(operand) {
-            result.push(Use {
-                owner: OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(operand)),
-                index: mlir_sys::mlirOpOperandGetOperandNumber(operand) as usize,
-            });
-            operand = mlir_sys::mlirOpOperandGetNextUse(operand);
-        }
-    }
-    result
-}
-
-pub(super) fn has_uses(value: Value) -> bool {
-    // SAFETY: the value is live.
-    unsafe { !mlir_sys::mlirOpOperandIsNull(mlir_sys::mlirValueGetFirstUse(value.to_raw())) }
-}
-
-/// The users of `value`, once per use.
-pub(super) fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    uses(value).into_iter().map(|u| u.owner).collect()
-}
-
-pub(super) fn set_operand<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize, value: Value<'c, 'a>) {
-    // SAFETY: both handles are live; callers pass an index in range.
-    unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) };
-}
-
-pub(super) fn set_type(value: Value, ty: Type) {
-    crate::ir::set_type(value, ty);
-}
-
-pub(super) fn replace_all_uses(old: Value, new: Value) {
-    crate::ir::replace_all_uses(old, new);
-}
-
 pub(super) fn results<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
     op.results().map(Value::from).collect()
 }
 
 pub(super) fn operands<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
     op.operands().collect()
-}
-
-pub(super) fn block_arguments<'c, 'a>(block: &BlockRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
-    (0..block.argument_count()).filter_map(|i| block_argument_at(*block, i).ok()).map(Value::from).collect()
 }
 
 /// The first block of region `index` of `op`.
@@ -127,17 +54,6 @@ pub(super) fn body<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize) -> Option<Bl
 /// The terminator of the first block of region `index`.
 pub(super) fn terminator<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize) -> Option<OperationRef<'c, 'a>> {
     body(op, index)?.terminator()
-}
-
-/// The ops of a block, in order (a snapshot).
-pub(super) fn block_ops<'c, 'a>(block: &BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut ops = Vec::new();
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        ops.push(op);
-        next = op.next_in_block();
-    }
-    ops
 }
 
 // --- types -------------------------------------------------------------------
@@ -174,38 +90,7 @@ pub(super) fn element_bit_width(ty: Type) -> Option<u32> {
     int_or_float_width(element)
 }
 
-/// Width of an integer or float type.
-pub(super) fn int_or_float_width(ty: Type) -> Option<u32> {
-    // SAFETY: queries on a live type.
-    unsafe {
-        let raw = ty.to_raw();
-        if mlir_sys::mlirTypeIsAInteger(raw) {
-            Some(mlir_sys::mlirIntegerTypeGetWidth(raw))
-        } else if mlir_sys::mlirTypeIsAFloat(raw) {
-            Some(mlir_sys::mlirFloatTypeGetWidth(raw))
-        } else {
-            None
-        }
-    }
-}
-
-pub(super) fn is_float(ty: Type) -> bool {
-    // SAFETY: a query on a live type.
-    unsafe { mlir_sys::mlirTypeIsAFloat(ty.to_raw()) }
-}
-
-/// The elements of a dense i32 array attribute (`array<i32: ...>`).
-pub(super) fn dense_i32s(attribute: Attribute) -> Option<Vec<i32>> {
-    // SAFETY: read as a dense i32 array only when it is one.
-    unsafe {
-        let raw = attribute.to_raw();
-        mlir_sys::mlirAttributeIsADenseI32Array(raw).then(|| {
-            (0..mlir_sys::mlirDenseArrayGetNumElements(raw))
-                .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(raw, i))
-                .collect()
-        })
-    }
-}
+pub(super) use tritium_dialects::ir::dense_i32s;
 
 // --- building -----------------------------------------------------------------
 
@@ -230,9 +115,7 @@ pub(super) fn insert_after_value<'c, 'a>(value: Value<'c, 'a>, new: Operation<'c
 
 /// A copy of `op` (with its regions), inserted right before it.
 pub(super) fn clone_before<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    // SAFETY: cloning a live op gives a new, unlinked op that we own.
-    let copy = unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) };
-    insert_before(op, copy)
+    insert_before(op, tritium_dialects::ir::clone_op(op))
 }
 
 /// `ttg.convert_layout %value : ... -> ty`.
@@ -278,18 +161,6 @@ pub(super) fn ancestor_in_block<'c, 'a>(
         current = op.parent_operation();
     }
     None
-}
-
-/// `ancestor` is `op` or contains it.
-pub(super) fn is_ancestor(ancestor: &OperationRef, op: OperationRef) -> bool {
-    let mut current = Some(op);
-    while let Some(op) = current {
-        if op == *ancestor {
-            return true;
-        }
-        current = op.parent_operation();
-    }
-    false
 }
 
 /// `value` is available at `op` and defined before it (MLIR's

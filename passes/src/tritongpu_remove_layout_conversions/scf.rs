@@ -1,10 +1,10 @@
 //! Rebuilding `scf.for`, `scf.if` and `scf.while` with other result and
 //! argument types, keeping their bodies (upstream builds a new op and moves
 //! the old body over; the old op is erased once nothing refers to it).
-use super::ir::{block_arguments, block_ops, body, insert_before, operands, results};
+use super::ir::{block_arguments, body, insert_before, operands, results};
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
-    Block, BlockLike, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+    Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
 
@@ -18,24 +18,10 @@ fn location_of_value<'c>(value: Value<'c, '_>) -> Location<'c> {
 }
 
 /// Moves every op of `from`, in order, to the end of `to`.
-pub(super) fn move_ops(from: &BlockRef, to: &BlockRef) {
-    for op in block_ops(from) {
-        // SAFETY: the op is unlinked from its block and handed to `to`.
-        unsafe {
-            mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
-            mlir_sys::mlirBlockAppendOwnedOperation(to.to_raw(), op.to_raw());
-        }
-    }
-}
-
+pub(super) use tritium_dialects::ir::move_ops_to_end as move_ops;
 /// Moves the blocks of region `index` of `from` into the (empty) region of
 /// `to`.
-fn take_body(to: &OperationRef, from: &OperationRef, index: usize) -> Option<()> {
-    let (target, source) = (to.region_at(index).ok()?, from.region_at(index).ok()?);
-    // SAFETY: both regions are live; the target is empty.
-    unsafe { mlir_sys::mlirRegionTakeBody(target.to_raw(), source.to_raw()) };
-    Some(())
-}
+use tritium_dialects::ir::take_region_body as take_body;
 
 /// `scf.for %iv = lb to ub step s iter_args(inits)`, inserted before
 /// `anchor`, with `old`'s attributes and an empty body whose arguments match

@@ -5,9 +5,10 @@ use melior::ir::{
     attribute::{DictionaryAttribute, IntegerAttribute, TypeAttribute},
     operation::OperationLike,
     r#type::{FunctionType, IntegerType},
-    Attribute, AttributeLike, Identifier, OperationRef, TypeLike,
+    Attribute, AttributeLike, Identifier, OperationRef,
 };
 use tritium_dialects::access::integer_attribute;
+use tritium_dialects::ir::{array_elements, dense_int_values, integer_signedness, set_attribute, splat_value};
 
 /// The three hints, as attribute name and which lattice vector they set.
 pub(super) const HINTS: [(&str, HintKind); 3] = [
@@ -27,20 +28,8 @@ pub(super) enum HintKind {
 /// width to 64 bits, as upstream reads constants (`getZExtValue`).
 pub(super) fn zero_extended(attribute: Attribute) -> Option<i64> {
     let integer = integer_attribute(attribute).ok()?;
-    let ty = integer.r#type();
-    let raw_type = ty.to_raw();
-    // SAFETY: `raw_type` is a live type, queried as an integer type only when it is one.
-    let (width, signed, unsigned) = unsafe {
-        if mlir_sys::mlirTypeIsAInteger(raw_type) {
-            (
-                mlir_sys::mlirIntegerTypeGetWidth(raw_type),
-                mlir_sys::mlirIntegerTypeIsSigned(raw_type),
-                mlir_sys::mlirIntegerTypeIsUnsigned(raw_type),
-            )
-        } else {
-            (64, false, false) // index
-        }
-    };
+    // Not an integer type: index.
+    let (width, signed, unsigned) = integer_signedness(integer.r#type()).unwrap_or((64, false, false));
     let bits = if unsigned {
         integer.unsigned_value() as i64
     } else if signed {
@@ -57,13 +46,7 @@ pub(super) fn integer_constant(attribute: Attribute) -> Option<i64> {
     if let Some(value) = zero_extended(attribute) {
         return Some(value);
     }
-    let raw = attribute.to_raw();
-    // SAFETY: a live attribute; the splat value is read only from a splat.
-    let splat = unsafe {
-        (mlir_sys::mlirAttributeIsADenseElements(raw) && mlir_sys::mlirDenseElementsAttrIsSplat(raw))
-            .then(|| Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(raw)))
-    }?;
-    zero_extended(splat)
+    zero_extended(splat_value(attribute)?)
 }
 
 /// The values of a hint: one for an integer attribute, one per element for
@@ -72,37 +55,7 @@ pub(super) fn hint_values(attribute: Attribute) -> Option<Vec<i64>> {
     if let Some(value) = zero_extended(attribute) {
         return Some(vec![value]);
     }
-    let raw = attribute.to_raw();
-    // SAFETY: a live attribute; elements are read by the accessor of their width.
-    unsafe {
-        if !mlir_sys::mlirAttributeIsADenseIntElements(raw) {
-            return None;
-        }
-        let element = mlir_sys::mlirShapedTypeGetElementType(mlir_sys::mlirAttributeGetType(raw));
-        let width = mlir_sys::mlirIntegerTypeGetWidth(element);
-        let count = mlir_sys::mlirElementsAttrGetNumElements(raw);
-        (0..count)
-            .map(|i| match width {
-                32 => Some(i64::from(mlir_sys::mlirDenseElementsAttrGetInt32Value(raw, i as isize))),
-                64 => Some(mlir_sys::mlirDenseElementsAttrGetInt64Value(raw, i as isize)),
-                _ => None,
-            })
-            .collect()
-    }
-}
-
-/// The elements of an array attribute. (melior's `ArrayAttribute::try_from`
-/// tests for a dense array instead.)
-fn array_elements(attribute: Attribute<'_>) -> Option<Vec<Attribute<'_>>> {
-    let raw = attribute.to_raw();
-    // SAFETY: `raw` is live; elements are read only when it is an array.
-    unsafe {
-        mlir_sys::mlirAttributeIsAArray(raw).then(|| {
-            (0..mlir_sys::mlirArrayAttrGetNumElements(raw))
-                .map(|i| Attribute::from_raw(mlir_sys::mlirArrayAttrGetElement(raw, i)))
-                .collect()
-        })
-    }
+    dense_int_values(attribute)
 }
 
 /// Attribute `name` of argument `index` of a function (`arg_attrs`).
@@ -144,9 +97,7 @@ pub(super) fn set_argument_attribute(function: &OperationRef, index: usize, name
         })
         .collect();
     let array = melior::ir::attribute::ArrayAttribute::new(context, &dictionaries);
-    let key = melior::StringRef::new("arg_attrs");
-    // SAFETY: live op and attribute; `arg_attrs` is the function's argument attribute list.
-    unsafe { mlir_sys::mlirOperationSetAttributeByName(function.to_raw(), key.to_raw(), array.to_raw()) };
+    set_attribute(function, "arg_attrs", array.into());
 }
 
 /// A 64-bit integer attribute, as upstream writes propagated hints.

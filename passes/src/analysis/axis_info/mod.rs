@@ -20,7 +20,7 @@ use crate::analysis::type_facts::{access_bit_width, element_type};
 use crate::ir::{collect_ops, fail, name_of, Order};
 use attributes::{argument_attribute, i64_attribute, set_argument_attribute};
 use lattice::{gcd, MAX_DIVISOR};
-use melior::ir::{operation::OperationLike, AttributeLike, OperationRef, Value, ValueLike};
+use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 use solver::{analyze_function, key, ValueKey};
 use std::collections::HashMap;
 use tritium_dialects::access::{integer_attribute, ranked_tensor};
@@ -132,15 +132,7 @@ fn is_call(op: &OperationRef) -> bool {
 
 /// The symbol a `tt.call` calls.
 fn callee_of(call: &OperationRef) -> Option<String> {
-    let raw = call.attribute("callee").ok()?.to_raw();
-    // SAFETY: a live attribute, read as a flat symbol reference only when it is one.
-    unsafe {
-        mlir_sys::mlirAttributeIsAFlatSymbolRef(raw).then(|| {
-            let name = mlir_sys::mlirFlatSymbolRefAttrGetValue(raw);
-            let bytes = std::slice::from_raw_parts(name.data as *const u8, name.length);
-            String::from_utf8_lossy(bytes).into_owned()
-        })
-    }
+    tritium_dialects::ir::flat_symbol(call.attribute("callee").ok()?)
 }
 
 use crate::ir::module_functions as functions;

@@ -497,14 +497,4 @@ fn operand_segments(op: &OperationRef) -> Option<Vec<usize>> {
     values.into_iter().map(|v| usize::try_from(v).ok()).collect()
 }
 
-fn dense_i32_array(attribute: melior::ir::Attribute) -> Option<Vec<i32>> {
-    let raw = melior::ir::AttributeLike::to_raw(&attribute);
-    // SAFETY: a live attribute, read as a dense i32 array only when it is one.
-    unsafe {
-        mlir_sys::mlirAttributeIsADenseI32Array(raw).then(|| {
-            (0..mlir_sys::mlirDenseArrayGetNumElements(raw))
-                .map(|i| mlir_sys::mlirDenseI32ArrayGetElement(raw, i))
-                .collect()
-        })
-    }
-}
+use tritium_dialects::ir::dense_i32s as dense_i32_array;

@@ -9,6 +9,7 @@ mod corpus_roundtrip;
 mod cse_dce;
 mod determinism;
 mod differential;
+mod ir_layer;
 mod layout_api;
 mod lit;
 mod lowering;

@@ -1,0 +1,261 @@
+//! Operations: names, operands, placement, cloning, erasing, attributes, and
+//! the enclosing ops of an op.
+use crate::access::integer_attribute;
+use melior::{
+    ir::{
+        operation::{OperationBuilder, OperationLike},
+        Attribute, AttributeLike, BlockLike, BlockRef, Identifier, Location, Operation, OperationRef, RegionLike, Type,
+        Value, ValueLike,
+    },
+    Context,
+};
+
+/// The name of an operation, e.g. `"tt.load"`.
+pub fn name_of(op: &OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("").to_string()
+}
+
+/// The context of `location` as the `&'c Context` melior's constructors take.
+///
+/// `ContextRef::to_ref` borrows the `ContextRef` itself, so a reference made
+/// from a temporary one dangles (debug builds happen to work, release builds
+/// crash). Each context gets one cell holding its handle, kept for the
+/// process; the handle is its own key, so a cell is right for any context
+/// that ever has that address.
+pub fn context_of<'c>(location: Location<'c>) -> &'c Context {
+    use std::{collections::BTreeMap, sync::Mutex};
+    static CELLS: Mutex<BTreeMap<usize, usize>> = Mutex::new(BTreeMap::new());
+    // SAFETY: a live location has a live context.
+    let raw = unsafe { mlir_sys::mlirLocationGetContext(location.to_raw()) };
+    let mut cells = CELLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let cell = *cells.entry(raw.ptr as usize).or_insert_with(|| {
+        let leaked: &'static mut mlir_sys::MlirContext = Box::leak(Box::new(raw));
+        leaked as *mut mlir_sys::MlirContext as usize
+    });
+    // SAFETY: melior's Context is a single MlirContext field (as
+    // ContextRef::to_ref relies on too), and the cell lives for the rest of
+    // the process.
+    unsafe { &*(cell as *const Context) }
+}
+
+/// Sets operand `index` of `op`. The index must be in range.
+pub fn set_operand<'c, 'a>(op: &OperationRef<'c, 'a>, index: usize, value: Value<'c, 'a>) {
+    assert!(index < op.operand_count(), "operand #{index} out of range");
+    // SAFETY: both handles are live and the index is in range.
+    unsafe { mlir_sys::mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) };
+}
+
+/// Replaces all operands of `op` (their number may change).
+pub fn set_operands<'c, 'a>(op: &OperationRef<'c, 'a>, values: &[Value<'c, 'a>]) {
+    let raw: Vec<mlir_sys::MlirValue> = values.iter().map(|v| v.to_raw()).collect();
+    // SAFETY: live handles; MLIR copies the list.
+    unsafe { mlir_sys::mlirOperationSetOperands(op.to_raw(), raw.len() as isize, raw.as_ptr()) };
+}
+
+/// Erases `op` (with its regions). Its results must have no uses left; every
+/// handle to `op` and to what it holds is dangling afterwards.
+pub fn erase(op: OperationRef) {
+    // SAFETY: the op is live and owned by its block (or by nothing), and its
+    // results are unused.
+    unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+}
+
+/// Moves `op` right before `before` (possibly into another block).
+pub fn move_before(op: &OperationRef, before: &OperationRef) {
+    // SAFETY: both ops are live and in blocks.
+    unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), before.to_raw()) };
+}
+
+/// Moves `op` right after `after` (possibly into another block).
+pub fn move_after(op: &OperationRef, after: &OperationRef) {
+    // SAFETY: both ops are live and in blocks.
+    unsafe { mlir_sys::mlirOperationMoveAfter(op.to_raw(), after.to_raw()) };
+}
+
+/// Moves `op` to the end of `block`.
+pub fn move_to_end(op: &OperationRef, block: &BlockRef) {
+    // SAFETY: the op is live; it is unlinked before its new block takes it.
+    unsafe {
+        mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
+        mlir_sys::mlirBlockAppendOwnedOperation(block.to_raw(), op.to_raw());
+    }
+}
+
+/// Inserts `op` before `before` and returns it. `before` must be in a block.
+pub fn insert_before<'c, 'a>(before: &OperationRef<'c, 'a>, op: Operation<'c>) -> OperationRef<'c, 'a> {
+    let block = before.block().expect("an op in a block");
+    block.insert_operation_before(*before, op)
+}
+
+/// A deep copy of `op` (regions included), not inserted anywhere; its
+/// operands are `op`'s.
+pub fn clone_op<'c>(op: &OperationRef<'c, '_>) -> Operation<'c> {
+    // SAFETY: cloning a live op gives a new, unlinked op owned by the handle.
+    unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) }
+}
+
+/// Sets attribute `name` of `op` (inherent or discardable).
+pub fn set_attribute<'c>(op: &OperationRef<'c, '_>, name: &str, value: Attribute<'c>) {
+    let name = mlir_sys::MlirStringRef { data: name.as_ptr().cast(), length: name.len() };
+    // SAFETY: live op and attribute; MLIR copies the name.
+    unsafe { mlir_sys::mlirOperationSetAttributeByName(op.to_raw(), name, value.to_raw()) };
+}
+
+/// Removes attribute `name` of `op`; `false` when it had none.
+pub fn remove_attribute(op: &OperationRef, name: &str) -> bool {
+    let name = mlir_sys::MlirStringRef { data: name.as_ptr().cast(), length: name.len() };
+    // SAFETY: a live op; MLIR only reads the name.
+    unsafe { mlir_sys::mlirOperationRemoveAttributeByName(op.to_raw(), name) }
+}
+
+/// An integer attribute of `op`, inherent or discardable.
+pub fn int_attribute(op: &OperationRef, name: &str) -> Option<i64> {
+    op.attribute(name).ok().and_then(|a| integer_attribute(a).ok()).map(|i| i.value())
+}
+
+/// The nearest enclosing op (or `op` itself) that carries integer attribute
+/// `name`, e.g. "ttg.num-warps" on the module.
+pub fn enclosing_int_attribute(op: OperationRef, name: &str) -> Option<i64> {
+    let mut current = Some(op);
+    while let Some(op) = current {
+        if let Some(value) = int_attribute(&op, name) {
+            return Some(value);
+        }
+        current = op.parent_operation();
+    }
+    None
+}
+
+/// The `builtin.module` that holds `op` (or `op` itself).
+pub fn enclosing_module<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut current = op;
+    while name_of(&current) != "builtin.module" {
+        current = current.parent_operation()?;
+    }
+    Some(current)
+}
+
+/// Whether `ancestor` is `op` or contains it.
+pub fn is_ancestor(ancestor: &OperationRef, op: OperationRef) -> bool {
+    let mut current = Some(op);
+    while let Some(op) = current {
+        if op == *ancestor {
+            return true;
+        }
+        current = op.parent_operation();
+    }
+    false
+}
+
+/// Order of [`collect_ops`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Parents before the ops nested in them.
+    Pre,
+    /// Nested ops before their parents.
+    Post,
+}
+
+/// All operations nested in `root` (not `root` itself), in program order.
+/// A snapshot: the IR may be changed while the list is used, as long as the
+/// ops still in use were not erased.
+pub fn collect_ops<'c, 'a>(root: OperationRef<'c, 'a>, order: Order) -> Vec<OperationRef<'c, 'a>> {
+    fn visit<'c, 'a>(op: OperationRef<'c, 'a>, order: Order, out: &mut Vec<OperationRef<'c, 'a>>) {
+        for region in op.regions() {
+            let mut block = region.first_block();
+            while let Some(b) = block {
+                let mut next = b.first_operation();
+                while let Some(inner) = next {
+                    if order == Order::Pre {
+                        out.push(inner);
+                    }
+                    visit(inner, order, out);
+                    if order == Order::Post {
+                        out.push(inner);
+                    }
+                    next = inner.next_in_block();
+                }
+                block = b.next_in_region();
+            }
+        }
+    }
+    let mut ops = Vec::new();
+    visit(root, order, &mut ops);
+    ops
+}
+
+/// The `tt.func`s directly in `module`, in order.
+pub fn module_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    for region in module.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut next = b.first_operation();
+            while let Some(op) = next {
+                if name_of(&op) == "tt.func" {
+                    found.push(op);
+                }
+                next = op.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+    found
+}
+
+/// Builds an operation by name with operands, result types and attributes.
+/// Panics when MLIR refuses to build it (an unregistered name).
+pub fn create<'c>(
+    name: &str,
+    location: Location<'c>,
+    operands: &[Value<'c, '_>],
+    results: &[Type<'c>],
+    attributes: &[(&str, Attribute<'c>)],
+) -> Operation<'c> {
+    // `to_ref` borrows the ContextRef: keep it alive in a local.
+    let context_ref = location.context();
+    let context = unsafe { context_ref.to_ref() };
+    let attributes: Vec<(Identifier, Attribute)> =
+        attributes.iter().map(|(k, v)| (Identifier::new(context, k), *v)).collect();
+    OperationBuilder::new(name, location)
+        .add_operands(operands)
+        .add_results(results)
+        .add_attributes(&attributes)
+        .build()
+        .expect("operation with a registered name and valid parts")
+}
+
+/// A hashable identity of an op (its pointer).
+pub fn op_key(op: &OperationRef) -> usize {
+    op.to_raw().ptr as usize
+}
+
+/// A deep copy of `op`, not yet inserted, whose operands (its own and those
+/// of the ops inside it) defined outside it are looked up in `map` (MLIR's
+/// `OpBuilder::clone(op, mapping)`, but the caller maps the results).
+pub fn clone_with<'c>(op: &OperationRef<'c, '_>, map: &super::ValueMap) -> Operation<'c> {
+    let clone = clone_op(op);
+    // SAFETY: the clone is live while `clone` is; only its operands are rewired.
+    remap_operands(unsafe { OperationRef::from_raw(clone.to_raw()) }, map);
+    clone
+}
+
+/// Rewires the operands of `op` and of every op inside it through `map`.
+fn remap_operands(op: OperationRef, map: &super::ValueMap) {
+    use crate::access::OpAccess;
+    for index in 0..op.operand_count() {
+        let operand = op.operand_at(index).expect("index in range");
+        if map.contains(operand) {
+            set_operand(&op, index, map.lookup(operand));
+        }
+    }
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            for inner in super::block_ops(&b) {
+                remap_operands(inner, map);
+            }
+            block = b.next_in_region();
+        }
+    }
+}
