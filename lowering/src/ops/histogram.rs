@@ -94,7 +94,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
 
     // Across warps: zero the bins, add each warp's counts, read back.
     let base = l.scratch_base(&op)?;
-    let threads = l.num_warps * 32;
+    let threads = l.num_warps * l.threads_per_warp;
     let tid = l.tid;
     for i in 0..bins.div_ceil(threads) {
         let offset = l.b.i32_const((i * threads) as i64);
