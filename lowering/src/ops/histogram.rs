@@ -107,7 +107,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     }
     l.b.barrier();
     // Warps that repeat another warp's elements, and lanes past the bins
-    // (fewer than 32 bins), add nothing.
+    // (fewer bins than lanes), add nothing.
     let free_warps = src.free_warp_mask();
     let mut adds: Option<V> = None;
     if free_warps != 0 {
@@ -119,7 +119,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             b.icmp(0, repeated, zero)
         }));
     }
-    if bins < 32 {
+    if bins < l.threads_per_warp {
         let in_range = l.in_prologue(|b| {
             let n = b.i32_const(bins as i64);
             b.icmp(6, lane, n) // ult
