@@ -1,8 +1,9 @@
-//! The GPU a module is compiled for, and the launch geometry its TTGIR
+//! The GPU a module is compiled for, and the launch configuration its TTGIR
 //! carries: the one place that reads Triton's target string (`cuda:90`) and
 //! the module attributes `ttg.target`, `ttg.num-warps`,
-//! `ttg.threads-per-warp` and `ttg.num-ctas`, so that passes and the
-//! lowering agree on defaults and on the PTX version.
+//! `ttg.threads-per-warp` and `ttg.num-ctas` ([`ModuleConfig`],
+//! [`lookup_num_warps`]), so that passes and the lowering agree on defaults,
+//! on what a bad value is, and on the PTX version.
 use crate::access::{integer_attribute, string_attribute_value};
 use melior::ir::{operation::OperationLike, OperationRef};
 
@@ -104,26 +105,116 @@ pub fn module_capability(module: &OperationRef) -> Option<u32> {
     module.attribute("ttg.target").ok().and_then(string_attribute_value).and_then(|text| parse_capability(&text))
 }
 
-/// The launch geometry a TTGIR module carries, with upstream's defaults for
-/// absent attributes (threads per warp 32, one CTA).
+/// What a module says about the GPU and the launch, read once and checked:
+/// upstream's `TritonGPUDialect::getNumWarps`/`getThreadsPerWarp`/
+/// `getNumCTAs` and the module's `ttg.target`, with upstream's defaults for
+/// absent attributes (32 threads per warp, one CTA). Passes and the lowering
+/// read these attributes through it only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ModuleGeometry {
-    /// `ttg.num-warps`; None on a TTIR module.
+pub struct ModuleConfig {
+    /// The compute capability of `ttg.target` (`cuda:90` -> 90), unchecked:
+    /// passes also run on upstream's tests for GPUs Tritium does not lower
+    /// for ([`ModuleConfig::target`] checks it). None without a
+    /// `cuda:<number>` target.
+    pub capability: Option<u32>,
+    /// `ttg.num-warps`; None on a TTIR module ([`ModuleConfig::num_warps`]
+    /// asks for it).
     pub num_warps: Option<u32>,
+    /// `ttg.threads-per-warp`.
     pub threads_per_warp: u32,
+    /// `ttg.num-ctas`.
     pub num_ctas: u32,
 }
 
-impl ModuleGeometry {
-    pub fn of(module: &OperationRef) -> ModuleGeometry {
-        let int =
-            |name: &str| module.attribute(name).ok().and_then(|a| integer_attribute(a).ok()).map(|i| i.value() as u32);
-        ModuleGeometry {
-            num_warps: int("ttg.num-warps"),
-            threads_per_warp: int("ttg.threads-per-warp").unwrap_or(THREADS_PER_WARP),
-            num_ctas: int("ttg.num-ctas").unwrap_or(1),
-        }
+/// Why a module's configuration cannot be read: the message names the
+/// attribute; callers report it at the module's location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
     }
+}
+
+/// The positive 32-bit integer attribute `name` of `op`; None when absent.
+fn count_attribute(op: &OperationRef, name: &str) -> Result<Option<u32>, ConfigError> {
+    let Ok(attribute) = op.attribute(name) else { return Ok(None) };
+    let value = integer_attribute(attribute)
+        .map_err(|_| ConfigError(format!("'{name}' must be an integer attribute, got {attribute}")))?
+        .value();
+    match u32::try_from(value) {
+        Ok(count) if count > 0 => Ok(Some(count)),
+        _ => Err(ConfigError(format!("'{name}' must be a positive number, got {value}"))),
+    }
+}
+
+impl ModuleConfig {
+    /// Reads `module`'s attributes (an absent one takes upstream's default;
+    /// one that is no positive integer is an error).
+    pub fn of(module: &OperationRef) -> Result<ModuleConfig, ConfigError> {
+        Ok(ModuleConfig {
+            capability: module_capability(module),
+            num_warps: count_attribute(module, "ttg.num-warps")?,
+            threads_per_warp: count_attribute(module, "ttg.threads-per-warp")?.unwrap_or(THREADS_PER_WARP),
+            num_ctas: count_attribute(module, "ttg.num-ctas")?.unwrap_or(1),
+        })
+    }
+
+    /// The configuration of the `builtin.module` that holds `op` (or is
+    /// `op`); the defaults when there is none (an op being built).
+    pub fn of_enclosing(op: &OperationRef) -> Result<ModuleConfig, ConfigError> {
+        let mut current = Some(*op);
+        while let Some(candidate) = current {
+            if candidate.name().as_string_ref().as_str() == Ok("builtin.module") {
+                return ModuleConfig::of(&candidate);
+            }
+            current = candidate.parent_operation();
+        }
+        Ok(ModuleConfig { capability: None, num_warps: None, threads_per_warp: THREADS_PER_WARP, num_ctas: 1 })
+    }
+
+    /// `ttg.num-warps`, which a TTGIR module must have (upstream's
+    /// `getNumWarps`).
+    pub fn num_warps(&self) -> Result<u32, ConfigError> {
+        self.num_warps.ok_or_else(|| ConfigError("the module must specify its number of warps (ttg.num-warps)".into()))
+    }
+
+    /// The checked target; None without `ttg.target`.
+    pub fn target(&self) -> Option<Result<Target, String>> {
+        self.capability.map(Target::from_capability)
+    }
+}
+
+/// The warps of the code `op` is in (upstream's `maybeLookupNumWarps`): the
+/// `ttg.num-warps` of its closest enclosing function or module, or the warps
+/// of the `ttg.warp_specialize` partition it is in; None when there is none.
+pub fn lookup_num_warps(op: &OperationRef) -> Result<Option<u32>, ConfigError> {
+    let name = |op: &OperationRef| op.name().as_string_ref().as_str().map(str::to_string).unwrap_or_default();
+    let mut current = *op;
+    loop {
+        if matches!(name(&current).as_str(), "builtin.module" | "tt.func") {
+            if let Some(warps) = count_attribute(&current, "ttg.num-warps")? {
+                return Ok(Some(warps));
+            }
+        }
+        let Some(parent) = current.parent_operation() else { return Ok(None) };
+        if name(&parent) == "ttg.warp_specialize.partitions" {
+            return Ok(partition_warps(&parent, &current));
+        }
+        current = parent;
+    }
+}
+
+/// The `partitionNumWarps` entry of the partition of `partitions` (a
+/// `ttg.warp_specialize.partitions`) that holds `op`.
+fn partition_warps(partitions: &OperationRef, op: &OperationRef) -> Option<u32> {
+    use melior::ir::{attribute::DenseI32ArrayAttribute, BlockLike};
+    let region = op.block()?.parent_region()?;
+    let index = partitions.regions().position(|r| r == region)?;
+    let counts = partitions.parent_operation()?.attribute("partitionNumWarps").ok()?;
+    let counts = DenseI32ArrayAttribute::try_from(counts).ok()?;
+    counts.element(index).ok().and_then(|warps| u32::try_from(warps).ok())
 }
 
 #[cfg(test)]
@@ -141,5 +232,45 @@ mod tests {
         assert!(Target::parse("hip:gfx942").unwrap_err().starts_with("unknown target 'hip:gfx942'"));
         assert_eq!(parse_capability("cuda:100"), Some(100));
         assert_eq!(PTX_VERSION_TEXT.parse::<u32>(), Ok(PTX_VERSION));
+    }
+
+    /// The configuration of a module with `attributes`, and the warps
+    /// looked up from its function's first op.
+    fn read(attributes: &str) -> (Result<ModuleConfig, ConfigError>, Result<Option<u32>, ConfigError>) {
+        use melior::ir::{BlockLike, RegionLike};
+        let context = crate::context::create_context();
+        let source = format!(
+            "module attributes {{{attributes}}} {{\n  tt.func @f() attributes {{\"ttg.num-warps\" = 2 : i32}} {{\n    tt.return\n  }}\n}}\n"
+        );
+        let module = crate::io::parse_module(&context, &source, "config.mlir").unwrap();
+        let body = module.body();
+        let function = body.first_operation().unwrap();
+        let first = function.region(0).unwrap().first_block().unwrap().first_operation().unwrap();
+        (ModuleConfig::of(&module.as_operation()), lookup_num_warps(&first))
+    }
+
+    #[test]
+    fn reads_the_module_configuration() {
+        let (config, warps) =
+            read(r#""ttg.target" = "cuda:90", "ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32"#);
+        let config = config.unwrap();
+        assert_eq!(
+            config,
+            ModuleConfig { capability: Some(90), num_warps: Some(8), threads_per_warp: 32, num_ctas: 1 }
+        );
+        assert_eq!(config.num_warps(), Ok(8));
+        assert_eq!(config.target(), Some(Ok(Target { capability: 90 })));
+        // The function's own warps win, as upstream's lookupNumWarps.
+        assert_eq!(warps, Ok(Some(2)));
+
+        let (config, _) = read(r#""ttg.num-ctas" = 2 : i32"#);
+        let config = config.unwrap();
+        assert_eq!((config.capability, config.num_warps, config.num_ctas), (None, None, 2));
+        assert!(config.num_warps().unwrap_err().0.contains("ttg.num-warps"));
+
+        let (config, _) = read(r#""ttg.num-warps" = 0 : i32"#);
+        assert_eq!(config.unwrap_err().0, "'ttg.num-warps' must be a positive number, got 0");
+        let (config, _) = read(r#""ttg.threads-per-warp" = "32""#);
+        assert!(config.unwrap_err().0.starts_with("'ttg.threads-per-warp' must be an integer attribute"));
     }
 }

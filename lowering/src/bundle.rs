@@ -1,7 +1,10 @@
 //! The compile command's core: a module of Triton IR (TTIR or TTGIR) to a
 //! kernel bundle: PTX plus what a launcher needs (name, parameters, warps,
 //! shared memory).
-use crate::{emit, ptx, target::Target};
+use crate::{
+    emit, ptx,
+    target::{ModuleConfig, Target},
+};
 use melior::{
     ir::{operation::OperationLike, Module},
     pass::PassManager,
@@ -104,7 +107,7 @@ impl Bundle {
             self.info.name,
             self.target.name(),
             self.info.num_warps,
-            self.info.num_warps * 32,
+            self.info.num_warps * self.info.threads_per_warp,
             self.info.shared_bytes,
             parameters.join(",\n"),
             self.info.tensordesc_meta.join(", "),
@@ -165,7 +168,11 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
             limit,
         );
     }
-    let is_ttgir = module.as_operation().attribute("ttg.num-warps").is_ok();
+    let config = ModuleConfig::of(&module.as_operation()).map_err(|error| {
+        tritium_dialects::pass::emit_error(module.as_operation().location(), &error.0);
+        error.0
+    })?;
+    let is_ttgir = config.num_warps.is_some();
     let target = if is_ttgir {
         match Target::of_module(&module.as_operation()) {
             Some(target) => target.map_err(|message| {

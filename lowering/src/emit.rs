@@ -23,7 +23,7 @@ use std::{collections::HashMap, rc::Rc};
 use tritium_dialects::access::{ranked_tensor, OpAccess};
 use tritium_dialects::{
     layout::layout_of,
-    target::{ModuleGeometry, THREADS_PER_WARP},
+    target::{ModuleConfig, THREADS_PER_WARP},
     types,
 };
 
@@ -73,6 +73,8 @@ pub struct Lowering<'c> {
     pub num_warps: u32,
     /// CTAs per cluster of the launch (see [`CTAS_PER_CLUSTER`]).
     pub ctas_per_cluster: u32,
+    /// Threads per warp (`ttg.threads-per-warp`, 32 on NVIDIA GPUs).
+    pub threads_per_warp: u32,
     values: HashMap<usize, Vec<V>>,
     layouts: HashMap<(String, Vec<i64>), Rc<TensorLayout>>,
     /// Per-thread coordinates, with the index of the kernel block they were
@@ -287,13 +289,9 @@ impl<'c> Lowering<'c> {
 
         self.b.cursor = Cursor::Before(anchor);
         let absolute = self.b.special_register("tid.x");
-        let offset = self.b.i32_const(first_warp * 32);
+        let offset = self.b.i32_const(first_warp * i64::from(self.threads_per_warp));
         let tid = self.b.binary("arith.subi", absolute, offset);
-        let lane_mask = self.b.i32_const(31);
-        let lane = self.b.and(tid, lane_mask);
-        let five = self.b.i32_const(5);
-        let warp = self.b.lshr(tid, five);
-        let warp = self.b.inline_asm("shfl.sync.idx.b32 $0, $1, 0, 31, -1;", "=r,r", &[warp], Some(i32)).unwrap();
+        let (lane, warp) = lane_and_warp(&mut self.b, tid, self.threads_per_warp);
         let shared_type = self.b.ptr(3);
         let context = self.b.context;
         let shared_base = self.b.op1(
@@ -355,7 +353,11 @@ impl<'c> Lowering<'c> {
 #[derive(Clone, Debug)]
 pub struct KernelInfo {
     pub name: String,
+    /// The warps a launch needs (those of warp-specialized partitions too).
     pub num_warps: u32,
+    /// Threads per warp (`ttg.threads-per-warp`): a launch block is
+    /// `num_warps * threads_per_warp` threads.
+    pub threads_per_warp: u32,
     pub shared_bytes: usize,
     /// (name, type) of each parameter, in order.
     pub parameters: Vec<(String, String)>,
@@ -436,7 +438,7 @@ fn is_ptx_identifier(name: &str) -> bool {
 pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameters: bool) -> Result<Kernel<'c, 'a>> {
     let body = module.body();
     let module_op = module.as_operation();
-    let num_warps = check_module(&module_op)?;
+    let Warps { num_warps, threads_per_warp } = check_module(&module_op)?;
     let mut kernels = Vec::new();
     let mut next = body.first_operation();
     while let Some(op) = next {
@@ -502,6 +504,7 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
     let info = KernelInfo {
         name,
         num_warps: launch_warps,
+        threads_per_warp,
         shared_bytes,
         parameters,
         tensordesc_meta,
@@ -511,17 +514,45 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
     Ok(Kernel { op: kernel, function_type, info })
 }
 
-/// Checks what the lowering needs of the module itself; returns its number
-/// of warps.
-fn check_module(module_op: &OperationRef) -> Result<u32> {
-    let geometry = ModuleGeometry::of(module_op);
-    if geometry.threads_per_warp != THREADS_PER_WARP {
+/// The lane and warp ids of thread `tid` in warps of `threads_per_warp` (a
+/// power of two) threads.
+fn lane_and_warp<'c>(b: &mut Builder<'c>, tid: V, threads_per_warp: u32) -> (V, V) {
+    let last_lane = i64::from(threads_per_warp - 1);
+    let lane_mask = b.i32_const(last_lane);
+    let lane = b.and(tid, lane_mask);
+    let lane_bits = b.i32_const(i64::from(threads_per_warp.trailing_zeros()));
+    let warp = b.lshr(tid, lane_bits);
+    // Every lane holds the same warp id, but ptxas cannot see it through
+    // tid.x; broadcasting lane 0's value makes it uniform, so what depends
+    // only on the warp (wgmma descriptors, warp slots) lives in uniform
+    // registers instead of being recomputed per thread.
+    let i32 = b.i32();
+    let broadcast = format!("shfl.sync.idx.b32 $0, $1, 0, {last_lane}, -1;");
+    let warp = b.inline_asm(&broadcast, "=r,r", &[warp], Some(i32)).unwrap();
+    (lane, warp)
+}
+
+/// The warps of a module and their threads, as the lowering needs them.
+#[derive(Clone, Copy)]
+struct Warps {
+    /// `ttg.num-warps`: the warps that run a kernel's body.
+    num_warps: u32,
+    /// `ttg.threads-per-warp` (32: checked).
+    threads_per_warp: u32,
+}
+
+/// Checks what the lowering needs of the module itself (its configuration,
+/// [`ModuleConfig`]); returns its warps.
+fn check_module(module_op: &OperationRef) -> Result<Warps> {
+    let config = ModuleConfig::of(module_op).map_err(|e| LowerError::at(module_op, e.to_string()))?;
+    if config.threads_per_warp != THREADS_PER_WARP {
         return Err(LowerError::at(module_op, "only 32 threads per warp are supported on NVIDIA GPUs"));
     }
-    if geometry.num_ctas != 1 {
+    if config.num_ctas != 1 {
         return Err(LowerError::at(module_op, "kernels over several CTAs (num-ctas > 1) are not supported yet: layouts split over a cluster's CTAs are not lowered (compile the TTIR with num_ctas instead)"));
     }
-    Ok(geometry.num_warps.unwrap_or(4))
+    let num_warps = config.num_warps().map_err(|e| LowerError::at(module_op, e.to_string()))?;
+    Ok(Warps { num_warps, threads_per_warp: config.threads_per_warp })
 }
 
 /// Lowers every `tt.func` of `module` (kernels and the device functions
@@ -541,7 +572,7 @@ pub fn lower_module<'c>(
     let ModuleOptions { scratch_parameters, reflect_ftz, fp_fusion } = options;
     let body = module.body();
     let module_op = module.as_operation();
-    let num_warps = check_module(&module_op)?;
+    let warps = check_module(&module_op)?;
     let functions = tritium_passes::ir::module_functions(module_op);
     let Some(first) = functions.first() else { return Ok(()) };
 
@@ -574,7 +605,7 @@ pub fn lower_module<'c>(
     body.insert_operation_before(*first, global);
 
     let facts = ModuleFacts {
-        num_warps,
+        warps,
         total_num_warps: crate::module_int_attribute(&module_op, "ttg.total-num-warps").map(|n| n as u32),
         max_registers: crate::module_int_attribute(&module_op, "ttg.maxnreg"),
         global_scratch_size: global_scratch(&module_op).0,
@@ -610,8 +641,9 @@ pub struct ModuleOptions {
 /// What every function's lowering reads off the module.
 #[derive(Clone, Copy)]
 struct ModuleFacts {
-    /// The warps that run a kernel's body (`ttg.num-warps`).
-    num_warps: u32,
+    /// The warps that run a kernel's body (`ttg.num-warps`), and their
+    /// threads.
+    warps: Warps,
     /// With warp-specialized partitions, the warps a launch needs.
     total_num_warps: Option<u32>,
     /// `ttg.maxnreg`: registers per thread (the kernel's `.maxnreg`).
@@ -648,7 +680,7 @@ fn lower_function<'c>(
     axis_info: Option<tritium_passes::analysis::axis_info::ModuleAxisInfo>,
 ) -> Result<Lowering<'c>> {
     let ModuleFacts {
-        num_warps,
+        warps,
         total_num_warps,
         max_registers,
         global_scratch_size,
@@ -656,6 +688,7 @@ fn lower_function<'c>(
         fp_fusion,
         ctas_per_cluster,
     } = *facts;
+    let Warps { num_warps, threads_per_warp } = warps;
     let kernel = function_abi::is_kernel(&function_op);
     let function_type = function_op
         .attribute("function_type")
@@ -725,7 +758,7 @@ fn lower_function<'c>(
     // A warp-specialized kernel is launched with the warps of its partitions
     // too (tritongpu-allocate-warp-groups counts them as ttg.total-num-warps).
     let launch_warps = if kernel { total_num_warps.unwrap_or(num_warps) } else { num_warps };
-    let threads = launch_warps * THREADS_PER_WARP;
+    let threads = launch_warps * threads_per_warp;
     let unit = Attribute::unit(context);
     let mut attributes = vec![
         (Identifier::new(context, "sym_name"), StringAttribute::new(context, &name).into()),
@@ -779,16 +812,7 @@ fn lower_function<'c>(
         );
     }
     let tid = b.special_register("tid.x");
-    let lane_mask = b.i32_const(31);
-    let lane = b.and(tid, lane_mask);
-    let five = b.i32_const(5);
-    let warp = b.lshr(tid, five);
-    // Every lane holds the same warp id, but ptxas cannot see it through
-    // tid.x; broadcasting lane 0's value makes it uniform, so what depends
-    // only on the warp (wgmma descriptors, warp slots) lives in uniform
-    // registers instead of being recomputed per thread.
-    let i32 = b.i32();
-    let warp = b.inline_asm("shfl.sync.idx.b32 $0, $1, 0, 31, -1;", "=r,r", &[warp], Some(i32)).unwrap();
+    let (lane, warp) = lane_and_warp(&mut b, tid, threads_per_warp);
     let (shared_base, scratch) = if kernel {
         let shared_type = b.ptr(3);
         let global_smem = melior::ir::attribute::FlatSymbolRefAttribute::new(context, "global_smem").into();
@@ -813,6 +837,7 @@ fn lower_function<'c>(
         fp_fusion,
         num_warps,
         ctas_per_cluster,
+        threads_per_warp,
         values: HashMap::new(),
         layouts: HashMap::new(),
         thread_coords: HashMap::new(),

@@ -4,8 +4,8 @@
 //! contiguous dim as the axis info proves contiguous and aligned, up to 128
 //! bits, and threads then warps fill the tensor from that dim outwards.
 use crate::analysis::{axis_info::ModuleAxisInfo, slice::slice, type_facts::access_bit_width};
-use crate::ir::{fail, int_attribute, name_of, tensor_parts};
-use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Value, ValueLike};
+use crate::ir::{fail, name_of, tensor_parts};
+use melior::ir::{OperationRef, Value, ValueLike};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::{layout::layout_of, pass::PassFailed, types::is_pointer};
 use tritium_layout::{utils::shape_per_cta, Blocked, CtaLayout};
@@ -35,33 +35,6 @@ pub fn order_from_contiguity(contiguity: &[i64]) -> Vec<u32> {
     let mut order: Vec<u32> = (0..contiguity.len() as u32).collect();
     order.sort_by(|&a, &b| contiguity[b as usize].cmp(&contiguity[a as usize]));
     order
-}
-
-/// The number of warps of the code `op` is in: the `ttg.num-warps` of its
-/// function or module, or its warp-specialize partition's count (upstream
-/// `lookupNumWarps`).
-pub fn num_warps_of(op: OperationRef) -> Option<i64> {
-    let mut current = op;
-    loop {
-        let name = name_of(&current);
-        if name == "builtin.module" || name == "tt.func" {
-            if let Some(n) = int_attribute(&current, "ttg.num-warps") {
-                return Some(n);
-            }
-        }
-        let parent = current.parent_operation()?;
-        if name_of(&parent) == "ttg.warp_specialize.partitions" {
-            let region = current.block()?.parent_region()?;
-            let index = parent.regions().position(|r| r == region)?;
-            let counts = parent.parent_operation()?.attribute("partitionNumWarps").ok()?;
-            return dense_i32_element(counts, index).map(i64::from);
-        }
-        current = parent;
-    }
-}
-
-fn dense_i32_element(attribute: melior::ir::Attribute, index: usize) -> Option<i32> {
-    tritium_dialects::ir::dense_i32_at(attribute, index)
 }
 
 /// The machine a layout is for.

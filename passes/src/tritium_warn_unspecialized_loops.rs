@@ -12,11 +12,12 @@
 //! as a Python warning) learns that the request was not honoured, and why.
 use crate::{
     analysis::scratch::module_capability,
-    ir::{collect_ops, enclosing_module, int_attribute, name_of, Order},
+    ir::{collect_ops, enclosing_module, fail, name_of, Order},
 };
 use melior::ir::{operation::OperationLike, BlockLike, RegionLike};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::{emit_warning, PassDefinition, PassOptions, PassResult};
+use tritium_dialects::target::ModuleConfig;
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "tritium-warn-unspecialized-loops",
@@ -69,7 +70,8 @@ fn upstream_leaves_unspecialized(capability: u32, num_warps: Option<i64>, has_el
 fn run(module: melior::ir::OperationRef, _options: &PassOptions) -> PassResult {
     let module = enclosing_module(module).unwrap_or(module);
     let capability = module_capability(&module);
-    let num_warps = int_attribute(&module, "ttg.num-warps");
+    let config = ModuleConfig::of(&module).map_err(|e| fail(&module, e.0))?;
+    let num_warps = config.num_warps.map(i64::from);
     for op in collect_ops(module, Order::Pre) {
         if name_of(&op) != "scf.for" || op.attribute("tt.warp_specialize").is_err() {
             continue;

@@ -25,7 +25,6 @@ mod operands;
 mod scaled;
 mod slices;
 
-use crate::coalescing::num_warps_of;
 use crate::greedy::apply_with_folds;
 use crate::ir::{create, fail, tensor_parts, tensor_type};
 use crate::pattern_driver::report_error;
@@ -34,6 +33,7 @@ use melior::ir::{operation::OperationLike, Attribute, OperationRef, Value, Value
 use mma_choice::{instr_shape, mma_version, warps_per_tile, Dot};
 use operands::{comes_from_load_or_block_arg, convert_to_dot_operand, loaded_bit_width, shared_memory_operand};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::target::lookup_num_warps;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{emit_remark, PassDefinition, PassFailed, PassOptions, PassResult},
@@ -88,7 +88,8 @@ fn read_dot<'c, 'a>(op: OperationRef<'c, 'a>, result_layout: &Layout) -> Result<
     if shape.len() < 2 {
         return Err("dot results must have rank 2 or 3".into());
     }
-    let num_warps = num_warps_of(op).ok_or("the dot is not in a module or function with ttg.num-warps")?;
+    let num_warps =
+        lookup_num_warps(&op).map_err(|e| e.0)?.ok_or("the dot is not in a module or function with ttg.num-warps")?;
     Ok(Dot {
         op,
         a,
@@ -98,7 +99,7 @@ fn read_dot<'c, 'a>(op: OperationRef<'c, 'a>, result_layout: &Layout) -> Result<
         a_shape,
         result_type,
         shape_per_cta: result_layout.shape_per_cta(&shape).map_err(|e| e.to_string())?,
-        num_warps,
+        num_warps: i64::from(num_warps),
     })
 }
 

@@ -18,7 +18,7 @@
 //!   is left (a multiple of 8, at least 24): `actualRegisters` = [default,
 //!   partition 0, ...], and `ttg.maxnreg` is set, which ptxas needs to
 //!   accept `setmaxnreg`.
-use crate::ir::{collect_ops, create, enclosing_module, int_attribute, name_of, Order};
+use crate::ir::{collect_ops, create, enclosing_module, fail, int_attribute, name_of, Order};
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, IntegerAttribute},
     operation::OperationLike,
@@ -28,6 +28,7 @@ use melior::ir::{
 use tritium_dialects::{
     access::OpAccess,
     pass::{PassDefinition, PassOptions, PassResult},
+    target::ModuleConfig,
 };
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -124,8 +125,9 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     let module = enclosing_module(module).unwrap_or(module);
     let ws_ops: Vec<_> =
         collect_ops(module, Order::Pre).into_iter().filter(|o| name_of(o) == "ttg.warp_specialize").collect();
-    let base_warps = int_attribute(&module, "ttg.num-warps").unwrap_or(4) as i32;
-    let threads_per_warp = int_attribute(&module, "ttg.threads-per-warp").unwrap_or(32) as i32;
+    let config = ModuleConfig::of(&module).map_err(|e| fail(&module, e.0))?;
+    let base_warps = config.num_warps().map_err(|e| fail(&module, e.0))? as i32;
+    let threads_per_warp = config.threads_per_warp as i32;
     let total_of = |ws: &OperationRef| dense_i32(ws, "partitionNumWarps").unwrap_or_default().iter().sum::<i32>();
     let max_extra = ws_ops.iter().map(total_of).max().unwrap_or(0);
     let extra_groups = (max_extra + 3) / 4;

@@ -12,15 +12,14 @@
 //! the IR is unchanged (later passes remove the conversions they can).
 use crate::analysis::axis_info::ModuleAxisInfo;
 use crate::analysis::type_facts::bit_width;
-use crate::coalescing::{
-    accessed_pointer, blocked_for_shape, coalesced_layout, is_pointer_tensor, num_warps_of, Threads,
-};
-use crate::ir::{collect_ops, create, fail, int_attribute, name_of, set_type, tensor_parts, tensor_type, Order};
+use crate::coalescing::{accessed_pointer, blocked_for_shape, coalesced_layout, is_pointer_tensor, Threads};
+use crate::ir::{collect_ops, create, fail, name_of, set_type, tensor_parts, tensor_type, Order};
 use melior::ir::{operation::OperationLike, Attribute, BlockLike, OperationRef, Value, ValueLike};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
+    target::{lookup_num_warps, ModuleConfig},
 };
 use tritium_layout::{utils::matrix_order, Blocked, Layout};
 
@@ -35,12 +34,11 @@ pub static PASS: PassDefinition = PassDefinition {
 fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     // Upstream looks up the number of warps of every op, the module
     // included, and fails without it.
-    if int_attribute(&module, "ttg.num-warps").is_none() {
-        return Err(fail(&module, "the module must specify its number of warps (ttg.num-warps)"));
-    }
+    let config = ModuleConfig::of(&module).map_err(|e| fail(&module, e.0))?;
+    config.num_warps().map_err(|e| fail(&module, e.0))?;
     // Layouts are all chosen on the IR as it is, then applied.
     let axis = ModuleAxisInfo::analyze(module)?;
-    let threads_per_warp = int_attribute(&module, "ttg.threads-per-warp").unwrap_or(32);
+    let threads_per_warp = config.threads_per_warp;
     let ops = collect_ops(module, Order::Post);
     let mut plan: Vec<(OperationRef, Blocked)> = Vec::new();
     for op in &ops {
@@ -60,15 +58,11 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     Ok(())
 }
 
-fn threads_of(op: OperationRef, threads_per_warp: i64) -> Result<Threads, PassFailed> {
-    let num_warps = num_warps_of(op).ok_or_else(|| {
+fn threads_of(op: OperationRef, threads_per_warp: u32) -> Result<Threads, PassFailed> {
+    let num_warps = lookup_num_warps(&op).map_err(|e| fail(&op, e.0))?.ok_or_else(|| {
         fail(&op, "is not contained within a context that specifies the number of warps (ttg.num-warps)")
     })?;
-    let count = |n: i64, what: &str| u32::try_from(n).map_err(|_| fail(&op, format!("invalid {what}: {n}")));
-    Ok(Threads {
-        num_warps: count(num_warps, "ttg.num-warps")?,
-        threads_per_warp: count(threads_per_warp, "ttg.threads-per-warp")?,
-    })
+    Ok(Threads { num_warps, threads_per_warp })
 }
 
 /// The tensor a tensor-descriptor access moves: the result of a load or

@@ -12,9 +12,9 @@
 //! axis analysis, computed before the rewrite, about the new conversion,
 //! which the analysis has never seen, and gets the answer for unknown
 //! values (alignment 1).
-use crate::coalescing::{blocked_for_shape, num_warps_of, Threads};
+use crate::coalescing::{blocked_for_shape, Threads};
 use crate::greedy::apply_with_folds;
-use crate::ir::{create, enclosing_int_attribute, tensor_parts, tensor_type};
+use crate::ir::{create, tensor_parts, tensor_type};
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, IntegerAttribute},
     operation::OperationLike,
@@ -25,6 +25,7 @@ use tritium_dialects::access::OpAccess;
 use tritium_dialects::layout::{attribute_of, layout_of};
 use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
 use tritium_dialects::rewrite::{Pattern, Rewriter};
+use tritium_dialects::target::{lookup_num_warps, ModuleConfig};
 use tritium_dialects::types::MemDesc;
 use tritium_layout::Layout;
 
@@ -87,9 +88,8 @@ fn clip_size_per_thread<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &Rewriter) -
     }
     contiguous[fastest] = copy_size;
     let threads = Threads {
-        num_warps: u32::try_from(num_warps_of(op)?).ok()?,
-        // 32 when the module does not say (upstream's default).
-        threads_per_warp: u32::try_from(enclosing_int_attribute(op, "ttg.threads-per-warp").unwrap_or(32)).ok()?,
+        num_warps: lookup_num_warps(&op).ok()??,
+        threads_per_warp: ModuleConfig::of_enclosing(&op).ok()?.threads_per_warp,
     };
     let clipped = blocked_for_shape(&shape, contiguous, blocked.order.clone(), threads, blocked.cta.clone()).ok()?;
     let location = op.location();

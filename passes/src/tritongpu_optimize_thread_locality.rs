@@ -14,7 +14,7 @@ mod reduce;
 use crate::{
     coalescing::{blocked_for_shape, Threads},
     greedy::apply_with_folds,
-    ir::{create, enclosing_int_attribute, int_attribute, name_of, tensor_parts, tensor_type},
+    ir::{create, int_attribute, name_of, tensor_parts, tensor_type},
     ssa::{set_attribute, set_operand, uses},
 };
 use melior::ir::{operation::OperationLike, Attribute, OperationRef, Type, ValueLike};
@@ -23,6 +23,7 @@ use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{PassDefinition, PassOptions, PassResult},
     rewrite::{Pattern, Rewriter},
+    target::{lookup_num_warps, ModuleConfig},
 };
 use tritium_layout::{Blocked, CtaLayout, Layout};
 
@@ -47,9 +48,9 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
 
 /// The number of warps and of threads per warp that `op` runs with.
 fn threads_of(op: &OperationRef) -> Option<Threads> {
-    let num_warps = enclosing_int_attribute(*op, "ttg.num-warps")?;
-    let threads_per_warp = enclosing_int_attribute(*op, "ttg.threads-per-warp").unwrap_or(32);
-    Some(Threads { num_warps: num_warps as u32, threads_per_warp: threads_per_warp as u32 })
+    let num_warps = lookup_num_warps(op).ok()??;
+    let threads_per_warp = ModuleConfig::of_enclosing(op).ok()?.threads_per_warp;
+    Some(Threads { num_warps, threads_per_warp })
 }
 
 /// The CTA layout of upstream's `BlockedEncodingAttr::get(shape, sizePerThread,
@@ -131,7 +132,7 @@ fn reshape_for_reduction(op: OperationRef, rewriter: &Rewriter) -> bool {
     let mut order: Vec<u32> = current_order.into_iter().filter(|d| *d as usize != axis).collect();
     order.push(axis as u32);
     let size_per_thread = vec![1u32; shape.len()];
-    let num_ctas = enclosing_int_attribute(op, "ttg.num-ctas").unwrap_or(1) as u32;
+    let Ok(ModuleConfig { num_ctas, .. }) = ModuleConfig::of_enclosing(&op) else { return false };
     let (Some(threads), Some(cta)) = (threads_of(&op), cta_for(&shape, &size_per_thread, &order, num_ctas)) else {
         return false;
     };

@@ -162,7 +162,23 @@ fn predicated(instruction: &str, outputs: &[String], bits: u32, predicate: Optio
     }
 }
 
-pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
+pub fn lower_rmw<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    lower(l, op, Atomic::Rmw)
+}
+
+pub fn lower_cas<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    lower(l, op, Atomic::Cas)
+}
+
+/// `tt.atomic_rmw` or `tt.atomic_cas`, which share everything but the PTX
+/// instruction.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Atomic {
+    Rmw,
+    Cas,
+}
+
+fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, kind: Atomic) -> Result<()> {
     let result_type = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?.r#type();
     let element = l.lower_type(result_type);
     let bits =
@@ -174,7 +190,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> 
         Some(layout) => representative(l, layout),
         None => Some(first_thread(l)),
     };
-    let old = if name == "tt.atomic_cas" {
+    let old = if kind == Atomic::Cas {
         cas(l, &op, element, bits, owner, layout.as_deref())?
     } else {
         rmw(l, &op, element, bits, owner, layout.as_deref())?

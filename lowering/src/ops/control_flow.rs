@@ -11,29 +11,43 @@ use melior::ir::{
 };
 use tritium_dialects::access::OpAccess;
 
-pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
-    match name {
-        "scf.for" => lower_for(l, op),
-        "scf.if" => lower_if(l, op),
-        "scf.while" => lower_while(l, op),
-        "scf.yield" | "scf.condition" => terminator(l, op, name),
-        "cf.br" | "cf.cond_br" => branch(l, op, name),
-        "tt.map_elementwise" => map_elementwise(l, op),
-        "tt.map_elementwise.return" => {
-            let (flat, _) = flatten(l, &op, 0..op.operand_count())?;
-            l.b.op("scf.yield", &flat, &[], &[]);
-            Ok(())
-        }
-        _ => unreachable!(),
-    }
+pub fn lower_yield<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    terminator(l, op, "scf.yield")
+}
+
+pub fn lower_condition<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    terminator(l, op, "scf.condition")
+}
+
+pub fn lower_br<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    branch(l, op, Branch::Unconditional)
+}
+
+pub fn lower_cond_br<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    branch(l, op, Branch::Conditional)
+}
+
+/// The end of a `tt.map_elementwise` body: an `scf.yield` of its registers
+/// from the `scf.execute_region` that [`lower_map_elementwise`] builds.
+pub fn lower_map_elementwise_return<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let (flat, _) = flatten(l, &op, 0..op.operand_count())?;
+    l.b.op("scf.yield", &flat, &[], &[]);
+    Ok(())
+}
+
+/// `cf.br` or `cf.cond_br` (whose first operand is the condition).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Branch {
+    Unconditional,
+    Conditional,
 }
 
 /// `cf.br`/`cf.cond_br` between the kernel's blocks (early returns): the
 /// same branch between their llvm blocks, passing the operands' registers.
 /// A successor's operands are as many as its arguments, in successor order
 /// after the condition.
-fn branch<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
-    let mut next_operand = usize::from(name == "cf.cond_br");
+fn branch<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, kind: Branch) -> Result<()> {
+    let mut next_operand = usize::from(kind == Branch::Conditional);
     let mut successors = Vec::new();
     let mut passed = Vec::new();
     for successor in op.successors() {
@@ -60,7 +74,7 @@ fn branch<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Res
     let successor_refs: Vec<BlockRef> = successors.iter().map(|b| unsafe { BlockRef::from_raw(*b) }).collect();
     let successor_refs: Vec<&Block> = successor_refs.iter().map(|b| &**b).collect();
     let mut operands: Vec<V> = Vec::new();
-    let builder = if name == "cf.br" {
+    let builder = if kind == Branch::Unconditional {
         operands.extend(&passed[0]);
         OperationBuilder::new("llvm.br", location)
     } else {
@@ -187,7 +201,7 @@ fn keep_loop_annotation(old: &OperationRef, new: &OperationRef) {
     }
 }
 
-fn lower_for<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_for<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let bounds: Vec<V> = (0..3).map(|i| l.operand(&op, i).map(|r| r[0])).collect::<Result<_>>()?;
     let (inits, counts) = flatten(l, &op, 3..op.operand_count())?;
     let types: Vec<Type> = inits.iter().map(|v| type_of(*v)).collect();
@@ -222,7 +236,7 @@ fn result_shapes<'c>(l: &mut Lowering<'c>, op: &OperationRef<'c, '_>) -> Result<
     Ok((counts, types))
 }
 
-fn lower_if<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_if<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let condition = l.operand(&op, 0)?[0];
     let (counts, types) = result_shapes(l, &op)?;
     let has_else = op.region_at(1).ok().and_then(|r| r.first_block()).is_some();
@@ -246,7 +260,7 @@ fn lower_if<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     Ok(())
 }
 
-fn lower_while<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_while<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let (inits, init_counts) = flatten(l, &op, 0..op.operand_count())?;
     let before_types: Vec<Type> = inits.iter().map(|v| type_of(*v)).collect();
     let (result_counts, result_types) = result_shapes(l, &op)?;
@@ -269,7 +283,7 @@ fn lower_while<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()>
 /// entry block's arguments are operand `i`'s element `j` at `i * pack + j`,
 /// and `tt.map_elementwise.return` yields result `r`'s element `j` at
 /// `r * pack + j` (the frontend's order).
-fn map_elementwise<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_map_elementwise<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let pack = crate::int_attribute(&op, "pack").unwrap_or(1).max(1) as usize;
     let (counts, _) = result_shapes(l, &op)?;
     let count = counts.first().copied().unwrap_or(1);

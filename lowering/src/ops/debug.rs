@@ -20,13 +20,6 @@ use melior::ir::{
 };
 use tritium_dialects::access::OpAccess;
 
-pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
-    match name {
-        "tt.print" => print(l, op),
-        _ => assert(l, op),
-    }
-}
-
 /// At most this many printf arguments reach the output (nvptx's limit).
 const MAX_PRINTF_OPERANDS: usize = 32;
 
@@ -34,7 +27,7 @@ fn string_attribute(op: &OperationRef, name: &str) -> Option<String> {
     op.attribute(name).ok().and_then(tritium_dialects::access::string_attribute_value)
 }
 
-fn print<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_print<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let prefix = string_attribute(&op, "prefix").unwrap_or_default();
     let hex = op.attribute("hex").is_ok_and(|a| a.to_string() == "true");
     let signed = crate::dense_i32_attribute(&op, "isSigned").unwrap_or_default();
@@ -175,7 +168,7 @@ fn entry_alloca<'c>(l: &mut Lowering<'c>, ty: Type<'c>) -> V {
     slot
 }
 
-fn assert<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_assert<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let message = string_attribute(&op, "message").unwrap_or_default();
     let conditions = l.operand(&op, 0)?;
     // Fails where any element this thread holds is false.

@@ -12,10 +12,11 @@ use melior::ir::{
 };
 use tritium_dialects::access::{dense_elements, float_attribute, ranked_tensor, OpAccess};
 
-pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
-    if name == "arith.constant" {
-        return constant(l, op);
-    }
+/// The element-wise ops (`arith.*`, `math.*` and the `tt` ones the op table
+/// names): the op's name picks the scalar instruction in [`scalar`].
+pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let name = super::name_of(&op);
+    let name = name.as_str();
     let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let result_type = l.lower_type(result.r#type());
     let count =
@@ -305,8 +306,30 @@ pub fn declare_function<'c>(l: &mut Lowering<'c>, name: &str, args: &[Type<'c>],
     function.block().expect("the kernel is in the module").insert_operation_before(function, declaration);
 }
 
-/// `arith.constant`: scalars are copied; a splat tensor becomes one scalar
-/// shared by all registers.
+/// `arith.constant`: fp8 constants (no LLVM type) are `fp8`'s; the others
+/// as [`constant`].
+pub fn lower_constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    if super::fp8::is_fp8_constant(&op) {
+        super::fp8::lower_constant(l, op)
+    } else {
+        constant(l, op)
+    }
+}
+
+/// `ub.poison` (the value of a function that returns nothing on some path):
+/// LLVM's poison, in every register of a tensor.
+pub fn lower_poison<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let count =
+        if result.r#type().is_ranked_tensor() { l.tensor_layout(&op, result.r#type())?.num_registers() } else { 1 };
+    let element = l.lower_type(result.r#type());
+    let value = l.b.op1("llvm.mlir.poison", &[], element, &[]);
+    l.set_result(&op, 0, vec![value; count]);
+    Ok(())
+}
+
+/// A non-fp8 `arith.constant`: scalars are copied; a splat tensor becomes
+/// one scalar shared by all registers.
 fn constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let value = op.attribute("value").map_err(|_| LowerError::at(&op, "has no value"))?;

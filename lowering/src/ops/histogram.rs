@@ -94,7 +94,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
 
     // Across warps: zero the bins, add each warp's counts, read back.
     let base = l.scratch_base(&op)?;
-    let threads = l.num_warps * 32;
+    let threads = l.num_warps * l.threads_per_warp;
     let tid = l.tid;
     for i in 0..bins.div_ceil(threads) {
         let offset = l.b.i32_const((i * threads) as i64);
@@ -107,7 +107,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     }
     l.b.barrier();
     // Warps that repeat another warp's elements, and lanes past the bins
-    // (fewer than 32 bins), add nothing.
+    // (fewer bins than lanes), add nothing.
     let free_warps = src.free_warp_mask();
     let mut adds: Option<V> = None;
     if free_warps != 0 {
@@ -119,7 +119,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             b.icmp(0, repeated, zero)
         }));
     }
-    if bins < 32 {
+    if bins < l.threads_per_warp {
         let in_range = l.in_prologue(|b| {
             let n = b.i32_const(bins as i64);
             b.icmp(6, lane, n) // ult

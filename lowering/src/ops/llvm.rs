@@ -10,11 +10,14 @@ use crate::{
 use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, TypeLike, ValueLike};
 use tritium_dialects::access::OpAccess;
 
-pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
-    if name == "gpu.barrier" {
-        l.b.barrier();
-        return Ok(());
-    }
+/// `gpu.barrier`: a barrier of the whole CTA.
+pub fn lower_gpu_barrier<'c>(l: &mut Lowering<'c>, _op: OperationRef<'c, '_>) -> Result<()> {
+    l.b.barrier();
+    Ok(())
+}
+
+/// Any `llvm.*` op without an entry of its own in the op table.
+pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     if op.region_count() != 0 {
         return Err(LowerError::at(&op, "llvm ops with regions are only supported at module level"));
     }

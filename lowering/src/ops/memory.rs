@@ -9,15 +9,6 @@ use melior::ir::{operation::OperationLike, OperationRef, Type, TypeLike, ValueLi
 use tritium_dialects::access::{ranked_tensor, OpAccess};
 use tritium_dialects::types;
 
-pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
-    match name {
-        "tt.addptr" => addptr(l, op),
-        "tt.load" => load(l, op),
-        "tt.store" => store(l, op),
-        _ => Err(LowerError::at(&op, "atomics are not supported by the lowering yet")),
-    }
-}
-
 /// The element type a (tensor of) pointer(s) points to, lowered.
 fn pointee<'c>(l: &Lowering<'c>, op: &OperationRef, ty: Type<'c>) -> Result<Type<'c>> {
     let element = ranked_tensor(ty)
@@ -38,7 +29,7 @@ fn registers_of<'c>(l: &mut Lowering<'c>, op: &OperationRef<'c, '_>, index: usiz
     l.operand(op, index)
 }
 
-fn addptr<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_addptr<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let element = pointee(l, &op, op.result_at(0).unwrap().r#type())?;
     let (pointers, offsets) = (registers_of(l, &op, 0)?, registers_of(l, &op, 1)?);
     if pointers.len() != offsets.len() {
@@ -245,7 +236,7 @@ fn vector_suffix(count: usize) -> String {
     }
 }
 
-fn load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let result_type = op.result_at(0).unwrap().r#type();
     let element = l.lower_type(result_type);
     let bits = access_bits(&op, element)?;
@@ -335,7 +326,7 @@ fn load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     Ok(())
 }
 
-fn store<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_store<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let pointer_type = op.operand_at(0).unwrap().r#type();
     let pointers = registers_of(l, &op, 0)?;
     let values = registers_of(l, &op, 1)?;

@@ -45,7 +45,8 @@ pub fn shuffle_xor<'c>(l: &mut Lowering<'c>, v: V, mask: u32) -> V {
         _ => 32,
     };
     let i32 = l.b.i32();
-    let asm = format!("shfl.sync.bfly.b32 $0, $1, {mask}, 31, -1;");
+    let last_lane = l.threads_per_warp - 1;
+    let asm = format!("shfl.sync.bfly.b32 $0, $1, {mask}, {last_lane}, -1;");
     let shuffle32 = |l: &mut Lowering<'c>, x: V| l.b.inline_asm(&asm, "=r,r", &[x], Some(i32)).unwrap();
     match bits {
         32 => {

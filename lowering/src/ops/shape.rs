@@ -11,31 +11,39 @@ use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
 
-pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
-    match name {
-        "tt.make_range" => make_range(l, op),
-        "tt.splat" => {
-            let scalar = l.operand(&op, 0)?;
-            if scalar.len() != 1 {
-                return Err(LowerError::at(&op, "splat of a tensor is not supported"));
-            }
-            let layout = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
-            l.set_result(&op, 0, vec![scalar[0]; layout.num_registers()]);
-            Ok(())
-        }
-        "tt.unsplat" => {
-            let registers = l.operand(&op, 0)?;
-            l.set_result(&op, 0, vec![registers[0]]);
-            Ok(())
-        }
-        "tt.join" => join(l, op),
-        "tt.cat" => cat(l, op),
-        "tt.split" => split(l, op),
-        _ => remap(l, op, name),
+pub fn lower_splat<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let scalar = l.operand(&op, 0)?;
+    if scalar.len() != 1 {
+        return Err(LowerError::at(&op, "splat of a tensor is not supported"));
     }
+    let layout = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
+    l.set_result(&op, 0, vec![scalar[0]; layout.num_registers()]);
+    Ok(())
 }
 
-fn make_range<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_unsplat<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let registers = l.operand(&op, 0)?;
+    l.set_result(&op, 0, vec![registers[0]]);
+    Ok(())
+}
+
+pub fn lower_broadcast<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    remap(l, op, Remap::Broadcast)
+}
+
+pub fn lower_expand_dims<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    remap(l, op, Remap::ExpandDims)
+}
+
+pub fn lower_trans<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    remap(l, op, Remap::Trans)
+}
+
+pub fn lower_reshape<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    remap(l, op, Remap::Reshape)
+}
+
+pub fn lower_make_range<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let start = crate::int_attribute(&op, "start").unwrap_or(0);
     let layout = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let mut registers = Vec::with_capacity(layout.num_registers());
@@ -119,20 +127,30 @@ fn same_replication(src: &TensorLayout, dst: &TensorLayout) -> bool {
         && src.warp_bases.len() == dst.warp_bases.len()
 }
 
-fn remap<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
+/// The shape ops whose result registers are operand registers, each at the
+/// element the op maps it from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Remap {
+    Broadcast,
+    ExpandDims,
+    Trans,
+    Reshape,
+}
+
+fn remap<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, kind: Remap) -> Result<()> {
     let src_type = op.operand_at(0).unwrap().r#type();
     let dst_type = op.result_at(0).unwrap().r#type();
     let (src, dst) = (l.tensor_layout(&op, src_type)?, l.tensor_layout(&op, dst_type)?);
     let (src_shape, dst_shape) = (src.shape.clone(), dst.shape.clone());
-    let to_source: SourceCoordinates = match name {
-        "tt.broadcast" => Box::new(move |c: &[u32]| {
+    let to_source: SourceCoordinates = match kind {
+        Remap::Broadcast => Box::new(move |c: &[u32]| {
             c.iter().zip(&src_shape).map(|(x, size)| if *size == 1 { 0 } else { *x }).collect()
         }),
-        "tt.expand_dims" => {
+        Remap::ExpandDims => {
             let axis = crate::int_attribute(&op, "axis").unwrap_or(0) as usize;
             Box::new(move |c: &[u32]| c.iter().enumerate().filter(|(d, _)| *d != axis).map(|(_, x)| *x).collect())
         }
-        "tt.trans" => {
+        Remap::Trans => {
             let order = crate::dense_i32_attribute(&op, "order").ok_or_else(|| LowerError::at(&op, "has no order"))?;
             Box::new(move |c: &[u32]| {
                 let mut source = vec![0; c.len()];
@@ -142,7 +160,7 @@ fn remap<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Resu
                 source
             })
         }
-        "tt.reshape" => Box::new(move |c: &[u32]| {
+        Remap::Reshape => Box::new(move |c: &[u32]| {
             // Row-major linear index, split again along the source shape.
             let mut linear: u64 = 0;
             for (x, size) in c.iter().zip(&dst_shape) {
@@ -155,11 +173,10 @@ fn remap<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Resu
             }
             source
         }),
-        _ => return Err(LowerError::at(&op, "is not a shape op")),
     };
     let map = match register_map(&src, &dst, to_source.as_ref()) {
         Ok(map) => map,
-        Err(_) if name == "tt.reshape" && op.attribute("allow_reorder").is_ok() && same_replication(&src, &dst) => {
+        Err(_) if kind == Remap::Reshape && op.attribute("allow_reorder").is_ok() && same_replication(&src, &dst) => {
             (0..src.num_registers()).collect()
         }
         Err(e) => return Err(LowerError::at(&op, e)),
@@ -170,7 +187,7 @@ fn remap<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Resu
 }
 
 /// join(lhs, rhs): the new minor dimension selects the operand.
-fn join<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_join<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let src = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
     let dst = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let (lhs, rhs) = (l.operand(&op, 0)?, l.operand(&op, 1)?);
@@ -192,7 +209,7 @@ fn join<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
 }
 
 /// split(x): the halves along the minor dimension of size 2.
-fn split<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_split<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let src = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
     let dst = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let registers = l.operand(&op, 0)?;
@@ -222,7 +239,7 @@ fn split<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
 /// `tt.cat` (its order of elements may change: `can_reorder`): as upstream,
 /// the result's registers are the first operand's, then the second's; the
 /// result's layout holds twice the registers of the operands'.
-fn cat<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_cat<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let mut registers = l.operand(&op, 0)?;
     registers.extend(l.operand(&op, 1)?);
     let layout = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;

@@ -272,106 +272,109 @@ fn read<'c>(
         .ok_or_else(|| LowerError::at(op, "the shared-memory access leaves registers unread"))
 }
 
-pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
-    match name {
-        "ttg.local_dealloc" => Ok(()),
-        "ttg.local_barrier" => {
-            l.b.barrier();
-            Ok(())
-        }
-        "ttg.local_alloc" => {
-            let offset = crate::int_attribute(&op, "allocation.offset")
-                .ok_or_else(|| LowerError::at(&op, "has no allocation.offset (allocate-shared-memory-nv)"))?;
-            let (base, i8) = (l.shared_base, l.b.int_type(8));
-            let pointer = l.in_prologue(|b| {
-                let offset = b.i32_const(offset);
-                b.gep(base, offset, i8)
-            });
-            let memdesc_type = op.result_at(0).unwrap().r#type();
-            if op.operand_count() == 1 {
-                let registers = l.operand(&op, 0)?;
-                write(l, &op, &registers, op.operand_at(0).unwrap().r#type(), memdesc_type, pointer)?;
-            }
-            l.set_result(&op, 0, vec![pointer]);
-            Ok(())
-        }
-        "ttg.local_store" => {
-            let registers = l.operand(&op, 0)?;
-            let pointer = l.operand(&op, 1)?[0];
-            write(l, &op, &registers, op.operand_at(0).unwrap().r#type(), op.operand_at(1).unwrap().r#type(), pointer)
-        }
-        "ttg.local_load" => {
-            let pointer = l.operand(&op, 0)?[0];
-            let registers =
-                read(l, &op, op.result_at(0).unwrap().r#type(), op.operand_at(0).unwrap().r#type(), pointer)?;
-            l.set_result(&op, 0, registers);
-            Ok(())
-        }
-        "ttg.memdesc_index" => {
-            let pointer = l.operand(&op, 0)?[0];
-            let index = l.operand(&op, 1)?[0];
-            let (memdesc, _) = memdesc_layout(&op, op.result_at(0).unwrap().r#type())?;
-            let slice: i64 = memdesc.shape.iter().product();
-            let stride = l.b.i32_const(slice);
-            let elements = l.b.mul(index, stride);
-            let element = l.lower_type(memdesc.element_type);
-            let stored = if element.to_string() == "i1" { l.b.int_type(8) } else { element };
-            let address = l.b.gep(pointer, elements, stored);
-            l.set_result(&op, 0, vec![address]);
-            Ok(())
-        }
-        "ttg.memdesc_trans" | "ttg.memdesc_reshape" => {
-            // A view of the same bytes: the result type's layout describes
-            // the transposition or the new shape (the verifier checked that
-            // it maps every element to the same offset).
-            let pointer = l.operand(&op, 0)?[0];
-            l.set_result(&op, 0, vec![pointer]);
-            Ok(())
-        }
-        "ttg.memdesc_subslice" => {
-            let pointer = l.operand(&op, 0)?[0];
-            let offsets =
-                crate::dense_i32_attribute(&op, "offsets").ok_or_else(|| LowerError::at(&op, "has no offsets"))?;
-            let (memdesc, shared) = memdesc_layout(&op, op.operand_at(0).unwrap().r#type())?;
-            // The element at the subslice's origin, through the source's layout.
-            let coords: Vec<(tritium_layout::Dim, u32)> =
-                offsets.iter().enumerate().map(|(d, o)| (tritium_layout::Dim::Axis(d), *o as u32)).collect();
-            let inverse = shared.invert().map_err(|e| LowerError::at(&op, e.to_string()))?;
-            let origin = inverse.apply(&coords).map_err(|e| LowerError::at(&op, e.to_string()))?;
-            let offset = origin.iter().find(|(d, _)| *d == tritium_layout::Dim::Offset).map(|(_, v)| *v).unwrap_or(0);
-            let element = l.lower_type(memdesc.element_type);
-            let stored = if element.to_string() == "i1" { l.b.int_type(8) } else { element };
-            let offset = l.b.i32_const(offset as i64);
-            let address = l.b.gep(pointer, offset, stored);
-            l.set_result(&op, 0, vec![address]);
-            Ok(())
-        }
-        "ttg.async_copy_global_to_local" => async_copy(l, op),
-        "ttg.async_commit_group" => {
-            // NVVM's op, as upstream: LLVM prints it as upstream's PTX does.
-            l.b.op("nvvm.cp.async.commit.group", &[], &[], &[]);
-            let token = l.b.i32_const(0);
-            l.set_result(&op, 0, vec![token]);
-            Ok(())
-        }
-        "ttg.async_wait" => {
-            let pending = crate::int_attribute(&op, "num").unwrap_or(0);
-            // The barrier that makes other threads' copies visible follows
-            // (tritongpu-membar puts a ttg.local_barrier after every wait).
-            let i32 = l.b.i32();
-            let n = l.b.int_attr(i32, pending);
-            l.b.op("nvvm.cp.async.wait.group", &[], &[], &[("n", n)]);
-            let token = l.b.i32_const(0);
-            l.set_result(&op, 0, vec![token]);
-            Ok(())
-        }
-        _ => Err(LowerError::at(&op, "is not supported by the lowering yet")),
+pub fn lower_local_dealloc<'c>(_l: &mut Lowering<'c>, _op: OperationRef<'c, '_>) -> Result<()> {
+    Ok(())
+}
+
+pub fn lower_local_barrier<'c>(l: &mut Lowering<'c>, _op: OperationRef<'c, '_>) -> Result<()> {
+    l.b.barrier();
+    Ok(())
+}
+
+pub fn lower_local_alloc<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let offset = crate::int_attribute(&op, "allocation.offset")
+        .ok_or_else(|| LowerError::at(&op, "has no allocation.offset (allocate-shared-memory-nv)"))?;
+    let (base, i8) = (l.shared_base, l.b.int_type(8));
+    let pointer = l.in_prologue(|b| {
+        let offset = b.i32_const(offset);
+        b.gep(base, offset, i8)
+    });
+    let memdesc_type = op.result_at(0).unwrap().r#type();
+    if op.operand_count() == 1 {
+        let registers = l.operand(&op, 0)?;
+        write(l, &op, &registers, op.operand_at(0).unwrap().r#type(), memdesc_type, pointer)?;
     }
+    l.set_result(&op, 0, vec![pointer]);
+    Ok(())
+}
+
+pub fn lower_local_store<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let registers = l.operand(&op, 0)?;
+    let pointer = l.operand(&op, 1)?[0];
+    write(l, &op, &registers, op.operand_at(0).unwrap().r#type(), op.operand_at(1).unwrap().r#type(), pointer)
+}
+
+pub fn lower_local_load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let pointer = l.operand(&op, 0)?[0];
+    let registers = read(l, &op, op.result_at(0).unwrap().r#type(), op.operand_at(0).unwrap().r#type(), pointer)?;
+    l.set_result(&op, 0, registers);
+    Ok(())
+}
+
+pub fn lower_memdesc_index<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let pointer = l.operand(&op, 0)?[0];
+    let index = l.operand(&op, 1)?[0];
+    let (memdesc, _) = memdesc_layout(&op, op.result_at(0).unwrap().r#type())?;
+    let slice: i64 = memdesc.shape.iter().product();
+    let stride = l.b.i32_const(slice);
+    let elements = l.b.mul(index, stride);
+    let element = l.lower_type(memdesc.element_type);
+    let stored = if element.to_string() == "i1" { l.b.int_type(8) } else { element };
+    let address = l.b.gep(pointer, elements, stored);
+    l.set_result(&op, 0, vec![address]);
+    Ok(())
+}
+
+/// `ttg.memdesc_trans` and `ttg.memdesc_reshape`: a view of the same bytes;
+/// the result type's layout describes the transposition or the new shape
+/// (the verifier checked that it maps every element to the same offset).
+pub fn lower_memdesc_trans<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let pointer = l.operand(&op, 0)?[0];
+    l.set_result(&op, 0, vec![pointer]);
+    Ok(())
+}
+
+pub fn lower_memdesc_subslice<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let pointer = l.operand(&op, 0)?[0];
+    let offsets = crate::dense_i32_attribute(&op, "offsets").ok_or_else(|| LowerError::at(&op, "has no offsets"))?;
+    let (memdesc, shared) = memdesc_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    // The element at the subslice's origin, through the source's layout.
+    let coords: Vec<(tritium_layout::Dim, u32)> =
+        offsets.iter().enumerate().map(|(d, o)| (tritium_layout::Dim::Axis(d), *o as u32)).collect();
+    let inverse = shared.invert().map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let origin = inverse.apply(&coords).map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let offset = origin.iter().find(|(d, _)| *d == tritium_layout::Dim::Offset).map(|(_, v)| *v).unwrap_or(0);
+    let element = l.lower_type(memdesc.element_type);
+    let stored = if element.to_string() == "i1" { l.b.int_type(8) } else { element };
+    let offset = l.b.i32_const(offset as i64);
+    let address = l.b.gep(pointer, offset, stored);
+    l.set_result(&op, 0, vec![address]);
+    Ok(())
+}
+
+pub fn lower_async_commit_group<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    // NVVM's op, as upstream: LLVM prints it as upstream's PTX does.
+    l.b.op("nvvm.cp.async.commit.group", &[], &[], &[]);
+    let token = l.b.i32_const(0);
+    l.set_result(&op, 0, vec![token]);
+    Ok(())
+}
+
+pub fn lower_async_wait<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let pending = crate::int_attribute(&op, "num").unwrap_or(0);
+    // The barrier that makes other threads' copies visible follows
+    // (tritongpu-membar puts a ttg.local_barrier after every wait).
+    let i32 = l.b.i32();
+    let n = l.b.int_attr(i32, pending);
+    l.b.op("nvvm.cp.async.wait.group", &[], &[], &[("n", n)]);
+    let token = l.b.i32_const(0);
+    l.set_result(&op, 0, vec![token]);
+    Ok(())
 }
 
 /// cp.async of each thread's elements into the buffer, vectorised up to 16
 /// bytes by the pointers' contiguity; masked-off elements are zero-filled.
-fn async_copy<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_async_copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let source_type = op.operand_at(0).unwrap().r#type();
     let memdesc_type = op.operand_at(1).unwrap().r#type();
     let pointers = l.operand(&op, 0)?;

@@ -39,71 +39,62 @@ use tritium_layout::{kinds::tma_box, Dim};
 
 mod device_descriptors;
 
-pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
-    match name {
-        "ttng.init_barrier" => {
-            let count = crate::int_attribute(&op, "count").ok_or_else(|| LowerError::at(&op, "has no count"))?;
-            let barrier = l.operand(&op, 0)?[0];
-            let first = first_thread(l);
-            l.b.inline_asm(
-                &format!("@$0 mbarrier.init.shared::cta.b64 [$1], {count};"),
-                "b,r",
-                &[first, barrier],
-                None,
-            );
-            Ok(())
-        }
-        "ttng.inval_barrier" => {
-            let barrier = l.operand(&op, 0)?[0];
-            let first = first_thread(l);
-            l.b.inline_asm("@$0 mbarrier.inval.shared::cta.b64 [$1];", "b,r", &[first, barrier], None);
-            Ok(())
-        }
-        "ttng.barrier_expect" => {
-            let size = crate::int_attribute(&op, "size").ok_or_else(|| LowerError::at(&op, "has no size"))?;
-            let barrier = l.operand(&op, 0)?[0];
-            let pred = l.operand(&op, 1)?[0];
-            let first = first_thread(l);
-            let pred = l.b.and(first, pred);
-            l.b.inline_asm(
-                &format!("@$0 mbarrier.arrive.expect_tx.shared.b64 _, [$1], {size};"),
-                "b,r",
-                &[pred, barrier],
-                None,
-            );
-            Ok(())
-        }
-        "ttng.arrive_barrier" => {
-            let count = crate::int_attribute(&op, "count").unwrap_or(1);
-            let barrier = l.operand(&op, 0)?[0];
-            let mut pred = first_thread(l);
-            if op.operand_count() > 1 {
-                let given = l.operand(&op, 1)?[0];
-                pred = l.b.and(pred, given);
-            }
-            let asm = format!("@$0 mbarrier.arrive.shared::cta.b64 _, [$1], {count};");
-            l.b.inline_asm(&asm, "b,r", &[pred, barrier], None);
-            Ok(())
-        }
-        "ttng.wait_barrier" => wait_barrier(l, op),
-        "ttng.async_tma_copy_global_to_local" => copy_global_to_local(l, op),
-        "ttng.async_tma_copy_local_to_global" => copy_local_to_global(l, op),
-        "ttng.async_tma_reduce" => reduce_local_to_global(l, op),
-        "ttng.async_tma_store_wait" => {
-            let pendings = crate::int_attribute(&op, "pendings").unwrap_or(0);
-            l.b.inline_asm(&format!("cp.async.bulk.wait_group.read {pendings};"), "", &[], None);
-            Ok(())
-        }
-        // Device-side descriptors (tt.make_tensor_descriptor, lowered by
-        // triton-nvidia-tma-lowering): a tensormap built in the program's
-        // global scratch, see `device_descriptors`.
-        "ttg.global_scratch_alloc" => device_descriptors::global_scratch_alloc(l, op),
-        "ttng.tensormap_create" => device_descriptors::tensormap_create(l, op),
-        "ttng.tensormap_fenceproxy_acquire" => device_descriptors::fenceproxy_acquire(l, op),
-        "ttng.reinterpret_tensor_descriptor" => device_descriptors::reinterpret(l, op),
-        _ => Err(LowerError::at(&op, "is not supported by the TMA lowering yet")),
-    }
+pub fn lower_init_barrier<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let count = crate::int_attribute(&op, "count").ok_or_else(|| LowerError::at(&op, "has no count"))?;
+    let barrier = l.operand(&op, 0)?[0];
+    let first = first_thread(l);
+    l.b.inline_asm(&format!("@$0 mbarrier.init.shared::cta.b64 [$1], {count};"), "b,r", &[first, barrier], None);
+    Ok(())
 }
+
+pub fn lower_inval_barrier<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let barrier = l.operand(&op, 0)?[0];
+    let first = first_thread(l);
+    l.b.inline_asm("@$0 mbarrier.inval.shared::cta.b64 [$1];", "b,r", &[first, barrier], None);
+    Ok(())
+}
+
+pub fn lower_barrier_expect<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let size = crate::int_attribute(&op, "size").ok_or_else(|| LowerError::at(&op, "has no size"))?;
+    let barrier = l.operand(&op, 0)?[0];
+    let pred = l.operand(&op, 1)?[0];
+    let first = first_thread(l);
+    let pred = l.b.and(first, pred);
+    l.b.inline_asm(
+        &format!("@$0 mbarrier.arrive.expect_tx.shared.b64 _, [$1], {size};"),
+        "b,r",
+        &[pred, barrier],
+        None,
+    );
+    Ok(())
+}
+
+pub fn lower_arrive_barrier<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let count = crate::int_attribute(&op, "count").unwrap_or(1);
+    let barrier = l.operand(&op, 0)?[0];
+    let mut pred = first_thread(l);
+    if op.operand_count() > 1 {
+        let given = l.operand(&op, 1)?[0];
+        pred = l.b.and(pred, given);
+    }
+    let asm = format!("@$0 mbarrier.arrive.shared::cta.b64 _, [$1], {count};");
+    l.b.inline_asm(&asm, "b,r", &[pred, barrier], None);
+    Ok(())
+}
+
+pub fn lower_async_tma_store_wait<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let pendings = crate::int_attribute(&op, "pendings").unwrap_or(0);
+    l.b.inline_asm(&format!("cp.async.bulk.wait_group.read {pendings};"), "", &[], None);
+    Ok(())
+}
+
+// Device-side descriptors (tt.make_tensor_descriptor, lowered by
+// triton-nvidia-tma-lowering): a tensormap built in the program's global
+// scratch, see `device_descriptors`.
+pub use device_descriptors::{
+    fenceproxy_acquire as lower_tensormap_fenceproxy_acquire, global_scratch_alloc as lower_global_scratch_alloc,
+    reinterpret as lower_reinterpret_tensor_descriptor, tensormap_create as lower_tensormap_create,
+};
 
 /// `tid.x == 0`: the one thread that initialises and arrives on barriers.
 fn first_thread<'c>(l: &mut Lowering<'c>) -> V {
@@ -113,7 +104,7 @@ fn first_thread<'c>(l: &mut Lowering<'c>) -> V {
 
 /// Every thread waits for the phase to complete. The spin loop is inside
 /// the PTX so that the structured control flow around it stays as it is.
-fn wait_barrier<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_wait_barrier<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let barrier = l.operand(&op, 0)?[0];
     let phase = l.operand(&op, 1)?[0];
     let predicated = op.operand_count() > 2 && op.operand_at(2).unwrap().r#type().to_string() == "i1";
@@ -219,7 +210,7 @@ fn check_plain_access(op: &OperationRef) -> Result<()> {
     Ok(())
 }
 
-fn copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_async_tma_copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     check_plain_access(&op)?;
     let n = op.operand_count();
     let descriptor = l.operand(&op, 0)?[0];
@@ -252,7 +243,7 @@ fn copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> R
 /// tensor` with the reduction kind (`add`, `min`, `max`, `inc`, `dec`,
 /// `and`, `or`, `xor`: tt's DescriptorReduceKind), which the TMA unit
 /// applies element-wise to global memory in the tensormap's element type.
-fn reduce_local_to_global<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_async_tma_reduce<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     const KINDS: [&str; 8] = ["add", "min", "max", "inc", "dec", "and", "or", "xor"];
     let kind = crate::int_attribute(&op, "kind")
         .and_then(|k| usize::try_from(k - 1).ok())
@@ -262,7 +253,7 @@ fn reduce_local_to_global<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) ->
     store_like(l, op, &format!("cp.reduce.async.bulk.tensor.{{rank}}d.global.shared::cta.{kind}.bulk_group"))
 }
 
-fn copy_local_to_global<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+pub fn lower_async_tma_copy_local_to_global<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     store_like(l, op, "cp.async.bulk.tensor.{rank}d.global.shared::cta.bulk_group")
 }
 

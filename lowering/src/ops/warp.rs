@@ -68,11 +68,14 @@ pub fn from_int<'c>(l: &Lowering<'c>, v: V, ty: Type<'c>) -> V {
 
 /// `shfl.sync` of one 32-bit register over the whole warp.
 fn shuffle32<'c>(l: &mut Lowering<'c>, v: V, how: Shuffle) -> V {
+    // The clamp: the last lane of the warp (lanes past it read their own
+    // value), or for `up` the first.
+    let last_lane = i64::from(l.threads_per_warp - 1);
     let (kind, offset, clamp) = match how {
         Shuffle::Up(delta) => ("up", l.b.i32_const(delta as i64), 0),
-        Shuffle::Down(delta) => ("down", l.b.i32_const(delta as i64), 0x1f),
-        Shuffle::Xor(mask) => ("bfly", l.b.i32_const(mask as i64), 0x1f),
-        Shuffle::Idx(lane) => ("idx", lane, 0x1f),
+        Shuffle::Down(delta) => ("down", l.b.i32_const(delta as i64), last_lane),
+        Shuffle::Xor(mask) => ("bfly", l.b.i32_const(mask as i64), last_lane),
+        Shuffle::Idx(lane) => ("idx", lane, last_lane),
     };
     let all = l.b.i32_const(-1);
     let clamp = l.b.i32_const(clamp);

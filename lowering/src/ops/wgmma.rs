@@ -25,41 +25,48 @@ use tritium_dialects::access::{ranked_tensor, OpAccess};
 use tritium_dialects::{layout::layout_of, types::MemDesc};
 use tritium_layout::{Dim, Layout, LinearLayout};
 
-pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
+/// The ops of this family exist on sm_90 only.
+fn require_sm90(l: &Lowering, op: &OperationRef) -> Result<()> {
     if l.target.capability < 90 {
-        return Err(LowerError::at(&op, format!("needs sm_90 (wgmma), the target is {}", l.target.name())));
+        return Err(LowerError::at(op, format!("needs sm_90 (wgmma), the target is {}", l.target.name())));
     }
-    match name {
-        "ttng.fence_async_shared" => {
-            let cluster = op.attribute("bCluster").map(|a| a.to_string() == "true").unwrap_or(false);
-            let space = if cluster { "cluster" } else { "cta" };
-            // The barrier between the fence and the wgmma that reads what
-            // other threads wrote is tritongpu-membar's (a ttg.local_barrier).
-            l.b.inline_asm(&format!("fence.proxy.async.shared::{space};"), "", &[], None);
-            Ok(())
-        }
-        "ttng.warp_group_dot" => dot(l, op),
-        "ttng.warp_group_dot_wait" => {
-            let pendings = crate::int_attribute(&op, "pendings").unwrap_or(0);
-            let mut all = Vec::new();
-            let mut counts = Vec::new();
-            for i in 0..op.operand_count() {
-                let registers = l.operand(&op, i)?;
-                counts.push(registers.len());
-                all.extend(registers);
-            }
-            let mut waited = wait_group(l, &all, pendings).into_iter();
-            for (i, count) in counts.into_iter().enumerate() {
-                let registers: Vec<V> = waited.by_ref().take(count).collect();
-                l.set_result(&op, i, registers);
-            }
-            // No barrier: as upstream, tritongpu-membar puts a
-            // ttg.local_barrier before any later write to the buffers the
-            // wgmmas read, and such writes come after this wait.
-            Ok(())
-        }
-        _ => Err(LowerError::at(&op, "is not a wgmma op")),
+    Ok(())
+}
+
+pub fn lower_fence_async_shared<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    require_sm90(l, &op)?;
+    let cluster = op.attribute("bCluster").map(|a| a.to_string() == "true").unwrap_or(false);
+    let space = if cluster { "cluster" } else { "cta" };
+    // The barrier between the fence and the wgmma that reads what
+    // other threads wrote is tritongpu-membar's (a ttg.local_barrier).
+    l.b.inline_asm(&format!("fence.proxy.async.shared::{space};"), "", &[], None);
+    Ok(())
+}
+
+pub fn lower_warp_group_dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    require_sm90(l, &op)?;
+    dot(l, op)
+}
+
+pub fn lower_warp_group_dot_wait<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    require_sm90(l, &op)?;
+    let pendings = crate::int_attribute(&op, "pendings").unwrap_or(0);
+    let mut all = Vec::new();
+    let mut counts = Vec::new();
+    for i in 0..op.operand_count() {
+        let registers = l.operand(&op, i)?;
+        counts.push(registers.len());
+        all.extend(registers);
     }
+    let mut waited = wait_group(l, &all, pendings).into_iter();
+    for (i, count) in counts.into_iter().enumerate() {
+        let registers: Vec<V> = waited.by_ref().take(count).collect();
+        l.set_result(&op, i, registers);
+    }
+    // No barrier: as upstream, tritongpu-membar puts a
+    // ttg.local_barrier before any later write to the buffers the
+    // wgmmas read, and such writes come after this wait.
+    Ok(())
 }
 
 /// `wgmma.wait_group.sync.aligned pendings`, with `values` passed through the

@@ -6,7 +6,7 @@ use super::{
     driver::{function_signature, insert_before, set_attribute, set_operand, Conversion},
     layouts,
 };
-use crate::ir::{create, enclosing_int_attribute, int_attribute, tensor_parts, tensor_type};
+use crate::ir::{create, int_attribute, tensor_parts, tensor_type};
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, TypeAttribute},
     operation::OperationLike,
@@ -15,6 +15,7 @@ use melior::ir::{
 };
 use tritium_dialects::access::{block_argument_at, ranked_tensor, OpAccess};
 use tritium_dialects::layout::layout_of;
+use tritium_dialects::target::lookup_num_warps;
 use tritium_layout::{Blocked, DotOperand, Layout, Slice};
 
 /// Ops whose results just take their converted types (upstream's
@@ -279,8 +280,8 @@ impl<'c: 'a, 'a> Conversion<'c, 'a> {
     fn gather_scatter(&mut self, op: OperationRef<'c, 'a>) -> Outcome {
         self.convert_results(op)?;
         let mut grid = self.grid;
-        if let Some(warps) = enclosing_int_attribute(op, "ttg.num-warps") {
-            grid.num_warps = warps as u32;
+        if let Ok(Some(warps)) = lookup_num_warps(&op) {
+            grid.num_warps = warps;
         }
         let offsets = operand(op, 1)?;
         let (shape, element, current) = parts(offsets.r#type())?;

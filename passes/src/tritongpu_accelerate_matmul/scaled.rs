@@ -22,6 +22,7 @@ use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     rewrite::{Pattern, Rewriter},
+    target::{lookup_num_warps, ModuleConfig},
 };
 use tritium_layout::{default_blocked, DotOperand, Layout, Slice};
 
@@ -193,11 +194,11 @@ fn try_decompose(op: OperationRef, rewriter: &Rewriter) -> Result<bool, String> 
     let (a_kind, b_kind) = (int("a_elem_type").ok_or("no a_elem_type")?, int("b_elem_type").ok_or("no b_elem_type")?);
     let fast_math = op.attribute("fastMath").ok().is_some_and(|a| a.to_string() == "true");
     let compute = if a_kind == FP16 || b_kind == FP16 { "f16" } else { "bf16" };
-    let num = |name: &str| crate::ir::enclosing_int_attribute(op, name).map(|v| v as u32);
+    let config = ModuleConfig::of_enclosing(&op).map_err(|e| e.0)?;
     let module = Module {
-        num_warps: num("ttg.num-warps").ok_or("no ttg.num-warps")?,
-        threads_per_warp: num("ttg.threads-per-warp").unwrap_or(32),
-        num_ctas: num("ttg.num-ctas").unwrap_or(1),
+        num_warps: lookup_num_warps(&op).map_err(|e| e.0)?.ok_or("no ttg.num-warps")?,
+        threads_per_warp: config.threads_per_warp,
+        num_ctas: config.num_ctas,
     };
     let (a, b, c, a_scale, b_scale) = operands(op)?;
     rewriter.set_insertion_point_before(&op);

@@ -5,11 +5,11 @@
 //!
 //! MLIR's C API cannot query op traits, so the trait sets are tables here;
 //! they must follow `dialects/td` (which follows upstream's ODS).
-use super::ir::{dense_i32s, element_bit_width, encoding, is_tensor, num_elements, op_name, shape_of};
+use super::ir::{element_bit_width, encoding, is_tensor, num_elements, op_name, shape_of};
 use super::layouts::{layout, total_elems_per_thread, Layouts};
-use crate::ir::{enclosing_int_attribute, int_attribute};
-use melior::ir::{operation::OperationLike, Attribute, OperationRef, RegionLike, TypeLike, ValueLike};
+use melior::ir::{operation::OperationLike, Attribute, OperationRef, TypeLike, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::target::{self, ModuleConfig, THREADS_PER_WARP};
 use tritium_layout::Layout;
 
 /// tt ops with the `Elementwise` trait (every arith op but `arith.constant`
@@ -115,38 +115,9 @@ pub(super) fn is_expensive_load_or_store(op: &OperationRef) -> bool {
     if elements == 1 {
         return false;
     }
-    let num_warps = lookup_num_warps(*op).unwrap_or(4);
-    let threads_per_warp = enclosing_int_attribute(*op, "ttg.threads-per-warp").unwrap_or(32);
-    elements >= num_warps * threads_per_warp
-}
-
-/// Upstream `lookupNumWarps`: from the enclosing function or module, or from
-/// the warp-specialized partition `op` is in.
-pub(super) fn lookup_num_warps(op: OperationRef) -> Option<i64> {
-    let mut current = Some(op);
-    while let Some(op) = current {
-        let name = op_name(&op);
-        if name == "builtin.module" || name == "tt.func" {
-            if let Some(warps) = int_attribute(&op, "ttg.num-warps") {
-                return Some(warps);
-            }
-        } else if let Some(partitions) =
-            op.parent_operation().filter(|p| op_name(p) == "ttg.warp_specialize.partitions")
-        {
-            let index = partition_index(&partitions, &op)?;
-            let specialize = partitions.parent_operation()?;
-            let warps = dense_i32s(specialize.attribute("partitionNumWarps").ok()?)?;
-            return warps.get(index).map(|&w| i64::from(w));
-        }
-        current = op.parent_operation();
-    }
-    None
-}
-
-/// Which region of `partitions` holds `op` (a direct child of one of them).
-fn partition_index(partitions: &OperationRef, op: &OperationRef) -> Option<usize> {
-    let block = op.block()?;
-    partitions.regions().position(|region| region.first_block().is_some_and(|b| b == block))
+    let num_warps = target::lookup_num_warps(op).ok().flatten().unwrap_or(4);
+    let threads_per_warp = ModuleConfig::of_enclosing(op).map_or(THREADS_PER_WARP, |c| c.threads_per_warp);
+    elements >= i64::from(num_warps * threads_per_warp)
 }
 
 /// Upstream `isLayoutAnchor`: ops whose layout the pass keeps and propagates

@@ -56,9 +56,10 @@ fn linear_program_id<'c>(l: &mut Lowering<'c>) -> V {
     linear
 }
 
-/// `tid.x < 32`: the warp that runs the warp-wide (`.sync.aligned`) steps.
+/// `tid.x < threads per warp`: the warp that runs the warp-wide
+/// (`.sync.aligned`) steps.
 fn first_warp<'c>(l: &mut Lowering<'c>) -> V {
-    let warp_size = l.b.i32_const(32);
+    let warp_size = l.b.i32_const(i64::from(l.threads_per_warp));
     l.b.icmp(6, l.tid, warp_size) // ult
 }
 
