@@ -69,6 +69,13 @@ fn push_nested<'c, 'a>(op: &OperationRef<'c, 'a>, stack: &mut Vec<OperationRef<'
     stack.extend(nested.into_iter().rev());
 }
 
+/// The shared buffer of the stores of one shape and element type.
+struct StoreBuffer<'c, 'a> {
+    shape: Vec<i64>,
+    element: Type<'c>,
+    value: Value<'c, 'a>,
+}
+
 /// Upstream `pipelineTMAStores`.
 pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
     let Some(stores) = tma_stores(&lp) else { return Ok(()) };
@@ -78,7 +85,7 @@ pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
     let context_ref = lp.context();
     let context = unsafe { context_ref.to_ref() };
     // One buffer per (shape, element type), in the order of first use.
-    let mut buffers: Vec<((Vec<i64>, Type, Attribute), Value)> = Vec::new();
+    let mut buffers: Vec<StoreBuffer> = Vec::new();
     let mut store_buffers: Vec<Value> = Vec::new();
     for store in &stores {
         // (desc, src, indices...)
@@ -90,9 +97,8 @@ pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
             .filter(|(block_shape, _, _)| *block_shape == shape)
             .and_then(|(_, _, encoding)| encoding)
             .ok_or_else(|| fail(store, "a descriptor store of another shape than the descriptor's block"))?;
-        let key = (shape.clone(), element, encoding);
-        let buffer = match buffers.iter().find(|((s, e, _), _)| *s == shape && *e == element) {
-            Some((_, buffer)) => *buffer,
+        let buffer = match buffers.iter().find(|b| b.shape == shape && b.element == element) {
+            Some(existing) => existing.value,
             None => {
                 let memdesc = MemDesc {
                     shape: shape.clone(),
@@ -106,7 +112,7 @@ pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
                 let mut before = Builder::before(lp);
                 before.location = store.location();
                 let buffer = before.value("ttg.local_alloc", &[], ty, &[]);
-                buffers.push((key, buffer));
+                buffers.push(StoreBuffer { shape: shape.clone(), element, value: buffer });
                 buffer
             }
         };
@@ -128,8 +134,8 @@ pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
     let mut after = Builder::after(lp);
     after.location = lp.location();
     after.create("ttng.async_tma_store_wait", &[], &[], &[("pendings", pendings(0))]);
-    for (_, buffer) in &buffers {
-        after.create("ttg.local_dealloc", &[*buffer], &[], &[]);
+    for buffer in &buffers {
+        after.create("ttg.local_dealloc", &[buffer.value], &[], &[]);
     }
     Ok(())
 }
