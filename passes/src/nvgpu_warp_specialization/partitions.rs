@@ -264,6 +264,7 @@ fn split_at<'c, 'a>(
 /// The marked tile loop again (persistent shape), carrying its scalars and
 /// the ring's iteration counter `it`; `inner` emits the K loop in its body
 /// and returns the counter after it; `rest` the ops after it.
+#[allow(clippy::too_many_arguments)]
 fn tile_loop<'c, 'a>(
     b: &Build<'c>,
     plan: &Plan<'c, '_>,

@@ -266,8 +266,9 @@ fn row_split(plan: &Plan) -> Result<RowSplit, String> {
         }
         match name.as_str() {
             "tt.descriptor_store" => {
-                let made_on_device = crate::ssa::defining_op(operands[0])
-                    .is_some_and(|d| name_of(&d) == "tt.make_tensor_descriptor" && !plan.marked.is_ancestor_of(&d));
+                let made_on_device = crate::ssa::defining_op(operands[0]).is_some_and(|d| {
+                    name_of(&d) == "tt.make_tensor_descriptor" && !crate::ssa::is_ancestor(&plan.marked, d)
+                });
                 if !made_on_device {
                     return Err("the tile is stored through a host-side descriptor".into());
                 }
@@ -292,14 +293,4 @@ fn row_split(plan: &Plan) -> Result<RowSplit, String> {
         }
     }
     Ok(RowSplit { rows, lhs_load })
-}
-
-trait Ancestry {
-    fn is_ancestor_of(&self, op: &OperationRef) -> bool;
-}
-
-impl Ancestry for OperationRef<'_, '_> {
-    fn is_ancestor_of(&self, op: &OperationRef) -> bool {
-        crate::ssa::is_ancestor(self, *op)
-    }
 }
