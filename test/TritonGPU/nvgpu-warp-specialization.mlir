@@ -276,7 +276,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // A persistent tile loop (flatten=False) holding the K loop: the producer
 // and both consumers run the tile loop, the ring's counter carried across
 // tiles (through the K loop and the tile loop); the loop's own scalar (the
-// epilogue's tile counter) is carried by every side.
+// epilogue's tile counter) is carried by every side, and the consumers
+// give it to what follows the loop.
 
 // CHECK-LABEL: tt.func public @persistent_matmul
 // CHECK: ttg.warp_specialize(
@@ -295,7 +296,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: arith.truncf %[[CK]]#0
 // CHECK: tt.descriptor_store
 // CHECK: scf.yield %{{.*}}, %[[CK]]#1 : i32, i32
-// CHECK: ttg.warp_return
+// CHECK: arith.addi %[[T:.*]]#0, %[[T]]#0 : i32
+// CHECK-NEXT: ttg.warp_return
 // CHECK: partition1(
 // CHECK: ttg.memdesc_subslice %{{.*}}[64, 0]
 
@@ -369,6 +371,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       tt.descriptor_store %4[%36, %37], %39 : !tt.tensordesc<tensor<128x128xf16, #shared>>, tensor<128x128xf16, #blocked1>
       scf.yield %27 : i32
     } {tt.warp_specialize}
+    %after = arith.addi %15, %15 : i32
     tt.return
   }
 }

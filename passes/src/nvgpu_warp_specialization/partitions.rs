@@ -411,7 +411,7 @@ impl<'c> Consumer<'_, 'c, '_, '_> {
         let zero = b.constant(&at, b.i32_type(), 0);
         if plan.persistent() {
             let cell = std::cell::RefCell::new(&mut self);
-            tile_loop(
+            let tiles = tile_loop(
                 b,
                 plan,
                 &at,
@@ -434,6 +434,10 @@ impl<'c> Consumer<'_, 'c, '_, '_> {
                     Ok(())
                 },
             )?;
+            // The code after the loop may use what the tile loop carries.
+            for r in 0..plan.marked.result_count() {
+                map.map(plan.marked.result(r).unwrap().into(), tiles.result(r).unwrap().into());
+            }
         } else {
             let (accumulator, _) = self.kloop(&channels, &at, &mut map, zero)?;
             map.map(plan.marked.result(0).unwrap().into(), accumulator);
