@@ -17,6 +17,7 @@ use melior::ir::{
     Block, BlockLike, Identifier, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
+use tritium_passes::ir::{collect_ops, name_of, Order};
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, name: &str) -> Result<()> {
     match name {
@@ -61,6 +62,24 @@ fn lower_warp_specialize<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> 
         }
         captures.push(registers[0]);
     }
+    // A partition that makes device-side descriptors reaches the kernel's
+    // global-scratch parameter through one more capture (an isolated region
+    // cannot use the function's argument; convert-warp-specialize-to-llvm
+    // gives the partition the argument again, so the capture costs no shared
+    // memory).
+    let uses_global_scratch = op
+        .region_at(1)
+        .ok()
+        .and_then(|r| r.first_block())
+        .and_then(|b| b.first_operation())
+        .is_some_and(|p| collect_ops(p, Order::Pre).iter().any(|o| name_of(o) == "ttg.global_scratch_alloc"));
+    let scratch_capture = match l.global_scratch {
+        Some(pointer) if uses_global_scratch => {
+            captures.push(pointer);
+            Some(captures.len() - 1)
+        }
+        _ => None,
+    };
     let capture_types: Vec<Type> = captures.iter().map(|v| type_of(*v)).collect();
 
     // Results: the registers of each value the default region yields.
@@ -154,7 +173,13 @@ fn lower_warp_specialize<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> 
         }
         let num_warps =
             u32::try_from(partition_warps[i]).map_err(|_| LowerError::at(&op, "negative partition warps"))?;
-        l.lower_isolated_block(&old_block, partition_blocks[i], i64::from(start_ids[i]), num_warps)?;
+        let saved_scratch = l.global_scratch;
+        if let Some(index) = scratch_capture {
+            l.global_scratch = Some(unsafe { mlir_sys::mlirBlockGetArgument(partition_blocks[i], index as isize) });
+        }
+        let lowered = l.lower_isolated_block(&old_block, partition_blocks[i], i64::from(start_ids[i]), num_warps);
+        l.global_scratch = saved_scratch;
+        lowered?;
     }
 
     let mut next = 0;

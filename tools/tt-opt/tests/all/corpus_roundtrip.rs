@@ -16,13 +16,14 @@ fn corpus_covers_both_targets_and_every_kernel() {
     // language_cases.py's programmatic dependent launch, and the kernels of
     // bench/fp8_kernels.py that need sm_89+ (e4m3, and f16 scaled dots, whose
     // sm_80 PTX upstream cannot assemble), and hopper_cases.py's tensor
-    // descriptor kernels (TMA).
+    // descriptor kernels (TMA), its warp-specialized ones (ws_*) among them.
     let sm90_only = |k: &String| {
         k == "tut11_add_pdl"
             || k.contains("e4m3")
             || k == "dot_scaled_fp16_e2m1"
             || k.contains("_tma")
             || k.contains("device_desc")
+            || k.starts_with("ws_")
     };
     let cuda90_both: std::collections::BTreeSet<String> =
         kernels("cuda90").into_iter().filter(|k| !sm90_only(k)).collect();

@@ -6,9 +6,13 @@
 //! launched with upstream's 12 warps, whose SASS moves registers between the
 //! groups (USETMAXREG). From the TTIR, Tritium's own nvgpu-warp-specialization
 //! splits the loop into a TMA producer and one wgmma consumer group (8
-//! warps); with 8 warps asked for, upstream and Tritium leave it
-//! unspecialized, and Tritium says so in a located warning.
-use crate::common::repo_root;
+//! warps) for a 64-row tile, or two consumer groups of 64 rows each (12
+//! warps, USETMAXREG) for a 128-row tile stored through a device-side
+//! descriptor, a persistent tile loop included (the corpus kernels ws_* of
+//! hopper_cases.py); with 8 warps asked for, upstream and Tritium leave it
+//! unspecialized, and Tritium says so in a located warning, as it does for
+//! the attention loop it does not specialize yet.
+use crate::common::{corpus, repo_root};
 use crate::tma::sass_of;
 use tritium_lowering::{compile_source, CompileOptions, Target};
 
@@ -75,4 +79,55 @@ fn ttir_with_eight_warps_compiles_unspecialized_with_a_warning() {
     assert!(warnings[0].contains("kernels.py:") && warnings[0].contains("num_warps=8"), "{}", warnings[0]);
     let sass = sass_of(&compiled.bundle, "ws-ttir-8").unwrap();
     assert!(!sass.contains("USETMAXREG"));
+}
+
+/// Upstream's TTIR of a corpus kernel (test/fixtures/corpus, cuda90).
+fn corpus_ttir(kernel: &str) -> String {
+    corpus()
+        .into_iter()
+        .find(|e| e.target == "cuda90" && e.kernel == kernel && e.stage == "ttir")
+        .unwrap_or_else(|| panic!("no TTIR of {kernel} in the corpus"))
+        .text()
+}
+
+fn warnings(compiled: &tritium_lowering::Compiled) -> Vec<&String> {
+    compiled.warnings.iter().filter(|w| w.contains(": warning: ")).collect()
+}
+
+#[test]
+fn ttir_of_a_128_row_tile_is_split_between_two_consumer_groups() {
+    for kernel in ["ws_device_desc_matmul", "ws_persistent_desc_matmul"] {
+        let compiled = compile_source(&corpus_ttir(kernel), kernel, &options(), false).unwrap();
+        assert!(warnings(&compiled).is_empty(), "{kernel}: {:?}", compiled.warnings);
+        assert_eq!(compiled.bundle.info.num_warps, 12, "{kernel}: the producer's 4 warps and two consumer groups");
+        let ptx = compiled.bundle.ptx.split_whitespace().collect::<Vec<_>>().join(" ");
+        for text in ["setmaxnreg.dec.sync.aligned.u32 40", "setmaxnreg.inc.sync.aligned.u32 232"] {
+            assert!(ptx.contains(text), "{kernel}: no `{text}` in the PTX");
+        }
+        let sass = sass_of(&compiled.bundle, kernel).unwrap();
+        for instruction in
+            ["USETMAXREG.DEALLOC", "USETMAXREG.TRY_ALLOC", "HGMMA.64x128x16.F32", "UTMALDG.2D", "UTMASTG.2D"]
+        {
+            assert!(sass.contains(instruction), "{kernel}: no {instruction} in the SASS");
+        }
+    }
+}
+
+#[test]
+fn loops_upstream_specializes_and_tritium_does_not_yet_get_a_warning() {
+    let compiled = compile_source(&corpus_ttir("ws_attn_fwd_d64"), "ws_attn_fwd_d64", &options(), false).unwrap();
+    let warnings = warnings(&compiled);
+    assert_eq!(warnings.len(), 1, "{:?}", compiled.warnings);
+    assert!(warnings[0].contains("hopper_cases.py:") && warnings[0].contains("compiled without it"), "{}", warnings[0]);
+    assert_eq!(compiled.bundle.info.num_warps, 4);
+}
+
+#[test]
+fn a_flattened_persistent_loop_is_left_unspecialized_as_upstream_does() {
+    let kernel = "ws_persistent_desc_matmul_flat";
+    let compiled = compile_source(&corpus_ttir(kernel), kernel, &options(), false).unwrap();
+    let warnings = warnings(&compiled);
+    assert_eq!(warnings.len(), 1, "{:?}", compiled.warnings);
+    assert!(warnings[0].contains("upstream Triton does not specialize it either"), "{}", warnings[0]);
+    assert_eq!(compiled.bundle.info.num_warps, 4);
 }

@@ -1,0 +1,617 @@
+//! The code partition: the marked loop becomes a `ttg.warp_specialize`
+//! whose default region (the kernel's 4 warps) is the producer and whose
+//! partitions (one warp group each) are the consumers; shared-memory rings
+//! and mbarriers between them.
+use super::{
+    emit::{new_loop, slot_and_phase, At, Build},
+    key, name_of_op as name_of,
+    shape::{self, Plan},
+    value_key,
+};
+use crate::{
+    analysis::scratch::element_bytes,
+    ir::{collect_ops, Order},
+    ssa::{block_ops, clone_with, insert_before, set_attribute, ValueMap},
+};
+use melior::ir::{
+    attribute::DenseI32ArrayAttribute,
+    operation::{OperationBuilder, OperationLike},
+    Attribute, Block, BlockLike, BlockRef, Identifier, Location, OperationRef, Region, RegionLike, Type, TypeLike,
+    Value, ValueLike,
+};
+use std::collections::{HashMap, HashSet};
+use tritium_dialects::access::OpAccess;
+use tritium_dialects::types::MemDesc;
+
+/// Registers each consumer warp group asks for when there are two (upstream's
+/// choice: 2 x 4 x 232 + 4 x 40 threads' registers fill the 64K of an SM).
+const CONSUMER_REGISTERS: i32 = 232;
+
+/// A ring of `stages` buffers for one load: the ring, one slot's type
+/// (mutable, as the producer's TMA writes it), and the tile type the
+/// consumers read.
+struct Ring<'c, 'a> {
+    buffer: Value<'c, 'a>,
+    slot_type: Type<'c>,
+    tile_type: Type<'c>,
+}
+
+/// What both sides share: the rings and the barriers.
+struct Channels<'c, 'a> {
+    rings: Vec<Ring<'c, 'a>>,
+    full: Value<'c, 'a>,
+    empty: Value<'c, 'a>,
+    barrier_type: Type<'c>,
+    bytes: i64,
+    stages: i64,
+}
+
+impl<'c, 'a> Channels<'c, 'a> {
+    /// The same channels as seen through `map` (inside a partition).
+    fn mapped(&self, map: &ValueMap) -> Channels<'c, 'a> {
+        Channels {
+            rings: self
+                .rings
+                .iter()
+                .map(|r| Ring { buffer: map.lookup(r.buffer), slot_type: r.slot_type, tile_type: r.tile_type })
+                .collect(),
+            full: map.lookup(self.full),
+            empty: map.lookup(self.empty),
+            barrier_type: self.barrier_type,
+            bytes: self.bytes,
+            stages: self.stages,
+        }
+    }
+}
+
+fn ops_after<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut ops = Vec::new();
+    let mut next = op.next_in_block();
+    while let Some(o) = next {
+        next = o.next_in_block();
+        ops.push(o);
+    }
+    ops
+}
+
+pub(super) fn specialize(plan: &Plan, stages: i64) -> Result<(), String> {
+    let lp = plan.marked;
+    let context_ref = lp.context();
+    let context = unsafe { context_ref.to_ref() };
+    let b = Build { context, location: lp.location() };
+    let before = At::Before(lp);
+    let i32 = b.i32_type();
+    let function_entry = lp.block().unwrap();
+
+    // What the consumers use from before the loop: constants are made again
+    // inside the partitions, other values are captured (scalars, pointers
+    // and descriptors only: a tensor cannot be captured).
+    let after_loop: Vec<OperationRef> = ops_after(lp).into_iter().filter(|o| name_of(o) != "tt.return").collect();
+    let earlier: HashSet<usize> =
+        block_ops(&function_entry).iter().take_while(|o| key(o) != key(&lp)).map(key).collect();
+    let outside = |v: Value| -> bool {
+        match crate::ssa::defining_op(v) {
+            Some(d) => earlier.contains(&key(&d)),
+            None => crate::ssa::argument_owner(v).is_some_and(|o| o.to_raw().ptr == function_entry.to_raw().ptr),
+        }
+    };
+    let load_keys: HashSet<usize> = plan.kloop.loads.iter().map(|(l, _)| key(l)).collect();
+    let mut used: Vec<Value> = (0..lp.operand_count()).map(|i| lp.operand(i).unwrap()).collect();
+    let consumer_ops = collect_ops(lp, Order::Pre)
+        .into_iter()
+        .chain(after_loop.iter().flat_map(|op| std::iter::once(*op).chain(collect_ops(*op, Order::Pre))));
+    for op in consumer_ops {
+        if load_keys.contains(&key(&op)) {
+            continue;
+        }
+        let operands = (0..op.operand_count()).map(|i| op.operand(i).unwrap());
+        if plan.split.is_some() && name_of(&op) == "tt.descriptor_store" {
+            // The consumers make their own half-tile descriptor.
+            let made = crate::ssa::defining_op(op.operand(0).unwrap()).unwrap();
+            used.extend((0..made.operand_count()).map(|i| made.operand(i).unwrap()));
+            used.extend(operands.skip(1));
+        } else {
+            used.extend(operands);
+        }
+    }
+    let mut captures: Vec<Value> = Vec::new();
+    let mut constants: Vec<OperationRef> = Vec::new();
+    let mut seen = HashSet::new();
+    for v in used {
+        if !outside(v) || !seen.insert(value_key(v)) {
+            continue;
+        }
+        match crate::ssa::defining_op(v) {
+            Some(d) if name_of(&d) == "arith.constant" => constants.push(d),
+            _ if v.r#type().is_ranked_tensor() => return Err(
+                "the code after the loop uses a tensor computed before it (it cannot be passed to the consumer warps)"
+                    .into(),
+            ),
+            _ => captures.push(unsafe { Value::from_raw(v.to_raw()) }),
+        }
+    }
+
+    // Buffers (one ring per load) and the full/empty barriers.
+    let mut rings = Vec::new();
+    let mut bytes = 0i64;
+    for (_, alloc) in &plan.kloop.loads {
+        let tile_type = alloc.result(0).unwrap().r#type();
+        let memdesc = MemDesc::of(tile_type).unwrap();
+        let shape: Vec<String> = memdesc.shape.iter().map(|d| d.to_string()).collect();
+        let element = memdesc.element_type.to_string();
+        let ring = b.ty(&format!(
+            "!ttg.memdesc<{stages}x{}x{element}, {}, #ttg.shared_memory, mutable>",
+            shape.join("x"),
+            memdesc.encoding
+        ));
+        let slot_type = b.ty(&format!(
+            "!ttg.memdesc<{}x{element}, {}, #ttg.shared_memory, mutable>",
+            shape.join("x"),
+            memdesc.encoding
+        ));
+        let buffer: Value = b.op(&before, "ttg.local_alloc", &[], &[ring], &[]).result(0).unwrap().into();
+        bytes += memdesc.shape.iter().product::<i64>() * element_bytes(memdesc.element_type) as i64;
+        rings.push(Ring { buffer, slot_type, tile_type });
+    }
+    let barrier_layout = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>";
+    let barriers_type = b.ty(&format!("!ttg.memdesc<{stages}x1xi64, {barrier_layout}, #ttg.shared_memory, mutable>"));
+    let barrier_type = b.ty(&format!("!ttg.memdesc<1xi64, {barrier_layout}, #ttg.shared_memory, mutable>"));
+    let full: Value = b.op(&before, "ttg.local_alloc", &[], &[barriers_type], &[]).result(0).unwrap().into();
+    let empty: Value = b.op(&before, "ttg.local_alloc", &[], &[barriers_type], &[]).result(0).unwrap().into();
+    // `full[s]` completes with the producer's expect and the copies' bytes;
+    // `empty[s]` when every consumer group has arrived (one thread each).
+    let consumers = plan.consumers() as i64;
+    for s in 0..stages {
+        let index = b.constant(&before, i32, s);
+        for (ring, count) in [(full, 1), (empty, consumers)] {
+            let barrier = b.index(&before, ring, index, barrier_type);
+            b.op(&before, "ttng.init_barrier", &[barrier], &[], &[("count", b.int_attr(i32, count))]);
+        }
+    }
+    b.op(&before, "gpu.barrier", &[], &[], &[]);
+    for ring in &rings {
+        captures.push(ring.buffer);
+    }
+    captures.push(full);
+    captures.push(empty);
+    let channels = Channels { rings, full, empty, barrier_type, bytes, stages };
+
+    // The ttg.warp_specialize: default region (producer), the consumers.
+    let default_region = Region::new();
+    let producer_block = default_region.append_block(Block::new(&[]));
+    let capture_types: Vec<(Type, Location)> = captures.iter().map(|v| (v.r#type(), b.location)).collect();
+    let mut partition_regions = Vec::new();
+    let mut consumer_blocks = Vec::new();
+    for _ in 0..consumers {
+        let region = Region::new();
+        consumer_blocks.push(region.append_block(Block::new(&capture_types)));
+        partition_regions.push(region);
+    }
+    let builder = OperationBuilder::new("ttg.warp_specialize.partitions", b.location);
+    let mut regions = partition_regions.into_iter();
+    let builder = match (regions.next(), regions.next()) {
+        (Some(first), None) => builder.add_regions([first]),
+        (Some(first), Some(second)) => builder.add_regions([first, second]),
+        _ => unreachable!("one or two consumer groups"),
+    };
+    let partitions = builder.build().unwrap();
+    let holder = Region::new();
+    holder.append_block(Block::new(&[])).append_operation(partitions);
+    let warps = vec![4; consumers as usize];
+    let mut attributes: Vec<(Identifier, Attribute)> =
+        vec![(Identifier::new(context, "partitionNumWarps"), DenseI32ArrayAttribute::new(context, &warps).into())];
+    // With one consumer group the kernel has 8 warps, whose even share (256
+    // registers) is already the most a thread can have: moving registers
+    // between the groups gains nothing. With two (12 warps), the consumers
+    // take 232 each and the producer what is left (40).
+    if consumers == 2 {
+        attributes.push((
+            Identifier::new(context, "requestedRegisters"),
+            DenseI32ArrayAttribute::new(context, &[CONSUMER_REGISTERS; 2]).into(),
+        ));
+    }
+    let ws = OperationBuilder::new("ttg.warp_specialize", b.location)
+        .add_operands(&captures)
+        .add_attributes(&attributes)
+        .add_regions([default_region, holder])
+        .build()
+        .expect("ttg.warp_specialize");
+    insert_before(&lp, ws);
+
+    build_producer(&b, plan, &channels, producer_block);
+    for (group, block) in consumer_blocks.into_iter().enumerate() {
+        let consumer =
+            Consumer { b: &b, plan, group: group as i64, halved: HashSet::new(), descriptors: HashMap::new() };
+        consumer.build(&channels, &captures, &constants, block, &after_loop)?;
+    }
+
+    for op in after_loop.iter().rev() {
+        unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+    }
+    unsafe { mlir_sys::mlirOperationDestroy(lp.to_raw()) };
+    Ok(())
+}
+
+fn no_pipelining<'c>(b: &Build<'c>, lp: &OperationRef) {
+    set_attribute(lp, "tt.num_stages", b.int_attr(b.i32_type(), 0));
+}
+
+/// Clones the ops of `ops` that are scalar arithmetic into `into`.
+fn clone_scalars<'c>(ops: &[OperationRef<'c, '_>], into: &BlockRef<'c, '_>, map: &mut ValueMap) {
+    for op in ops {
+        let name = name_of(op);
+        let scalar = (0..op.result_count()).all(|i| shape::is_scalar_type(op.result(i).unwrap().r#type()));
+        if (name.starts_with("arith.") || name.starts_with("math.")) && scalar {
+            let clone = into.append_operation(clone_with(op, map));
+            for r in 0..op.result_count() {
+                map.map(op.result(r).unwrap().into(), clone.result(r).unwrap().into());
+            }
+        }
+    }
+}
+
+/// The ops of `block` before `op` and after it (its terminator left out).
+fn split_at<'c, 'a>(
+    block: &BlockRef<'c, 'a>,
+    op: &OperationRef<'c, 'a>,
+) -> (Vec<OperationRef<'c, 'a>>, Vec<OperationRef<'c, 'a>>) {
+    let ops = block_ops(block);
+    let at = ops.iter().position(|o| key(o) == key(op)).unwrap();
+    let tail = ops[at + 1..].iter().copied().filter(|o| name_of(o) != "scf.yield").collect();
+    (ops[..at].to_vec(), tail)
+}
+
+/// The marked tile loop again (persistent shape), carrying its scalars and
+/// the ring's iteration counter `it`; `inner` emits the K loop in its body
+/// and returns the counter after it; `rest` the ops after it.
+#[allow(clippy::too_many_arguments)]
+fn tile_loop<'c, 'a>(
+    b: &Build<'c>,
+    plan: &Plan<'c, '_>,
+    at: &At<'c, 'a>,
+    map: &mut ValueMap,
+    it: Value<'c, '_>,
+    mut head: impl FnMut(&[OperationRef<'c, '_>], &BlockRef<'c, 'a>, &mut ValueMap),
+    mut inner: impl FnMut(&At<'c, 'a>, &mut ValueMap, Value<'c, 'a>) -> Result<Value<'c, 'a>, String>,
+    mut rest: impl FnMut(&[OperationRef<'c, '_>], &BlockRef<'c, 'a>, &mut ValueMap) -> Result<(), String>,
+) -> Result<OperationRef<'c, 'a>, String> {
+    let old = plan.marked;
+    let old_body = old.region_at(0).unwrap().first_block().unwrap();
+    let mut inits: Vec<Value> = (3..old.operand_count()).map(|i| map.lookup(old.operand(i).unwrap())).collect();
+    inits.push(it);
+    let (lp, body) = new_loop(b, at, &old, map, &inits);
+    no_pipelining(b, &lp);
+    for i in 1..old_body.argument_count() {
+        map.map(old_body.argument(i).unwrap().into(), body.argument(i).unwrap().into());
+    }
+    let (before, after) = split_at(&old_body, &plan.kloop.lp);
+    head(&before, &body, map);
+    let it_in: Value = body.argument(body.argument_count() - 1).unwrap().into();
+    let it_out = inner(&At::End(body), map, it_in)?;
+    rest(&after, &body, map)?;
+    let yield_op = old_body.terminator().unwrap();
+    let mut yielded: Vec<Value> =
+        (0..yield_op.operand_count()).map(|i| map.lookup(yield_op.operand(i).unwrap())).collect();
+    yielded.push(it_out);
+    b.op(&At::End(body), "scf.yield", &yielded, &[], &[]);
+    Ok(lp)
+}
+
+fn build_producer<'c>(b: &Build<'c>, plan: &Plan<'c, '_>, channels: &Channels<'c, '_>, block: BlockRef<'c, '_>) {
+    let at = At::End(block);
+    let zero = b.constant(&at, b.i32_type(), 0);
+    let mut map = ValueMap::default();
+    if plan.persistent() {
+        tile_loop(
+            b,
+            plan,
+            &at,
+            &mut map,
+            zero,
+            |ops, body, map| clone_scalars(ops, body, map),
+            |at, map, it| Ok(producer_kloop(b, plan, channels, at, map, it)),
+            |ops, body, map| {
+                clone_scalars(ops, body, map);
+                Ok(())
+            },
+        )
+        .expect("the producer's tile loop");
+    } else {
+        producer_kloop(b, plan, channels, &at, &mut map, zero);
+    }
+    b.op(&at, "ttg.warp_yield", &[], &[], &[]);
+}
+
+/// The producer's K loop: per iteration, wait until the slot is released,
+/// expect the tiles' bytes on `full[slot]` and issue their TMA copies.
+/// Returns the counter after the loop.
+fn producer_kloop<'c, 'a>(
+    b: &Build<'c>,
+    plan: &Plan<'c, '_>,
+    channels: &Channels<'c, '_>,
+    at: &At<'c, 'a>,
+    map: &mut ValueMap,
+    it: Value<'c, '_>,
+) -> Value<'c, 'a> {
+    let k = &plan.kloop;
+    let i32 = b.i32_type();
+    let (lp, body) = new_loop(b, at, &k.lp, map, &[it]);
+    no_pipelining(b, &lp);
+    clone_scalars(&block_ops(&k.body), &body, map);
+    let inside = At::End(body);
+    let it = body.argument(1).unwrap().into();
+    let (slot, phase) = slot_and_phase(b, &inside, it, channels.stages);
+    let one = b.constant(&inside, i32, 1);
+    // The first round waits on the phase before the barrier's first: it passes.
+    let released_phase = b.value(&inside, "arith.xori", &[phase, one], i32);
+    let empty_slot = b.index(&inside, channels.empty, slot, channels.barrier_type);
+    b.wait(&inside, empty_slot, released_phase);
+    let full_slot = b.index(&inside, channels.full, slot, channels.barrier_type);
+    let yes = b.constant(&inside, b.i1_type(), 1);
+    b.op(&inside, "ttng.barrier_expect", &[full_slot, yes], &[], &[("size", b.int_attr(i32, channels.bytes))]);
+    for ((load, _), ring) in k.loads.iter().zip(&channels.rings) {
+        let destination = b.index(&inside, ring.buffer, slot, ring.slot_type);
+        let mut operands: Vec<Value> = vec![map.lookup(load.operand(0).unwrap())];
+        operands.extend((1..load.operand_count()).map(|i| map.lookup(load.operand(i).unwrap())));
+        operands.extend([full_slot, destination, yes]);
+        b.op(&inside, "ttng.async_tma_copy_global_to_local", &operands, &[], &[]);
+    }
+    let next = b.value(&inside, "arith.addi", &[it, one], i32);
+    b.op(&inside, "scf.yield", &[next], &[], &[]);
+    lp.result(0).unwrap().into()
+}
+
+/// One consumer warp group; with a row split, group g takes rows
+/// [g * rows / 2, (g + 1) * rows / 2) of the tile.
+struct Consumer<'b, 'c, 'p, 'q> {
+    b: &'b Build<'c>,
+    plan: &'p Plan<'c, 'q>,
+    group: i64,
+    /// New values whose type is the half tile.
+    halved: HashSet<usize>,
+    /// Half-tile descriptors made in the partition, by the original's key.
+    descriptors: HashMap<usize, mlir_sys::MlirValue>,
+}
+
+impl<'c> Consumer<'_, 'c, '_, '_> {
+    fn half(&self, ty: Type<'c>) -> Option<Type<'c>> {
+        let split = self.plan.split?;
+        shape::halved_type_text(&ty.to_string(), split.rows).map(|t| self.b.ty(&t))
+    }
+
+    fn build(
+        mut self,
+        channels: &Channels<'c, '_>,
+        captures: &[Value<'c, '_>],
+        constants: &[OperationRef<'c, '_>],
+        block: BlockRef<'c, '_>,
+        after_loop: &[OperationRef<'c, '_>],
+    ) -> Result<(), String> {
+        let b = self.b;
+        let plan = self.plan;
+        let at = At::End(block);
+        // Inside the (isolated) partition, the captures are its arguments.
+        let mut map = ValueMap::default();
+        for (i, v) in captures.iter().enumerate() {
+            map.map(*v, block.argument(i).unwrap().into());
+        }
+        let mut cloned_constants = Vec::new();
+        for constant in constants {
+            let clone = block.append_operation(clone_with(constant, &map));
+            map.map(constant.result(0).unwrap().into(), clone.result(0).unwrap().into());
+            cloned_constants.push(clone);
+        }
+        let channels = channels.mapped(&map);
+        if plan.split.is_some() {
+            // The half-tile descriptors, made once (not per tile).
+            for op in shape::epilogue(plan).iter().filter(|o| name_of(o) == "tt.descriptor_store") {
+                self.half_descriptor(&at, op.operand(0).unwrap(), &map)?;
+            }
+        }
+        let zero = b.constant(&at, b.i32_type(), 0);
+        if plan.persistent() {
+            let cell = std::cell::RefCell::new(&mut self);
+            let tiles = tile_loop(
+                b,
+                plan,
+                &at,
+                &mut map,
+                zero,
+                |ops, body, map| {
+                    for op in ops {
+                        cell.borrow_mut().clone_op(op, body, map).expect("a scalar op");
+                    }
+                },
+                |at, map, it| {
+                    let (accumulator, it) = cell.borrow_mut().kloop(&channels, at, map, it)?;
+                    map.map(plan.kloop.lp.result(0).unwrap().into(), accumulator);
+                    Ok(it)
+                },
+                |ops, body, map| {
+                    for op in ops {
+                        cell.borrow_mut().clone_op(op, body, map)?;
+                    }
+                    Ok(())
+                },
+            )?;
+            // The code after the loop may use what the tile loop carries.
+            for r in 0..plan.marked.result_count() {
+                map.map(plan.marked.result(r).unwrap().into(), tiles.result(r).unwrap().into());
+            }
+        } else {
+            let (accumulator, _) = self.kloop(&channels, &at, &mut map, zero)?;
+            map.map(plan.marked.result(0).unwrap().into(), accumulator);
+        }
+        for op in after_loop {
+            self.clone_op(op, &block, &mut map)?;
+        }
+        b.op(&at, "ttg.warp_return", &[], &[], &[]);
+        for constant in cloned_constants {
+            if !crate::ssa::has_uses(constant.result(0).unwrap().into()) {
+                crate::ir::erase(constant);
+            }
+        }
+        Ok(())
+    }
+
+    /// The consumer's K loop: per iteration, wait until the slot is full,
+    /// run the dot on its tiles (this group's rows of the left one), release
+    /// the slot. Returns the accumulator and the counter after the loop.
+    fn kloop<'a>(
+        &mut self,
+        channels: &Channels<'c, '_>,
+        at: &At<'c, 'a>,
+        map: &mut ValueMap,
+        it: Value<'c, '_>,
+    ) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
+        let b = self.b;
+        let k = &self.plan.kloop;
+        let i32 = b.i32_type();
+        let init = k.lp.operand(3).unwrap();
+        let init = match self.plan.split {
+            Some(_) => self.half_constant(at, init)?,
+            None => map.lookup(init),
+        };
+        let (lp, body) = new_loop(b, at, &k.lp, map, &[init, it]);
+        no_pipelining(b, &lp);
+        map.map(k.body.argument(1).unwrap().into(), body.argument(1).unwrap().into());
+        clone_scalars(&block_ops(&k.body), &body, map);
+        let inside = At::End(body);
+        let it = body.argument(2).unwrap().into();
+        let (slot, phase) = slot_and_phase(b, &inside, it, channels.stages);
+        let full_slot = b.index(&inside, channels.full, slot, channels.barrier_type);
+        b.wait(&inside, full_slot, phase);
+        for (i, ((_, alloc), ring)) in k.loads.iter().zip(&channels.rings).enumerate() {
+            let mut tile = b.index(&inside, ring.buffer, slot, ring.tile_type);
+            if let Some(split) = self.plan.split.filter(|s| s.lhs_load == i) {
+                tile = self.rows_of(&inside, tile, split.rows);
+            }
+            map.map(alloc.result(0).unwrap().into(), tile);
+        }
+        let mut dot_result = None;
+        for op in block_ops(&k.body) {
+            let name = name_of(&op);
+            if name == "ttg.memdesc_trans" || name == "ttng.warp_group_dot" {
+                let clone = body.append_operation(clone_with(&op, map));
+                let result: Value = clone.result(0).unwrap().into();
+                if name == "ttng.warp_group_dot" {
+                    if let Some(half) = self.half(result.r#type()) {
+                        crate::ir::set_type(result, half);
+                    }
+                    dot_result = Some(result);
+                }
+                map.map(op.result(0).unwrap().into(), result);
+            }
+        }
+        let empty_slot = b.index(&inside, channels.empty, slot, channels.barrier_type);
+        b.op(&inside, "ttng.arrive_barrier", &[empty_slot], &[], &[("count", b.int_attr(i32, 1))]);
+        let one = b.constant(&inside, i32, 1);
+        let next = b.value(&inside, "arith.addi", &[it, one], i32);
+        b.op(&inside, "scf.yield", &[dot_result.unwrap(), next], &[], &[]);
+        let accumulator: Value = lp.result(0).unwrap().into();
+        if self.plan.split.is_some() {
+            self.halved.insert(value_key(accumulator));
+        }
+        Ok((accumulator, lp.result(1).unwrap().into()))
+    }
+
+    /// This group's rows of a loaded tile: `ttg.memdesc_subslice`.
+    fn rows_of<'a>(&self, at: &At<'c, 'a>, tile: Value<'c, '_>, rows: i64) -> Value<'c, 'a> {
+        let b = self.b;
+        let memdesc = MemDesc::of(tile.r#type()).unwrap();
+        let shape: Vec<String> = memdesc.shape.iter().map(|d| d.to_string()).collect();
+        let mut half_shape = shape.clone();
+        half_shape[0] = (rows / 2).to_string();
+        let ty = b.ty(&format!(
+            "!ttg.memdesc<{}x{}, {}, #ttg.shared_memory, {}>",
+            half_shape.join("x"),
+            memdesc.element_type,
+            memdesc.encoding,
+            shape.join("x")
+        ));
+        let offsets = [(self.group * rows / 2) as i32, 0];
+        let offsets = DenseI32ArrayAttribute::new(b.context, &offsets[..memdesc.shape.len().min(2)]).into();
+        b.op(at, "ttg.memdesc_subslice", &[tile], &[ty], &[("offsets", offsets)]).result(0).unwrap().into()
+    }
+
+    /// The accumulator's initial constant, for half the rows.
+    fn half_constant<'a>(&mut self, at: &At<'c, 'a>, init: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
+        let b = self.b;
+        let constant = crate::ssa::defining_op(init).ok_or("the accumulator's start is not a constant")?;
+        let value = constant.attribute("value").map_err(|_| "a constant without a value")?;
+        let half_type = self.half(init.r#type()).ok_or("the accumulator's start is not a tile")?;
+        let text = shape::halved_type_text(&value.to_string(), self.plan.split.unwrap().rows)
+            .ok_or("the accumulator's start is not a splat")?;
+        let half_value = Attribute::parse(b.context, &text).ok_or("the accumulator's start is not a splat")?;
+        let result = b.op(at, "arith.constant", &[], &[half_type], &[("value", half_value)]).result(0).unwrap().into();
+        self.halved.insert(value_key(result));
+        Ok(result)
+    }
+
+    /// Clones an op of the epilogue (or of the tile loop's head) into
+    /// `block`; with a row split, what derives from the tile gets half its
+    /// rows and its descriptor stores go through a half-tile descriptor, at
+    /// this group's first row.
+    fn clone_op(
+        &mut self,
+        op: &OperationRef<'c, '_>,
+        block: &BlockRef<'c, '_>,
+        map: &mut ValueMap,
+    ) -> Result<(), String> {
+        let uses_half =
+            (0..op.operand_count()).any(|i| self.halved.contains(&value_key(map.lookup(op.operand(i).unwrap()))));
+        let Some(split) = self.plan.split.filter(|_| uses_half) else {
+            let clone = block.append_operation(clone_with(op, map));
+            for r in 0..op.result_count() {
+                map.map(op.result(r).unwrap().into(), clone.result(r).unwrap().into());
+            }
+            return Ok(());
+        };
+        let clone = block.append_operation(clone_with(op, map));
+        if name_of(op) == "tt.descriptor_store" {
+            let at = At::Before(clone);
+            let descriptor = self.half_descriptor(&at, op.operand(0).unwrap(), map)?;
+            crate::ssa::set_operand(&clone, 0, descriptor);
+            if self.group > 0 {
+                // Operands: the descriptor, the tile, then its coordinates.
+                let row = clone.operand(2).unwrap();
+                let offset = self.b.constant(&at, row.r#type(), self.group * split.rows / 2);
+                let first_row = self.b.value(&at, "arith.addi", &[row, offset], row.r#type());
+                crate::ssa::set_operand(&clone, 2, first_row);
+            }
+            return Ok(());
+        }
+        for r in 0..op.result_count() {
+            let result: Value = clone.result(r).unwrap().into();
+            let half =
+                self.half(result.r#type()).ok_or_else(|| format!("'{}' does not keep the tile's rows", name_of(op)))?;
+            crate::ir::set_type(result, half);
+            self.halved.insert(value_key(result));
+            map.map(op.result(r).unwrap().into(), result);
+        }
+        Ok(())
+    }
+
+    /// The device-side descriptor `original` again, with a box of half the
+    /// rows (made once per partition).
+    fn half_descriptor<'a>(
+        &mut self,
+        at: &At<'c, 'a>,
+        original: Value<'c, '_>,
+        map: &ValueMap,
+    ) -> Result<Value<'c, 'a>, String> {
+        if let Some(made) = self.descriptors.get(&value_key(original)) {
+            return Ok(unsafe { Value::from_raw(*made) });
+        }
+        let make = crate::ssa::defining_op(original).ok_or("a descriptor argument")?;
+        let clone = match at {
+            At::Before(op) => insert_before(op, clone_with(&make, map)),
+            At::End(block) => block.append_operation(clone_with(&make, map)),
+        };
+        let result: Value = clone.result(0).unwrap().into();
+        let half = self.half(result.r#type()).ok_or("the descriptor's box is not the tile's")?;
+        crate::ir::set_type(result, half);
+        self.descriptors.insert(value_key(original), result.to_raw());
+        Ok(result)
+    }
+}
