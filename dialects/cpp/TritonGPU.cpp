@@ -1269,6 +1269,17 @@ LogicalResult MemDescSubsliceOp::verify() {
       split && padded && padded.getRank() < srcType.getRank())
     return emitOpError() << "SubSlice of low rank PaddedSharedEncoding from higher rank tensors is not "
                             "supported yet";
+  if (!split)
+    return success();
+  // A slice must start at a whole number of swizzling patterns: each step
+  // along a split dim must move by one basis of the layout (linear layouts:
+  // Rust).
+  SmallVector<int64_t> shapes(srcType.getShape());
+  llvm::append_range(shapes, dstType.getShape());
+  auto allocShape = srcType.getAllocShape().take_back(srcType.getRank());
+  if (checkLayouts(LayoutQuery::Subslice, srcType.getEncoding(), {}, allocShape, shapes, getLoc()) ==
+      LayoutVerdict::Incompatible)
+    return emitOpError() << "We don't support splitting along the swizzling pattern";
   return success();
 }
 
