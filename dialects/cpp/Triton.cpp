@@ -22,6 +22,21 @@ using namespace mlir;
 #define GET_OP_CLASSES
 #include "tritium/TTOps.cpp.inc"
 
+// A mismatch with an op's inferred result type reads as MLIR's failed
+// inference (upstream's ops implement InferTypeOpInterface).
+LogicalResult tritium::emitInferredTypeMismatch(Operation *op, Type inferred, Type actual) {
+  SmallVector<Type> inferredTypes(op->getNumResults(), inferred), actualTypes(op->getResultTypes());
+  auto quoted = [](ArrayRef<Type> types) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvm::interleaveComma(types, os, [&](Type t) { os << "'" << t << "'"; });
+    return text;
+  };
+  op->emitOpError() << "inferred type(s) " << quoted(inferredTypes)
+                    << " are incompatible with return type(s) of operation " << quoted(actualTypes);
+  return op->emitOpError() << "failed to infer returned types";
+}
+
 namespace tritium::tt {
 
 //===----------------------------------------------------------------------===//
@@ -483,22 +498,7 @@ LogicalResult JoinOp::verify() {
 
 // Upstream's tt.split and tt.trans infer their result types and accept a
 // result whose layout is equivalent (the same linear layout) to the inferred
-// one; a mismatch reads as MLIR's failed inference.
-static LogicalResult inferredTypeMismatch(Operation *op, RankedTensorType inferred,
-                                          RankedTensorType actual) {
-  SmallVector<Type> inferredTypes(op->getNumResults(), inferred), actualTypes(op->getResultTypes());
-  auto quoted = [](ArrayRef<Type> types) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    llvm::interleaveComma(types, os, [&](Type t) { os << "'" << t << "'"; });
-    return text;
-  };
-  op->emitOpError() << "inferred type(s) " << quoted(inferredTypes)
-                    << " are incompatible with return type(s) of operation " << quoted(actualTypes);
-  return op->emitOpError() << "failed to infer returned types";
-}
-
-// Checks the result layout of tt.split / tt.trans against the inferred one.
+// one. Checks the result layout against the inferred one.
 static LogicalResult verifyInferredLayout(Operation *op, LayoutQuery query, RankedTensorType srcType,
                                           RankedTensorType dstType, ArrayRef<int64_t> extra) {
   Attribute srcEnc = srcType.getEncoding(), dstEnc = dstType.getEncoding();
@@ -506,7 +506,7 @@ static LogicalResult verifyInferredLayout(Operation *op, LayoutQuery query, Rank
     return RankedTensorType::get(dstType.getShape(), dstType.getElementType(), encoding);
   };
   if (!srcEnc)
-    return dstEnc ? inferredTypeMismatch(op, withEncoding({}), dstType) : success();
+    return dstEnc ? emitInferredTypeMismatch(op, withEncoding({}), dstType) : success();
   Attribute inferred;
   switch (checkLayouts(query, srcEnc, dstEnc, srcType.getShape(), extra, op->getLoc(), &inferred)) {
   case LayoutVerdict::Rejected:
@@ -514,7 +514,7 @@ static LogicalResult verifyInferredLayout(Operation *op, LayoutQuery query, Rank
   case LayoutVerdict::Incompatible:
     if (!inferred) // the layout could not be built: name the result's shape only
       return op->emitOpError() << "failed to infer returned types";
-    return inferredTypeMismatch(op, withEncoding(inferred), dstType);
+    return emitInferredTypeMismatch(op, withEncoding(inferred), dstType);
   default:
     return success();
   }

@@ -22,6 +22,7 @@ const QUERY_TRANS: c_int = 0;
 const QUERY_SPLIT: c_int = 1;
 const QUERY_JOIN: c_int = 2;
 const QUERY_SUBSLICE: c_int = 3;
+const QUERY_FP4_TO_FP: c_int = 4;
 
 const COMPATIBLE: c_int = 0;
 const INCOMPATIBLE: c_int = 1;
@@ -34,7 +35,8 @@ enum Verdict {
     /// The op's layout differs from this inferred one (`None`: from a
     /// missing layout, nothing to show).
     Incompatible(Option<Layout>),
-    /// Upstream's rule rejects the input with this message.
+    /// Upstream's rule rejects the input with this message (emitted unless
+    /// empty).
     Rejected(String),
     Unknown,
 }
@@ -108,6 +110,24 @@ fn answer(query: c_int, source: Layout, result: Option<Result<Layout, ()>>, shap
                 Err(_) => Verdict::Unknown,
             }
         }
+        // `source` is the result layout, `result` the packed source's,
+        // `shape` the result shape, `extra` the axis.
+        QUERY_FP4_TO_FP => {
+            let Some(axis) = extra.first().and_then(|&a| usize::try_from(a).ok()).filter(|&a| a < shape.len()) else {
+                return Verdict::Unknown;
+            };
+            let mut packed_shape = shape.to_vec();
+            packed_shape[axis] /= 2;
+            match infer::fp4_packed_source(&source, shape, axis) {
+                Ok(inferred) => match compare(inferred, result, &packed_shape) {
+                    Verdict::Incompatible(_) => Verdict::Incompatible(None),
+                    verdict => verdict,
+                },
+                // Upstream's verifier reports only that the inference failed.
+                Err(InferError::Rejected(_)) => Verdict::Rejected(String::new()),
+                Err(error) => error.into(),
+            }
+        }
         _ => Verdict::Unknown,
     }
 }
@@ -146,12 +166,16 @@ unsafe extern "C" fn check(
             Verdict::Compatible => COMPATIBLE,
             Verdict::Unknown => UNKNOWN,
             Verdict::Rejected(message) => {
-                let message = CString::new(message).unwrap_or_default();
-                // SAFETY: a live location and a NUL-terminated message.
-                unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) };
+                if !message.is_empty() {
+                    let message = CString::new(message).unwrap_or_default();
+                    // SAFETY: a live location and a NUL-terminated message.
+                    unsafe { mlir_sys::mlirEmitError(location.to_raw(), message.as_ptr()) };
+                }
                 REJECTED
             }
             Verdict::Incompatible(layout) => {
+                // Shared linear layouts have no attribute Tritium builds.
+                let layout = layout.filter(|l| !(matches!(l, Layout::Linear(_)) && l.is_shared()));
                 if let Some(attribute) = layout.and_then(|l| attribute_of(&l, location)) {
                     // SAFETY: `inferred` is writable (the caller's contract).
                     unsafe { *inferred = attribute.to_raw() };

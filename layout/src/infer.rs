@@ -271,3 +271,115 @@ pub fn subslice_crosses_swizzling(
     }
     Ok(false)
 }
+
+/// The layout of `ttg.fp4_to_fp`'s packed source when its result along
+/// `axis` has `layout` and `shape` (upstream `inferFp4ToFpOpEncoding`,
+/// backwards): dot operands halve `kWidth` and blocked layouts their
+/// `sizePerThread` along `axis` when upstream's order test holds, anything
+/// else loses the register basis along `axis`.
+pub fn fp4_packed_source(layout: &Layout, shape: &[i64], axis: usize) -> InferResult<Layout> {
+    let too_few =
+        || InferError::Rejected("Fp4ToFpOp requires at least 2 elements per thread in the axis dimension".into());
+    // Upstream tests the order's entry at `axis` (not the position of `axis`).
+    if layout.order(shape)?.get(axis) == Some(&0) {
+        match layout {
+            Layout::DotOperand(dot) => {
+                if dot.k_width <= 1 {
+                    return Err(too_few());
+                }
+                return Ok(Layout::DotOperand(crate::kinds::DotOperand::new(
+                    dot.op_idx,
+                    (*dot.parent).clone(),
+                    dot.k_width / 2,
+                )));
+            }
+            Layout::Blocked(blocked) => {
+                let mut size_per_thread = blocked.size_per_thread.clone();
+                match size_per_thread.get_mut(axis) {
+                    Some(size) if *size > 1 => *size /= 2,
+                    _ => return Err(too_few()),
+                }
+                return Ok(Layout::Blocked(
+                    Blocked::new(&size_per_thread, &blocked.threads_per_warp, &blocked.warps_per_cta, &blocked.order)
+                        .with_cta(blocked.cta.clone()),
+                ));
+            }
+            _ => {}
+        }
+    }
+    if !layout.is_distributed() {
+        return Err(unsupported("fp4_to_fp of a shared layout"));
+    }
+    Ok(Layout::Linear(joined_on_axis(&layout.to_linear(shape)?, false, axis)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::DotOperand;
+    use crate::NvidiaMma;
+
+    fn blocked(spt: &[u32], tpw: &[u32], wpc: &[u32], order: &[u32]) -> Layout {
+        Layout::Blocked(Blocked::new(spt, tpw, wpc, order))
+    }
+
+    #[test]
+    fn transposing_a_blocked_layout_equals_transposing_its_linear_layout() {
+        let source = blocked(&[1, 2, 4], &[4, 8, 1], &[1, 2, 2], &[2, 1, 0]);
+        let (shape, order) = ([8, 32, 16], [2, 0, 1]);
+        let by_rule = transposed(&source, &shape, &order).unwrap();
+        assert!(matches!(by_rule, Layout::Blocked(_)));
+        let by_linear = Layout::Linear(transpose_linear_layout(&source.to_linear(&shape).unwrap(), &order).unwrap());
+        assert!(equivalent(&[16, 8, 32], &by_rule, &by_linear).unwrap());
+    }
+
+    #[test]
+    fn transposing_twice_gives_back_an_equivalent_mma_layout() {
+        let mma = Layout::NvidiaMma(NvidiaMma::new(2, 0, &[2, 2], &[16, 8]));
+        let once = transposed(&mma, &[64, 32], &[1, 0]).unwrap();
+        let twice = transposed(&once, &[32, 64], &[1, 0]).unwrap();
+        assert!(equivalent(&[64, 32], &mma, &twice).unwrap());
+    }
+
+    #[test]
+    fn nvmma_shared_transposition_flips_transposed() {
+        let shared = Layout::NvmmaShared(NvmmaShared::new(128, false, 16, false, 2));
+        let Layout::NvmmaShared(result) = transposed(&shared, &[64, 128], &[1, 0]).unwrap() else { panic!() };
+        assert!(result.transposed);
+    }
+
+    #[test]
+    fn split_and_its_linear_rule_agree_on_a_simple_blocked_layout() {
+        let source = blocked(&[1, 2], &[32, 1], &[4, 1], &[1, 0]);
+        let halves = split_halves(&source, &[128, 2]).unwrap();
+        assert_eq!(halves, blocked(&[1], &[32], &[4], &[0]));
+        let linear = Layout::Linear(source.to_linear(&[128, 2]).unwrap());
+        let linear_halves = split_halves(&linear, &[128, 2]).unwrap();
+        assert!(equivalent(&[128], &halves, &linear_halves).unwrap());
+    }
+
+    #[test]
+    fn split_rejects_a_pair_spread_over_lanes() {
+        let source = blocked(&[1, 1], &[16, 2], &[1, 1], &[1, 0]);
+        assert!(matches!(split_halves(&source, &[16, 2]), Err(InferError::Rejected(_))));
+    }
+
+    #[test]
+    fn fp4_source_of_a_dot_operand_halves_k_width() {
+        let mma = Layout::NvidiaMma(NvidiaMma::new(2, 0, &[4, 1], &[16, 8]));
+        let dot = Layout::DotOperand(DotOperand::new(0, mma.clone(), 8));
+        let Layout::DotOperand(packed) = fp4_packed_source(&dot, &[64, 64], 1).unwrap() else { panic!() };
+        assert_eq!(packed.k_width, 4);
+        let narrow = Layout::DotOperand(DotOperand::new(0, mma, 1));
+        assert!(matches!(fp4_packed_source(&narrow, &[64, 64], 1), Err(InferError::Rejected(_))));
+    }
+
+    #[test]
+    fn subslices_must_start_at_whole_swizzling_patterns() {
+        let shared = Layout::SwizzledShared(SwizzledShared::new(2, 1, 8, &[1, 0]));
+        let alloc = [16, 16];
+        assert!(!subslice_crosses_swizzling(&shared, &alloc, &alloc, &[8, 16]).unwrap());
+        assert!(!subslice_crosses_swizzling(&shared, &alloc, &alloc, &[16, 8]).unwrap());
+        assert!(subslice_crosses_swizzling(&shared, &alloc, &alloc, &[4, 16]).unwrap());
+    }
+}

@@ -92,3 +92,53 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+#sw = #ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @memdesc_trans_keeps_order(%s: !ttg.memdesc<32x64xf16, #sw, #smem>) {
+    // expected-error @+2 {{'ttg.memdesc_trans' op inferred type(s) '!ttg.memdesc<64x32xf16, #ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [0, 1]}>, #ttg.shared_memory>' are incompatible}}
+    // expected-error @+1 {{op failed to infer returned types}}
+    %0 = ttg.memdesc_trans %s {order = array<i32: 1, 0>} : !ttg.memdesc<32x64xf16, #sw, #smem> -> !ttg.memdesc<64x32xf16, #sw, #smem>
+    tt.return
+  }
+}
+
+// -----
+
+#sw = #ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#swT = #ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @memdesc_trans_allocation(%v: !ttg.memdesc<32x128xf16, #sw, #smem, mutable, 64x128>) {
+    // The allocation's shape is permuted too: 128x64.
+    // expected-error @+2 {{op inferred type(s) '!ttg.memdesc<128x32xf16, #ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [0, 1]}>, #ttg.shared_memory, mutable, 128x64>'}}
+    // expected-error @+1 {{op failed to infer returned types}}
+    %0 = ttg.memdesc_trans %v {order = array<i32: 1, 0>} : !ttg.memdesc<32x128xf16, #sw, #smem, mutable, 64x128> -> !ttg.memdesc<128x32xf16, #swT, #smem, mutable, 128x128>
+    tt.return
+  }
+}
+
+// -----
+
+#wide = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @fp4_to_fp_source_not_halved(%x: tensor<64x32xi8, #wide>) {
+    // expected-error @+1 {{'ttg.fp4_to_fp' op Src and Dst encodings are not compatible}}
+    %0 = ttg.fp4_to_fp %x {axis = 1 : i32} : tensor<64x32xi8, #wide> -> tensor<64x64xbf16, #wide>
+    tt.return
+  }
+}
+
+// -----
+
+#one = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @fp4_to_fp_one_element_per_thread(%x: tensor<64x32xi8, #one>) {
+    // expected-error @+1 {{'ttg.fp4_to_fp' op failed to infer encoding}}
+    %0 = ttg.fp4_to_fp %x {axis = 1 : i32} : tensor<64x32xi8, #one> -> tensor<64x64xbf16, #one>
+    tt.return
+  }
+}

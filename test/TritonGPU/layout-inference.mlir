@@ -62,3 +62,42 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// ttg.memdesc_trans: a swizzled layout inverts its order, an NVMMA layout
+// flips `transposed`, a view of a larger allocation permutes the allocation.
+#sw = #ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#swT = #ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [0, 1]}>
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#nvT = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: @memdesc_trans_layouts
+  tt.func @memdesc_trans_layouts(%s: !ttg.memdesc<32x64xf16, #sw, #smem>, %n: !ttg.memdesc<64x128xf16, #nv, #smem, mutable>, %b: !ttg.memdesc<64x128xf16, #sw, #smem, mutable>) {
+    // CHECK: ttg.memdesc_trans %{{.*}} -> !ttg.memdesc<64x32xf16, #shared{{[0-9]*}}, #smem>
+    %0 = ttg.memdesc_trans %s {order = array<i32: 1, 0>} : !ttg.memdesc<32x64xf16, #sw, #smem> -> !ttg.memdesc<64x32xf16, #swT, #smem>
+    // CHECK: ttg.memdesc_trans %{{.*}} -> !ttg.memdesc<128x64xf16, #shared{{[0-9]*}}, #smem, mutable>
+    %1 = ttg.memdesc_trans %n {order = array<i32: 1, 0>} : !ttg.memdesc<64x128xf16, #nv, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvT, #smem, mutable>
+    %v = ttg.memdesc_subslice %b [32, 0] : !ttg.memdesc<64x128xf16, #sw, #smem, mutable> -> !ttg.memdesc<32x128xf16, #sw, #smem, mutable, 64x128>
+    // CHECK: ttg.memdesc_trans %{{.*}} -> !ttg.memdesc<128x32xf16, #shared{{[0-9]*}}, #smem, mutable, 128x64>
+    %2 = ttg.memdesc_trans %v {order = array<i32: 1, 0>} : !ttg.memdesc<32x128xf16, #sw, #smem, mutable, 64x128> -> !ttg.memdesc<128x32xf16, #swT, #smem, mutable, 128x64>
+    tt.return
+  }
+}
+
+// -----
+
+// ttg.fp4_to_fp: the packed source holds half the elements per thread along
+// the axis; when the result's order does not put the axis first, the source
+// layout is compared as a linear layout.
+#packed = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [0, 1]}>
+#unpacked = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: @fp4_to_fp_linear_rule
+  tt.func @fp4_to_fp_linear_rule(%x: tensor<32x1xi8, #packed>) {
+    // CHECK: ttg.fp4_to_fp %{{.*}} {axis = 1 : i32}
+    %0 = ttg.fp4_to_fp %x {axis = 1 : i32} : tensor<32x1xi8, #packed> -> tensor<32x2xbf16, #unpacked>
+    tt.return
+  }
+}

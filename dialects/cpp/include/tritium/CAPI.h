@@ -59,7 +59,7 @@ typedef void (*TritiumPatternProvider)(MlirStringRef opName, MlirContext context
 void tritiumSetCanonicalizationProvider(TritiumPatternProvider provider);
 
 /// Rust's answers to the layout questions of op verifiers (tt.trans, tt.split,
-/// tt.join, ttg.memdesc_subslice), which need linear layouts. `query` is a
+/// tt.join, ttg.memdesc_trans, ttg.memdesc_subslice, ttg.fp4_to_fp), which need linear layouts. `query` is a
 /// TRITIUM_LAYOUT_QUERY_*; `source`/`result` the layouts (`result` may be
 /// null), `shape` and `extra` the query's integers (see tritium::checkLayouts
 /// in Dialects.h). Returns a TRITIUM_LAYOUT_*; on INCOMPATIBLE, `*inferred`
@@ -70,6 +70,7 @@ enum {
   TRITIUM_LAYOUT_QUERY_SPLIT = 1,
   TRITIUM_LAYOUT_QUERY_JOIN = 2,
   TRITIUM_LAYOUT_QUERY_SUBSLICE = 3,
+  TRITIUM_LAYOUT_QUERY_FP4_TO_FP = 4,
 };
 enum {
   TRITIUM_LAYOUT_COMPATIBLE = 0,

@@ -49,10 +49,20 @@ enum class LayoutQuery {
   /// source: the sliced layout, shape: its allocation shape, extra: source
   /// shape then result shape.
   Subslice = 3,
+  /// source: result layout, result: the packed source's layout, shape:
+  /// result shape, extra: the axis.
+  Fp4ToFp = 4,
 };
 LayoutVerdict checkLayouts(LayoutQuery query, mlir::Attribute source, mlir::Attribute result,
                            llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> extra,
                            mlir::Location location, mlir::Attribute *inferred = nullptr);
+
+/// MLIR's two errors for an op whose result type is not the one its rule
+/// infers (upstream's ops implement InferTypeOpInterface): "inferred type(s)
+/// ... are incompatible with return type(s) of operation ...", then "failed
+/// to infer returned types". Returns failure.
+mlir::LogicalResult emitInferredTypeMismatch(mlir::Operation *op, mlir::Type inferred,
+                                             mlir::Type actual);
 
 namespace impl {
 mlir::LogicalResult verifyTensorLayouts(mlir::Operation *op);
