@@ -158,6 +158,26 @@ void tritium::addRustCanonicalizationPatterns(RewritePatternSet &patterns, Strin
     provider(wrap(opName), wrap(patterns.getContext()), wrap(&patterns));
 }
 
+static std::atomic<TritiumLayoutChecker> layoutChecker{nullptr};
+
+void tritiumSetLayoutChecker(TritiumLayoutChecker checker) { layoutChecker.store(checker); }
+
+tritium::LayoutVerdict tritium::checkLayouts(LayoutQuery query, Attribute source, Attribute result,
+                                             ArrayRef<int64_t> shape, ArrayRef<int64_t> extra,
+                                             Location location, Attribute *inferred) {
+  TritiumLayoutChecker checker = layoutChecker.load();
+  if (!checker || !source)
+    return LayoutVerdict::Unknown;
+  MlirAttribute answer{nullptr};
+  int verdict = checker(int(query), wrap(source), wrap(result), shape.data(), shape.size(),
+                        extra.data(), extra.size(), wrap(location), &answer);
+  if (inferred)
+    *inferred = unwrap(answer);
+  if (verdict < 0 || verdict > int(LayoutVerdict::Unknown))
+    return LayoutVerdict::Unknown;
+  return LayoutVerdict(verdict);
+}
+
 MlirOperation tritiumParseSourceString(MlirContext context, MlirStringRef source,
                                        MlirStringRef sourceName) {
   ParserConfig config(unwrap(context));

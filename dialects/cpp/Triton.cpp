@@ -22,6 +22,21 @@ using namespace mlir;
 #define GET_OP_CLASSES
 #include "tritium/TTOps.cpp.inc"
 
+// A mismatch with an op's inferred result type reads as MLIR's failed
+// inference (upstream's ops implement InferTypeOpInterface).
+LogicalResult tritium::emitInferredTypeMismatch(Operation *op, Type inferred, Type actual) {
+  SmallVector<Type> inferredTypes(op->getNumResults(), inferred), actualTypes(op->getResultTypes());
+  auto quoted = [](ArrayRef<Type> types) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvm::interleaveComma(types, os, [&](Type t) { os << "'" << t << "'"; });
+    return text;
+  };
+  op->emitOpError() << "inferred type(s) " << quoted(inferredTypes)
+                    << " are incompatible with return type(s) of operation " << quoted(actualTypes);
+  return op->emitOpError() << "failed to infer returned types";
+}
+
 namespace tritium::tt {
 
 //===----------------------------------------------------------------------===//
@@ -463,9 +478,46 @@ LogicalResult JoinOp::verify() {
                          << resultShape;
   if (getType().getElementType() != getLhs().getType().getElementType())
     return emitOpError() << "result element type must match the input element type";
-  if (getLhs().getType().getEncoding() && !getType().getEncoding())
-    return emitOpError() << "result encoding must be specified";
-  return success();
+  Attribute srcEnc = getLhs().getType().getEncoding(), retEnc = getType().getEncoding();
+  if (!retEnc) {
+    if (srcEnc)
+      return emitOpError() << "result encoding must be specified";
+    return success();
+  }
+  // A result layout has one operand layout (a split of it), while an operand
+  // layout has several result layouts: check the operands against the split.
+  switch (checkLayouts(LayoutQuery::Join, retEnc, srcEnc, getType().getShape(), {}, getLoc())) {
+  case LayoutVerdict::Rejected:
+    return failure();
+  case LayoutVerdict::Incompatible:
+    return emitOpError() << "incompatible join layout";
+  default:
+    return success();
+  }
+}
+
+// Upstream's tt.split and tt.trans infer their result types and accept a
+// result whose layout is equivalent (the same linear layout) to the inferred
+// one. Checks the result layout against the inferred one.
+static LogicalResult verifyInferredLayout(Operation *op, LayoutQuery query, RankedTensorType srcType,
+                                          RankedTensorType dstType, ArrayRef<int64_t> extra) {
+  Attribute srcEnc = srcType.getEncoding(), dstEnc = dstType.getEncoding();
+  auto withEncoding = [&](Attribute encoding) {
+    return RankedTensorType::get(dstType.getShape(), dstType.getElementType(), encoding);
+  };
+  if (!srcEnc)
+    return dstEnc ? emitInferredTypeMismatch(op, withEncoding({}), dstType) : success();
+  Attribute inferred;
+  switch (checkLayouts(query, srcEnc, dstEnc, srcType.getShape(), extra, op->getLoc(), &inferred)) {
+  case LayoutVerdict::Rejected:
+    return op->emitOpError() << "failed to infer returned types";
+  case LayoutVerdict::Incompatible:
+    if (!inferred) // the layout could not be built: name the result's shape only
+      return op->emitOpError() << "failed to infer returned types";
+    return emitInferredTypeMismatch(op, withEncoding(inferred), dstType);
+  default:
+    return success();
+  }
 }
 
 // Upstream infers tt.split's result types, so a mismatch reads as a failed
@@ -487,7 +539,7 @@ LogicalResult SplitOp::verify() {
                              << " and element type " << srcType.getElementType()
                              << ") are incompatible with return type " << type);
   }
-  return success();
+  return verifyInferredLayout(*this, LayoutQuery::Split, srcType, getOutLHS().getType(), {});
 }
 
 static LogicalResult verifyPermutation(Operation *op, ArrayRef<int32_t> order, int64_t rank) {
@@ -514,7 +566,8 @@ LogicalResult TransOp::verify() {
   for (auto [i, dim] : llvm::enumerate(order))
     if (resultShape[i] != srcShape[dim])
       return emitOpError() << "result shape must be the source shape permuted by order";
-  return success();
+  SmallVector<int64_t> permutation(order.begin(), order.end());
+  return verifyInferredLayout(*this, LayoutQuery::Trans, getSrc().getType(), getType(), permutation);
 }
 
 // tt.dot_scaled: e2m1 operands hold two elements per i8, packed along K

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -64,6 +65,19 @@ struct TTGOpAsmInterface : public OpAsmDialectInterface {
 };
 } // namespace
 
+namespace {
+// Lets upstream's `inline` pass inline tt.call into regions of this dialect's
+// ops (ttg.warp_specialize partitions) and inline functions holding its ops,
+// as upstream's dialects allow. tt.return, the only terminator of a callee,
+// is handled by the tt dialect's interface.
+struct InlineAnything : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final { return true; }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final { return true; }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final { return true; }
+};
+} // namespace
+
 void TTGDialect::initialize() {
   registerTypes();
   registerAttributes();
@@ -72,6 +86,7 @@ void TTGDialect::initialize() {
 #include "tritium/TTGOps.cpp.inc"
       >();
   addInterfaces<TTGOpAsmInterface>();
+  addInterfaces<InlineAnything>();
 }
 
 void TTGDialect::registerTypes() {
@@ -1269,6 +1284,17 @@ LogicalResult MemDescSubsliceOp::verify() {
       split && padded && padded.getRank() < srcType.getRank())
     return emitOpError() << "SubSlice of low rank PaddedSharedEncoding from higher rank tensors is not "
                             "supported yet";
+  if (!split)
+    return success();
+  // A slice must start at a whole number of swizzling patterns: each step
+  // along a split dim must move by one basis of the layout (linear layouts:
+  // Rust).
+  SmallVector<int64_t> shapes(srcType.getShape());
+  llvm::append_range(shapes, dstType.getShape());
+  auto allocShape = srcType.getAllocShape().take_back(srcType.getRank());
+  if (checkLayouts(LayoutQuery::Subslice, srcType.getEncoding(), {}, allocShape, shapes, getLoc()) ==
+      LayoutVerdict::Incompatible)
+    return emitOpError() << "We don't support splitting along the swizzling pattern";
   return success();
 }
 
@@ -1289,7 +1315,40 @@ LogicalResult MemDescTransOp::verify() {
   for (auto [i, dim] : llvm::enumerate(order))
     if (dstShape[i] != srcShape[dim])
       return emitOpError() << "result shape must be the source shape permuted by order";
-  return success();
+  // Upstream infers the result type: the view's shape and the allocation's
+  // last dims permuted, the layout transposed (equivalent layouts accepted).
+  auto srcType = getSrc().getType(), dstType = getType();
+  auto allocShape = srcType.getAllocShape();
+  if (allocShape.size() < order.size())
+    allocShape = srcShape;
+  size_t batch = allocShape.size() - order.size();
+  SmallVector<int64_t> inferredAlloc(allocShape.take_front(batch));
+  for (int32_t dim : order)
+    inferredAlloc.push_back(allocShape[batch + dim]);
+  auto inferredWith = [&](Attribute encoding) {
+    return MemDescType::get(getContext(), dstShape, srcType.getElementType(), encoding,
+                            srcType.getMemorySpace(), srcType.getMutableMemory(), inferredAlloc);
+  };
+  Attribute srcEnc = srcType.getEncoding(), dstEnc = dstType.getEncoding();
+  if (dstType.getAllocShape() != ArrayRef<int64_t>(inferredAlloc) ||
+      dstType.getMemorySpace() != srcType.getMemorySpace() ||
+      dstType.getMutableMemory() != srcType.getMutableMemory() || bool(srcEnc) != bool(dstEnc))
+    return emitInferredTypeMismatch(*this, inferredWith(srcEnc && dstEnc ? dstEnc : Attribute()),
+                                    dstType);
+  if (!srcEnc)
+    return success();
+  SmallVector<int64_t> permutation(order.begin(), order.end());
+  Attribute inferred;
+  switch (checkLayouts(LayoutQuery::Trans, srcEnc, dstEnc, srcShape, permutation, getLoc(), &inferred)) {
+  case LayoutVerdict::Rejected:
+    return emitOpError() << "failed to infer returned types";
+  case LayoutVerdict::Incompatible:
+    if (!inferred)
+      return emitOpError() << "failed to infer returned types";
+    return emitInferredTypeMismatch(*this, inferredWith(inferred), dstType);
+  default:
+    return success();
+  }
 }
 
 LogicalResult MemDescReshapeOp::verify() {
@@ -1320,7 +1379,21 @@ LogicalResult Fp4ToFpOp::verify() {
       return emitOpError() << "result must have twice as many elements as the source along axis "
                            << axis;
   }
-  return success();
+  // Upstream infers the source layout back from the result's (two results
+  // per source element along `axis`) and compares linear layouts.
+  Attribute srcEnc = srcType.getEncoding(), dstEnc = dstType.getEncoding();
+  if (bool(srcEnc) != bool(dstEnc))
+    return emitOpError() << "source and result must both have an encoding, or neither";
+  if (!dstEnc)
+    return success();
+  switch (checkLayouts(LayoutQuery::Fp4ToFp, dstEnc, srcEnc, dstType.getShape(), {axis}, getLoc())) {
+  case LayoutVerdict::Rejected:
+    return emitOpError() << "failed to infer encoding";
+  case LayoutVerdict::Incompatible:
+    return emitOpError() << "Src and Dst encodings are not compatible";
+  default:
+    return success();
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -72,9 +73,22 @@ struct TTNGOpAsmInterface : public OpAsmDialectInterface {
 };
 } // namespace
 
+namespace {
+// Lets upstream's `inline` pass inline functions holding this dialect's ops,
+// as upstream's dialects allow. tt.return, the only terminator of a callee,
+// is handled by the tt dialect's interface.
+struct InlineAnything : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final { return true; }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final { return true; }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final { return true; }
+};
+} // namespace
+
 void TTNGDialect::initialize() {
   registerAttributes();
   addInterfaces<TTNGOpAsmInterface>();
+  addInterfaces<InlineAnything>();
   addOperations<
 #define GET_OP_LIST
 #include "tritium/TTNGOps.cpp.inc"

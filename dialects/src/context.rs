@@ -15,5 +15,6 @@ pub fn create_context() -> Context {
     // SAFETY: idempotent global registration.
     unsafe { ffi::tritiumRegisterUpstreamPasses() };
     crate::canonicalization::register();
+    crate::layout_checks::register();
     context
 }

@@ -46,7 +46,20 @@ pub type TritiumPatternProvider = unsafe extern "C" fn(
     patterns: mlir_sys::MlirRewritePatternSet,
 );
 
+pub type TritiumLayoutChecker = unsafe extern "C" fn(
+    query: c_int,
+    source: MlirAttribute,
+    result: MlirAttribute,
+    shape: *const i64,
+    rank: isize,
+    extra: *const i64,
+    extra_size: isize,
+    location: MlirLocation,
+    inferred: *mut MlirAttribute,
+) -> c_int;
+
 unsafe extern "C" {
+    pub fn tritiumSetLayoutChecker(checker: TritiumLayoutChecker);
     pub fn tritiumSetCanonicalizationProvider(provider: TritiumPatternProvider);
     pub fn mlirGetDialectHandle__tt__() -> MlirDialectHandle;
     pub fn mlirGetDialectHandle__ttg__() -> MlirDialectHandle;

@@ -19,6 +19,7 @@ pub mod internal_error;
 pub mod io;
 pub mod ir;
 pub mod layout;
+mod layout_checks;
 pub mod ops;
 pub mod pass;
 pub mod rewrite;
@@ -33,6 +34,7 @@ pub fn register_upstream_passes() {
     // SAFETY: idempotent global registration.
     unsafe { ffi::tritiumRegisterUpstreamPasses() };
     canonicalization::register();
+    layout_checks::register();
 }
 
 /// Runs mlir-opt's driver over Tritium's dialects and every registered pass
@@ -43,6 +45,7 @@ pub fn opt_main(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
     let mut argv: Vec<*mut std::os::raw::c_char> = args.iter().map(|a| a.as_ptr() as *mut _).collect();
     argv.push(std::ptr::null_mut());
     canonicalization::register();
+    layout_checks::register();
     // SAFETY: argv holds args.len() valid C strings and a final null, alive
     // for the call.
     unsafe { ffi::tritiumOptMain(args.len() as i32, argv.as_mut_ptr()) }

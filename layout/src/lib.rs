@@ -7,6 +7,8 @@
 //! - [`Layout`] and the kinds in [`kinds`]: blocked, slice, NVIDIA MMA, dot
 //!   operand, swizzled/NVMMA shared and explicit linear layouts, each with
 //!   `to_linear(shape)` matching upstream's `toLinearLayout`.
+//! - [`infer`]: layout inference through `tt.trans`/`tt.split`/`tt.join`
+//!   and the subslice swizzling check, for the ops' verifiers.
 //! - [`convert`]: classification of layout conversions (no-op, register
 //!   permutation, warp shuffle, shared memory).
 //!
@@ -27,6 +29,7 @@
 pub mod convert;
 pub mod dims;
 pub mod error;
+pub mod infer;
 pub mod kinds;
 pub mod linear;
 pub mod swizzling;

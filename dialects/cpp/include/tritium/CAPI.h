@@ -58,6 +58,32 @@ typedef void (*TritiumPatternProvider)(MlirStringRef opName, MlirContext context
                                        MlirRewritePatternSet patterns);
 void tritiumSetCanonicalizationProvider(TritiumPatternProvider provider);
 
+/// Rust's answers to the layout questions of op verifiers (tt.trans, tt.split,
+/// tt.join, ttg.memdesc_trans, ttg.memdesc_subslice, ttg.fp4_to_fp), which need linear layouts. `query` is a
+/// TRITIUM_LAYOUT_QUERY_*; `source`/`result` the layouts (`result` may be
+/// null), `shape` and `extra` the query's integers (see tritium::checkLayouts
+/// in Dialects.h). Returns a TRITIUM_LAYOUT_*; on INCOMPATIBLE, `*inferred`
+/// is the layout the op's rule gives (or null), on REJECTED the reason was
+/// emitted at `location`.
+enum {
+  TRITIUM_LAYOUT_QUERY_TRANS = 0,
+  TRITIUM_LAYOUT_QUERY_SPLIT = 1,
+  TRITIUM_LAYOUT_QUERY_JOIN = 2,
+  TRITIUM_LAYOUT_QUERY_SUBSLICE = 3,
+  TRITIUM_LAYOUT_QUERY_FP4_TO_FP = 4,
+};
+enum {
+  TRITIUM_LAYOUT_COMPATIBLE = 0,
+  TRITIUM_LAYOUT_INCOMPATIBLE = 1,
+  TRITIUM_LAYOUT_REJECTED = 2,
+  TRITIUM_LAYOUT_UNKNOWN = 3,
+};
+typedef int (*TritiumLayoutChecker)(int query, MlirAttribute source, MlirAttribute result,
+                                    const int64_t *shape, intptr_t rank, const int64_t *extra,
+                                    intptr_t extraSize, MlirLocation location,
+                                    MlirAttribute *inferred);
+void tritiumSetLayoutChecker(TritiumLayoutChecker checker);
+
 /// Parses a module like mlir-opt does: top-level ops that are not a module get
 /// an implicit one, diagnostics name `sourceName`. Null on failure (the
 /// diagnostics went to the context's handlers).

@@ -35,6 +35,35 @@ struct SharedMemory : public mlir::SideEffects::Resource::Base<SharedMemory> {
 /// every op declared with hasCanonicalizer forwards here.
 void addRustCanonicalizationPatterns(mlir::RewritePatternSet &patterns, llvm::StringRef opName);
 
+/// What Rust's layout checker (tritiumSetLayoutChecker) says about an op's
+/// layouts. Unknown when it cannot tell (a layout or shape it does not
+/// handle, or no checker registered): verifiers then accept.
+enum class LayoutVerdict { Compatible = 0, Incompatible = 1, Rejected = 2, Unknown = 3 };
+enum class LayoutQuery {
+  /// source: operand layout, result: result layout, shape: operand shape, extra: order.
+  Trans = 0,
+  /// source: operand layout, result: the halves' layout, shape: operand shape.
+  Split = 1,
+  /// source: result layout, result: the operands' layout, shape: result shape.
+  Join = 2,
+  /// source: the sliced layout, shape: its allocation shape, extra: source
+  /// shape then result shape.
+  Subslice = 3,
+  /// source: result layout, result: the packed source's layout, shape:
+  /// result shape, extra: the axis.
+  Fp4ToFp = 4,
+};
+LayoutVerdict checkLayouts(LayoutQuery query, mlir::Attribute source, mlir::Attribute result,
+                           llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> extra,
+                           mlir::Location location, mlir::Attribute *inferred = nullptr);
+
+/// MLIR's two errors for an op whose result type is not the one its rule
+/// infers (upstream's ops implement InferTypeOpInterface): "inferred type(s)
+/// ... are incompatible with return type(s) of operation ...", then "failed
+/// to infer returned types". Returns failure.
+mlir::LogicalResult emitInferredTypeMismatch(mlir::Operation *op, mlir::Type inferred,
+                                             mlir::Type actual);
+
 namespace impl {
 mlir::LogicalResult verifyTensorLayouts(mlir::Operation *op);
 mlir::LogicalResult verifySameOperandsEncoding(mlir::Operation *op);
