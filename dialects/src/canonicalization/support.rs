@@ -4,8 +4,8 @@ use crate::access::{dense_elements, OpAccess};
 use crate::rewrite::Rewriter;
 use melior::ir::{
     attribute::{Attribute, DenseElementsAttribute},
-    operation::{OperationBuilder, OperationLike},
-    AttributeLike, Identifier, Location, Operation, OperationRef, Type, TypeLike, Value, ValueLike,
+    operation::OperationLike,
+    AttributeLike, OperationRef, Type, TypeLike, Value, ValueLike,
 };
 
 /// The name of an op (e.g. `"tt.splat"`), the op defining a value (`None`
@@ -73,26 +73,9 @@ pub(super) fn retyped_elements<'c>(attribute: Attribute<'c>, ty: Type<'c>) -> Op
     same_count.then(|| dense.reshape(ty).into())
 }
 
-/// Builds an op by name with operands, result types and attributes.
-pub(super) fn build<'c>(
-    kind: &str,
-    location: Location<'c>,
-    operands: &[Value<'c, '_>],
-    results: &[Type<'c>],
-    attributes: &[(&str, Attribute<'c>)],
-) -> Operation<'c> {
-    // `to_ref` borrows the ContextRef: keep it alive in a local.
-    let context_ref = location.context();
-    let context = unsafe { context_ref.to_ref() };
-    let attributes: Vec<(Identifier, Attribute)> =
-        attributes.iter().map(|(k, v)| (Identifier::new(context, k), *v)).collect();
-    OperationBuilder::new(kind, location)
-        .add_operands(operands)
-        .add_results(results)
-        .add_attributes(&attributes)
-        .build()
-        .expect("a registered op with valid parts")
-}
+/// Builds an op by name with operands, result types and attributes (the
+/// IR-access layer's [`crate::ir::create`]).
+pub(super) use crate::ir::create as build;
 
 /// The attributes `keys` of `op` that are set, to copy onto a replacement.
 pub(super) fn kept<'c>(op: &OperationRef<'c, '_>, keys: &[&'static str]) -> Vec<(&'static str, Attribute<'c>)> {
