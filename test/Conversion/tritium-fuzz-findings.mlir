@@ -34,6 +34,19 @@
 // RUN: not tritium compile %t/dotted-name.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=DOTTED
 // DOTTED: dotted-name.mlir:2:3: error: 'tt.func': kernel name 'k.v2' is not a PTX identifier
 // RUN: tritium compile %t/dollar-name.mlir -o %t/dollar
+//
+// 4. An inline-asm call whose constraints do not match its packing: a
+// libFuzzer `compile` mutant of the corpus kernel `lang_inline_asm_multi`
+// (packed_element 2 -> 4 on two f16 results, constraints "=r,=r,r"): each
+// call then returns four registers and takes two, the constraint string
+// names two and one, and LLVM's NVPTX instruction selection crashed on the
+// call (SIGSEGV in DAGCombiner::visitMERGE_VALUES, sm_80, after 27,395
+// executions). Now a located error; the packing of the original (2) still
+// compiles.
+// RUN: not tritium compile %t/inline-asm-packing.mlir --target cuda:80 -o %t/out 2>&1 | FileCheck %s --check-prefix=ASMPACK
+// ASMPACK: k.py:7:12: error: 'tt.elementwise_inline_asm': constraints "=r,=r,r" name 2 output and 1 input registers, but with packed_element 4 the asm has 4 output and 2 input registers
+// RUN: sed 's/packed_element = 4/packed_element = 2/' %t/inline-asm-packing.mlir > %t/inline-asm-packed-2.mlir
+// RUN: tritium compile %t/inline-asm-packed-2.mlir --target cuda:80 -o %t/packed-2
 
 //--- dotted-name.mlir
 module {
@@ -60,6 +73,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @k(%p: !tt.ptr<f32>) {
     %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32> loc(callsite("std.py":10:4 at "x"("k.py":7:2)))
+    tt.return
+  }
+}
+//--- inline-asm-packing.mlir
+module {
+  tt.func public @k(%p: !tt.ptr<f16>) {
+    %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+    %s = tt.splat %p : !tt.ptr<f16> -> tensor<512x!tt.ptr<f16>>
+    %a = tt.addptr %s, %r : tensor<512x!tt.ptr<f16>>, tensor<512xi32>
+    %x = tt.load %a : tensor<512x!tt.ptr<f16>>
+    %y:2 = tt.elementwise_inline_asm "mov.b32 $0, $2; add.rn.f16x2 $1, $2, $2;" {constraints = "=r,=r,r", packed_element = 4 : i32, pure = true} %x : tensor<512xf16> -> tensor<512xf16>, tensor<512xf16> loc("k.py":7:12)
+    %z = arith.addf %y#0, %y#1 : tensor<512xf16>
+    tt.store %a, %z : tensor<512x!tt.ptr<f16>>
     tt.return
   }
 }

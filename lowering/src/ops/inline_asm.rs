@@ -75,6 +75,9 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         let register = if n > 1 { vector_type(l, *ty, n) } else { *ty };
         return_types.extend(std::iter::repeat_n(register, packed / n));
     }
+    let argument_count: usize =
+        operands.iter().map(|registers| packed / per_register(type_of(registers[0]), packed)).sum();
+    check_constraints(&op, &constraints, packed, return_types.len(), argument_count)?;
     let return_type = match return_types.len() {
         0 => None,
         1 => Some(return_types[0]),
@@ -134,6 +137,28 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         l.set_result(&op, r, registers);
     }
     Ok(())
+}
+
+/// LLVM's code generator takes an inline-asm call whose constraint string
+/// names another number of outputs or inputs than the call has for granted
+/// (NVPTX instruction selection crashes on it), so it is checked here: one
+/// output constraint (`=r`, `=&r`) per returned register, one input
+/// constraint per argument register, clobbers (`~{...}`) aside.
+fn check_constraints(op: &OperationRef, constraints: &str, packed: usize, outputs: usize, inputs: usize) -> Result<()> {
+    let entries: Vec<&str> = constraints.split(',').map(str::trim).filter(|c| !c.is_empty()).collect();
+    let named_outputs = entries.iter().filter(|c| c.starts_with('=')).count();
+    let named_inputs = entries.iter().filter(|c| !c.starts_with('=') && !c.starts_with('~')).count();
+    if named_outputs == outputs && named_inputs == inputs {
+        return Ok(());
+    }
+    Err(LowerError::at(
+        op,
+        format!(
+            "constraints \"{constraints}\" name {named_outputs} output and {named_inputs} input registers, \
+             but with packed_element {packed} the asm has {outputs} output and {inputs} input registers \
+             (elements narrower than 32 bits share a register)"
+        ),
+    ))
 }
 
 fn vector_type<'c>(l: &Lowering<'c>, element: Type<'c>, n: usize) -> Type<'c> {
