@@ -129,13 +129,28 @@ fn over_the_limit(
 
 fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     let capability = u32::try_from(options.int("compute-capability")).unwrap_or(0);
+    allocate_module(module, capability, Some(max_shared_bytes(capability)))
+}
+
+/// Allocates every function of `module` for a GPU of compute capability
+/// `capability` (the scratch sizes depend on it), and writes the total as
+/// `ttg.shared`. Over `limit` bytes, when given, the allocation fails with a
+/// located error naming the buffers alive at the peak.
+pub(crate) fn allocate_module(module: OperationRef, capability: u32, limit: Option<usize>) -> PassResult {
+    let nested = tritium_dialects::ir::nested_modules(module);
+    for inner in &nested {
+        allocate_module(*inner, capability, limit)?;
+    }
+    if !nested.is_empty() && crate::ir::module_functions(module).is_empty() {
+        return Ok(());
+    }
     let mut functions = HashMap::new();
     let order = crate::ir::module_functions(module);
     for op in &order {
         let name = op.attribute("sym_name").ok().and_then(tritium_dialects::access::string_attribute_value);
         functions.insert(name.unwrap_or_default(), *op);
     }
-    let mut allocator = Allocator { capability, functions, done: HashMap::new(), visiting: Vec::new() };
+    let mut allocator = Allocator { capability, limit, functions, done: HashMap::new(), visiting: Vec::new() };
     // A module without tt.func (ops at module level, in tests) is one region.
     let roots = if order.is_empty() { vec![module] } else { order };
     let mut total = 0;
@@ -164,6 +179,8 @@ struct Footprint {
 /// (`allocation.offset` on the call: where the caller puts the callee's base).
 struct Allocator<'c, 'a> {
     capability: u32,
+    /// The most bytes a function may need, if checked.
+    limit: Option<usize>,
     functions: HashMap<String, OperationRef<'c, 'a>>,
     done: HashMap<usize, Footprint>,
     /// Functions being allocated (the call stack), to refuse recursion.
@@ -282,8 +299,7 @@ impl<'c, 'a> Allocator<'c, 'a> {
             total = total.max(offset + request.size);
         }
 
-        let limit = max_shared_bytes(capability);
-        if total > limit {
+        if let Some(limit) = self.limit.filter(|&limit| total > limit) {
             return Err(over_the_limit(&ops, &requests, &placed, total, limit, capability));
         }
 

@@ -1,5 +1,6 @@
 //! Tritium's passes. Each lives in a file named after its flag; `registry`
 //! lists them all, and is what tt-opt, pipelines and tests read.
+mod allocate_shared_memory;
 mod allocate_shared_memory_nv;
 pub mod analysis;
 pub mod coalescing;
@@ -16,6 +17,7 @@ pub mod ssa;
 mod test_internal_error;
 mod test_print_alignment;
 mod test_print_linear_layouts;
+mod test_print_membar;
 mod tritium_ttgir_pipeline;
 mod tritium_warn_unspecialized_loops;
 mod triton_combine;

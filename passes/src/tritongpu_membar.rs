@@ -37,15 +37,63 @@ pub static PASS: PassDefinition = PassDefinition {
 
 type Interval = (usize, usize);
 
-/// Accesses since the last barrier that other threads may not have seen.
-#[derive(Clone, Default, PartialEq)]
-struct Pending {
-    reads: Vec<Interval>,
-    writes: Vec<Interval>,
+/// The ops whose order among threads upstream's membar does not always
+/// enforce (`NVIDIA::canSkipBarSync`): mbarrier operations and TMA loads,
+/// which synchronise through the mbarrier itself.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    InitBarrier,
+    InvalBarrier,
+    WaitBarrier,
+    BarrierExpect,
+    /// `async_tma_copy_global_to_local`, `async_tma_gather`.
+    TmaLoad,
+    Other,
 }
 
-fn overlaps(a: &[Interval], b: &[Interval]) -> bool {
-    a.iter().any(|x| b.iter().any(|y| x.0 < y.1 && y.0 < x.1))
+impl Kind {
+    fn of(name: &str) -> Kind {
+        match name {
+            "ttng.init_barrier" => Kind::InitBarrier,
+            "ttng.inval_barrier" => Kind::InvalBarrier,
+            "ttng.wait_barrier" => Kind::WaitBarrier,
+            "ttng.barrier_expect" => Kind::BarrierExpect,
+            "ttng.async_tma_copy_global_to_local" | "ttng.async_tma_gather" => Kind::TmaLoad,
+            _ => Kind::Other,
+        }
+    }
+}
+
+/// Whether an access by `after` that overlaps one by `before` needs no
+/// barrier between them, as upstream decides: several inits (or invals) of
+/// mbarriers may run in any order among threads; expects, TMA loads and
+/// waits on an mbarrier may too (but not two waits: a warp must not run
+/// ahead through a chain of waits); and after a TMA load or a wait, the
+/// mbarrier's completion, not a CTA barrier, orders the accesses that follow
+/// (except the inval that ends the mbarrier).
+fn can_skip_barrier(before: Kind, after: Kind) -> bool {
+    use Kind::*;
+    match (before, after) {
+        (InitBarrier, InitBarrier) | (InvalBarrier, InvalBarrier) => true,
+        (WaitBarrier, WaitBarrier) => false,
+        (WaitBarrier | TmaLoad | BarrierExpect, WaitBarrier | TmaLoad | BarrierExpect) => true,
+        (TmaLoad | WaitBarrier, after) => after != InvalBarrier,
+        _ => false,
+    }
+}
+
+/// Accesses since the last barrier that other threads may not have seen,
+/// with the kind of op that made each.
+#[derive(Clone, Default, PartialEq)]
+struct Pending {
+    reads: Vec<(Interval, Kind)>,
+    writes: Vec<(Interval, Kind)>,
+}
+
+/// Whether an access of `after` to any of `a` overlaps a pending access in
+/// `b` that a barrier must separate from it.
+fn overlaps(a: &[Interval], after: Kind, b: &[(Interval, Kind)]) -> bool {
+    a.iter().any(|x| b.iter().any(|(y, before)| x.0 < y.1 && y.0 < x.1 && !can_skip_barrier(*before, after)))
 }
 
 impl Pending {
@@ -63,14 +111,31 @@ impl Pending {
         }
         merged
     }
+
+    fn record(&mut self, access: Accesses) {
+        for r in access.reads {
+            if !self.reads.contains(&(r, access.kind)) {
+                self.reads.push((r, access.kind));
+            }
+        }
+        for w in access.writes {
+            if !self.writes.contains(&(w, access.kind)) {
+                self.writes.push((w, access.kind));
+            }
+        }
+    }
 }
 
 struct Accesses {
     reads: Vec<Interval>,
     writes: Vec<Interval>,
+    kind: Kind,
 }
 
-fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
+pub(crate) fn run(module: OperationRef, options: &PassOptions) -> PassResult {
+    for nested in tritium_dialects::ir::nested_modules(module) {
+        run(nested, options)?;
+    }
     for function in crate::ir::module_functions(module) {
         if let Ok(body) = function.region_at(0) {
             walk_function(body)?;
@@ -181,7 +246,7 @@ fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
             .collect()
     };
     let name = name_of(op);
-    let mut access = Accesses { reads: Vec::new(), writes: Vec::new() };
+    let mut access = Accesses { reads: Vec::new(), writes: Vec::new(), kind: Kind::of(&name) };
     match name.as_str() {
         "ttg.local_alloc" if op.operand_count() == 1 => {
             let offset = int_attribute(op, "allocation.offset")
@@ -239,9 +304,9 @@ fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
 /// Whether `access` touches what is pending: a write over a pending read or
 /// write, or a read of a pending write.
 fn conflicts(access: &Accesses, state: &Pending) -> bool {
-    overlaps(&access.writes, &state.reads)
-        || overlaps(&access.writes, &state.writes)
-        || overlaps(&access.reads, &state.writes)
+    overlaps(&access.writes, access.kind, &state.reads)
+        || overlaps(&access.writes, access.kind, &state.writes)
+        || overlaps(&access.reads, access.kind, &state.writes)
 }
 
 /// Follows `block` from `state`; inserts barriers when `insert`. Returns the
@@ -299,14 +364,22 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pend
                 state = Pending::default();
                 continue;
             }
+            // What follows sees what either branch left; an absent else
+            // leaves the state as it came in. (Joining the incoming state
+            // too would keep accesses both branches had fenced off.)
             "scf.if" => {
-                let mut joined = state.clone();
+                let mut joined: Option<Pending> = None;
                 for region in op.regions() {
-                    if let Some(body) = region.first_block() {
-                        joined = joined.union(&walk_block(&body, state.clone(), insert)?);
-                    }
+                    let left = match region.first_block() {
+                        Some(body) => walk_block(&body, state.clone(), insert)?,
+                        None => state.clone(),
+                    };
+                    joined = Some(match joined {
+                        Some(joined) => joined.union(&left),
+                        None => left,
+                    });
                 }
-                state = joined;
+                state = joined.unwrap_or(state);
                 continue;
             }
             _ => {}
@@ -319,8 +392,7 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pend
             }
             state = Pending::default();
         }
-        state.reads.extend(access.reads);
-        state.writes.extend(access.writes);
+        state.record(access);
     }
     Ok(state)
 }

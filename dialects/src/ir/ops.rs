@@ -203,6 +203,27 @@ pub fn module_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRe
     found
 }
 
+/// The `builtin.module` ops directly inside `module` (a file of several
+/// modules parses as one implicit module holding them, as upstream's lit
+/// tests have it): passes that work module by module visit each.
+pub fn nested_modules<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    for region in module.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            let mut next = b.first_operation();
+            while let Some(op) = next {
+                if name_of(&op) == "builtin.module" {
+                    found.push(op);
+                }
+                next = op.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+    found
+}
+
 /// Builds an operation by name with operands, result types and attributes.
 /// Panics when MLIR refuses to build it (an unregistered name).
 pub fn create<'c>(

@@ -28,6 +28,14 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
     ("test-print-linear-layouts", "prints layouts as remarks; lit tests check it"),
     ("test-tritium-internal-error", "panics on purpose"),
     (
+        "test-print-membar",
+        "tritongpu-membar under upstream's test flag (its snapshots); upstream's Analysis lit tests check it",
+    ),
+    (
+        "allocate-shared-memory",
+        "allocate-shared-memory-nv's allocation for the module's own target (its snapshots); upstream's lit tests check it",
+    ),
+    (
         "tritium-warn-unspecialized-loops",
         "only warns (no IR change); the warp_specialize tests and TritonGPU lit tests check its diagnostics",
     ),
