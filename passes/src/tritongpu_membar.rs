@@ -132,9 +132,13 @@ struct Accesses {
     kind: Kind,
 }
 
-pub(crate) fn run(module: OperationRef, options: &PassOptions) -> PassResult {
+pub(crate) fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
+    insert_barriers(module)
+}
+
+fn insert_barriers(module: OperationRef) -> PassResult {
     for nested in tritium_dialects::ir::nested_modules(module) {
-        run(nested, options)?;
+        insert_barriers(nested)?;
     }
     for function in crate::ir::module_functions(module) {
         if let Ok(body) = function.region_at(0) {
