@@ -249,7 +249,12 @@ impl Effects {
 
 /// Upstream's `Elementwise` trait.
 pub fn is_elementwise(op: &OperationRef) -> bool {
-    ELEMENTWISE_OPS.contains(&name_of(op).as_str())
+    has_elementwise_trait(&name_of(op))
+}
+
+/// Whether ops named `name` have the `Elementwise` trait.
+pub fn has_elementwise_trait(name: &str) -> bool {
+    ELEMENTWISE_OPS.contains(&name)
 }
 
 /// MLIR's `isPure`: speculatable and free of memory effects.
@@ -265,10 +270,12 @@ pub fn has_only_read_effects(op: &OperationRef) -> bool {
 
 /// Ops implementing upstream's `DotOpInterface`.
 pub fn is_dot_interface(op: &OperationRef) -> bool {
-    matches!(
-        name_of(op).as_str(),
-        "tt.dot" | "tt.dot_scaled" | "ttng.warp_group_dot" | "ttng.tc_gen5_mma" | "ttng.tc_gen5_mma_scaled"
-    )
+    has_dot_interface(&name_of(op))
+}
+
+/// Whether ops named `name` implement upstream's `DotOpInterface`.
+pub fn has_dot_interface(name: &str) -> bool {
+    matches!(name, "tt.dot" | "tt.dot_scaled" | "ttng.warp_group_dot" | "ttng.tc_gen5_mma" | "ttng.tc_gen5_mma_scaled")
 }
 
 /// Whether the op has `RecursiveMemoryEffects`.

@@ -4,7 +4,8 @@
 //! back (`infer_src_encoding`), as upstream's `inferDstEncoding` and
 //! `inferSrcEncoding` in TritonGPU/Transforms/Utility.cpp.
 use super::ir::{attribute_key, dense_i32s, op_name, shape_of, Key};
-use super::ops::{has_same_load_store_encoding, has_same_operands_and_result_encoding, is_elementwise};
+use super::ops::{has_same_load_store_encoding, has_same_operands_and_result_encoding};
+use crate::op_traits::has_elementwise_trait;
 use melior::ir::{operation::OperationLike, Attribute, Location, OperationRef, ValueLike};
 use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
@@ -192,7 +193,7 @@ impl<'c> Layouts<'c> {
 fn keeps_operand_encoding(name: &str) -> bool {
     has_same_operands_and_result_encoding(name)
         || has_same_load_store_encoding(name)
-        || is_elementwise(name)
+        || has_elementwise_trait(name)
         || matches!(name, "scf.while" | "scf.yield" | "scf.condition" | "ttng.warp_group_dot_wait")
 }
 
