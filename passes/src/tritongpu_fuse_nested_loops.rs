@@ -33,13 +33,12 @@
 use crate::ir::{collect_ops, erase, name_of, replace_all_uses, tensor_parts, Order};
 use crate::op_traits::{has_only_read_effects, is_dot_interface, is_memory_effect_free, is_pure};
 use crate::ssa::{
-    argument_owner, block_arguments, block_ops, clone_with, defining_op, move_before, move_to_end, op_key,
-    properly_dominates, set_operand, set_operands, uses, Key, ValueMap,
+    ancestor_in_block, argument_owner, block_arguments, block_ops, clone_with, defining_op, move_before, move_to_end,
+    op_key, properly_dominates, set_operand, set_operands, uses, Key, ValueMap,
 };
 use crate::tritongpu_pipeline::builder::{Builder, CmpI};
 use crate::tritongpu_pipeline::loops::{
-    ancestor_in_block, body, init_args, is_for, iter_args, remove_attribute, replace_uses_if, FIRST_INIT, LOWER,
-    NUM_STAGES, STEP, UPPER,
+    body, init_args, is_for, iter_args, remove_attribute, replace_uses_if, FIRST_INIT, LOWER, NUM_STAGES, STEP, UPPER,
 };
 use melior::ir::{
     attribute::{DenseElementsAttribute, FloatAttribute, IntegerAttribute},

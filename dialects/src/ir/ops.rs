@@ -147,6 +147,19 @@ pub fn is_ancestor(ancestor: &OperationRef, op: OperationRef) -> bool {
     false
 }
 
+/// The op of `block` that is `op` or contains it (MLIR's
+/// `Block::findAncestorOpInBlock`).
+pub fn ancestor_in_block<'c, 'a>(block: &BlockRef<'c, 'a>, op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut current = Some(op);
+    while let Some(op) = current {
+        if op.block().as_ref() == Some(block) {
+            return Some(op);
+        }
+        current = op.parent_operation();
+    }
+    None
+}
+
 /// Order of [`collect_ops`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
