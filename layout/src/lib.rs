@@ -40,6 +40,7 @@ pub use convert::{classify_conversion, minimal_cvt_layout, ConversionKind};
 pub use dims::{standard_out_dims, Dim};
 pub use error::{LayoutError, Result};
 pub use kinds::{
-    default_blocked, Blocked, CtaLayout, DotOperand, Layout, NvidiaMma, NvmmaShared, Slice, SwizzledShared,
+    blocked_for_ctas, blocked_with_cta, default_blocked, Blocked, CtaLayout, DotOperand, Layout, NvidiaMma,
+    NvmmaShared, Slice, SwizzledShared,
 };
 pub use linear::{Bases, LinearLayout};
