@@ -7,9 +7,9 @@ use melior::ir::{operation::OperationLike, OperationRef, Value};
 
 pub use tritium_dialects::ir::{
     ancestor_in_block, argument_number, argument_owner, block_arguments, block_ops, clone_with, defining_op,
-    entry_block, has_uses, insert_before, is_ancestor, is_terminator, move_before, move_to_end, op_key, parent_block,
-    parent_op_of_value, result_number, set_attribute, set_operand, set_operands, users, uses, value_key, Key, Use,
-    ValueMap,
+    entry_block, has_uses, insert_before, is_ancestor, is_terminator, move_before, move_to_end, op_key, ops_in_regions,
+    parent_block, parent_op_of_value, result_number, set_attribute, set_operand, set_operands, users, uses, value_key,
+    Key, Use, ValueMap,
 };
 
 /// MLIR's `DominanceInfo::properlyDominates(a, b, enclosingOpOk)` for

@@ -199,21 +199,7 @@ pub fn collect_ops<'c, 'a>(root: OperationRef<'c, 'a>, order: Order) -> Vec<Oper
 
 /// The `tt.func`s directly in `module`, in order.
 pub fn module_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut found = Vec::new();
-    for region in module.regions() {
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            let mut next = b.first_operation();
-            while let Some(op) = next {
-                if name_of(&op) == "tt.func" {
-                    found.push(op);
-                }
-                next = op.next_in_block();
-            }
-            block = b.next_in_region();
-        }
-    }
-    found
+    crate::ir::ops_in_regions(&module).into_iter().filter(|op| name_of(op) == "tt.func").collect()
 }
 
 /// Builds an operation by name with operands, result types and attributes.
