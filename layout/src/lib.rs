@@ -7,8 +7,9 @@
 //! - [`Layout`] and the kinds in [`kinds`]: blocked, slice, NVIDIA MMA, dot
 //!   operand, swizzled/NVMMA shared and explicit linear layouts, each with
 //!   `to_linear(shape)` matching upstream's `toLinearLayout`.
-//! - [`infer`]: layout inference through `tt.trans`/`tt.split`/`tt.join`
-//!   and the subslice swizzling check, for the ops' verifiers.
+//! - [`infer`]: layout inference through `tt.trans`/`tt.reshape`/`tt.split`/`tt.join`
+//!   and `ttg.fp4_to_fp`, for the ops' verifiers and the layout propagation, and
+//!   the subslice swizzling check.
 //! - [`convert`]: classification of layout conversions (no-op, register
 //!   permutation, warp shuffle, shared memory).
 //!
@@ -39,6 +40,7 @@ pub use convert::{classify_conversion, minimal_cvt_layout, ConversionKind};
 pub use dims::{standard_out_dims, Dim};
 pub use error::{LayoutError, Result};
 pub use kinds::{
-    default_blocked, Blocked, CtaLayout, DotOperand, Layout, NvidiaMma, NvmmaShared, Slice, SwizzledShared,
+    blocked_for_ctas, blocked_with_cta, default_blocked, Blocked, CtaLayout, DotOperand, Layout, NvidiaMma,
+    NvmmaShared, Slice, SwizzledShared,
 };
 pub use linear::{Bases, LinearLayout};

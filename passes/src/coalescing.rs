@@ -8,7 +8,7 @@ use crate::ir::{fail, name_of, tensor_parts};
 use melior::ir::{OperationRef, Value, ValueLike};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::{layout::layout_of, pass::PassFailed, types::is_pointer};
-use tritium_layout::{utils::shape_per_cta, Blocked, CtaLayout};
+use tritium_layout::{blocked_with_cta, Blocked, CtaLayout};
 
 /// The pointer (tensor) a global memory access reads or writes through
 /// (upstream `getMemAccessPtr`); `None` for other ops.
@@ -118,10 +118,9 @@ fn elements_per_thread(
 }
 
 /// A blocked layout with the given `size_per_thread` and `order` for a
-/// tensor of `shape`: lanes, then warps, go along the dims in `order` as far
-/// as the per-CTA shape takes them, the rest on the last dim (upstream's
-/// `BlockedEncodingAttr::get(shape, sizePerThread, order, numWarps,
-/// threadsPerWarp, CTALayout)`).
+/// tensor of `shape` on `cta` (upstream's `BlockedEncodingAttr::get(shape,
+/// sizePerThread, order, numWarps, threadsPerWarp, CTALayout)`, see
+/// [`blocked_with_cta`]).
 pub fn blocked_for_shape(
     shape: &[i64],
     size_per_thread: Vec<u32>,
@@ -129,37 +128,6 @@ pub fn blocked_for_shape(
     threads: Threads,
     cta: CtaLayout,
 ) -> Result<Blocked, String> {
-    let rank = size_per_thread.len();
-    let Threads { num_warps, threads_per_warp } = threads;
-    if !num_warps.is_power_of_two() || !threads_per_warp.is_power_of_two() {
-        return Err(format!("warps ({num_warps}) and threads per warp ({threads_per_warp}) must be powers of two"));
-    }
-    if rank == 0 || order.len() != rank || shape.len() != rank || size_per_thread.contains(&0) {
-        return Err("a layout needs a shape, an order and sizes per thread of the same rank".into());
-    }
-    let extent: Vec<u64> = shape.iter().map(|&s| s.max(0) as u64).collect();
-    let per_cta = shape_per_cta(&cta.cta_split_num(), &extent);
-    let mut lanes = vec![0u32; rank];
-    let mut warps = vec![0u32; rank];
-    let mut remaining_lanes = u64::from(threads_per_warp);
-    let mut remaining_threads = u64::from(num_warps) * u64::from(threads_per_warp);
-    let mut remaining_warps = u64::from(num_warps);
-    let (mut used_lanes, mut used_warps) = (1u32, 1u32);
-    for &dim in &order[..rank - 1] {
-        let i = dim as usize;
-        let threads_here = remaining_threads.clamp(1, (per_cta[i] / u64::from(size_per_thread[i])).max(1));
-        let lanes_here = threads_here.clamp(1, remaining_lanes);
-        let warps_here = (threads_here / lanes_here).clamp(1, remaining_warps);
-        lanes[i] = lanes_here as u32;
-        warps[i] = warps_here as u32;
-        remaining_warps /= warps_here;
-        remaining_lanes /= lanes_here;
-        remaining_threads /= threads_here;
-        used_lanes *= lanes[i];
-        used_warps *= warps[i];
-    }
-    let last = order[rank - 1] as usize;
-    lanes[last] = threads_per_warp / used_lanes;
-    warps[last] = num_warps / used_warps;
-    Ok(Blocked::new(&size_per_thread, &lanes, &warps, &order).with_cta(cta))
+    blocked_with_cta(shape, &size_per_thread, &order, threads.num_warps, threads.threads_per_warp, cta)
+        .map_err(|e| e.to_string())
 }

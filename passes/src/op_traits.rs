@@ -7,8 +7,9 @@
 //! upstream treats an op without the interfaces: effects unknown, not
 //! speculatable.
 use crate::ir::{is_set, name_of};
-use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
+use melior::ir::{operation::OperationLike, OperationRef, Value};
 use tritium_dialects::access::{integer_attribute, OpAccess};
+use tritium_dialects::ir::ops_in_regions;
 
 /// Every op with the `Elementwise` trait: MLIR 22's arith ops but
 /// `arith.constant`, every math op (both `ElementwiseMappable`), and Triton's
@@ -249,7 +250,12 @@ impl Effects {
 
 /// Upstream's `Elementwise` trait.
 pub fn is_elementwise(op: &OperationRef) -> bool {
-    ELEMENTWISE_OPS.contains(&name_of(op).as_str())
+    has_elementwise_trait(&name_of(op))
+}
+
+/// Whether ops named `name` have the `Elementwise` trait.
+pub fn has_elementwise_trait(name: &str) -> bool {
+    ELEMENTWISE_OPS.contains(&name)
 }
 
 /// MLIR's `isPure`: speculatable and free of memory effects.
@@ -265,10 +271,12 @@ pub fn has_only_read_effects(op: &OperationRef) -> bool {
 
 /// Ops implementing upstream's `DotOpInterface`.
 pub fn is_dot_interface(op: &OperationRef) -> bool {
-    matches!(
-        name_of(op).as_str(),
-        "tt.dot" | "tt.dot_scaled" | "ttng.warp_group_dot" | "ttng.tc_gen5_mma" | "ttng.tc_gen5_mma_scaled"
-    )
+    has_dot_interface(&name_of(op))
+}
+
+/// Whether ops named `name` implement upstream's `DotOpInterface`.
+pub fn has_dot_interface(name: &str) -> bool {
+    matches!(name, "tt.dot" | "tt.dot_scaled" | "ttng.warp_group_dot" | "ttng.tc_gen5_mma" | "ttng.tc_gen5_mma_scaled")
 }
 
 /// Whether the op has `RecursiveMemoryEffects`.
@@ -338,30 +346,13 @@ fn local_alloc_effects(op: &OperationRef) -> Effects {
     }
 }
 
-/// The ops directly inside `op`'s regions.
-fn nested_ops<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut ops = Vec::new();
-    for region in op.regions() {
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            let mut next = b.first_operation();
-            while let Some(inner) = next {
-                ops.push(inner);
-                next = inner.next_in_block();
-            }
-            block = b.next_in_region();
-        }
-    }
-    ops
-}
-
 /// MLIR's `isMemoryEffectFree`: no effects of its own nor, for ops with
 /// recursive effects, of the ops inside.
 pub fn is_memory_effect_free(op: &OperationRef) -> bool {
     if own_effects(op) != Some(Effects::NONE) {
         return false;
     }
-    !has_recursive_effects(&name_of(op)) || nested_ops(op).iter().all(is_memory_effect_free)
+    !has_recursive_effects(&name_of(op)) || ops_in_regions(op).iter().all(is_memory_effect_free)
 }
 
 /// The effects of `op` and, through ops with recursive effects, of the ops
@@ -373,7 +364,7 @@ pub fn effects_recursively(op: &OperationRef) -> Option<Effects> {
     while let Some(op) = worklist.pop() {
         let recursive = has_recursive_effects(&name_of(&op));
         if recursive {
-            worklist.extend(nested_ops(&op));
+            worklist.extend(ops_in_regions(&op));
         }
         match own_effects(&op) {
             Some(effects) => all = all.union(effects),
@@ -395,10 +386,11 @@ pub fn is_speculatable(op: &OperationRef) -> bool {
         "tt.extern_elementwise" | "tt.elementwise_inline_asm" => is_set(op.attribute("pure").ok()),
         // A loop by steps of one terminates; its body decides the rest.
         "scf.for" => {
-            op.operand_at(2).ok().and_then(constant_integer) == Some(1) && nested_ops(op).iter().all(is_speculatable)
+            op.operand_at(2).ok().and_then(constant_integer) == Some(1)
+                && ops_in_regions(op).iter().all(is_speculatable)
         }
         "scf.if" | "ttg.warp_specialize" | "ttg.warp_specialize.partitions" => {
-            nested_ops(op).iter().all(is_speculatable)
+            ops_in_regions(op).iter().all(is_speculatable)
         }
         _ => {
             name.starts_with("arith.")

@@ -6,9 +6,10 @@
 use melior::ir::{operation::OperationLike, OperationRef, Value};
 
 pub use tritium_dialects::ir::{
-    argument_number, argument_owner, block_arguments, block_ops, clone_with, defining_op, entry_block, has_uses,
-    insert_before, is_ancestor, is_terminator, move_before, move_to_end, op_key, parent_block, parent_op_of_value,
-    result_number, set_attribute, set_operand, set_operands, users, uses, value_key, Key, Use, ValueMap,
+    ancestor_in_block, argument_number, argument_owner, block_arguments, block_ops, clone_with, defining_op,
+    entry_block, has_uses, insert_before, is_ancestor, is_terminator, move_before, move_to_end, op_key, ops_in_regions,
+    parent_block, parent_op_of_value, result_number, set_attribute, set_operand, set_operands, users, uses, value_key,
+    Key, Use, ValueMap,
 };
 
 /// MLIR's `DominanceInfo::properlyDominates(a, b, enclosingOpOk)` for
@@ -18,14 +19,7 @@ pub fn properly_dominates<'c, 'a>(a: &OperationRef<'c, 'a>, b: &OperationRef<'c,
     if a == b {
         return false;
     }
-    let Some(block) = a.block() else { return false };
-    let mut ancestor = *b;
-    while ancestor.block().as_ref() != Some(&block) {
-        match ancestor.parent_operation() {
-            Some(parent) => ancestor = parent,
-            None => return false,
-        }
-    }
+    let Some(ancestor) = a.block().and_then(|block| ancestor_in_block(&block, *b)) else { return false };
     if ancestor == *a {
         return enclosing_ok;
     }

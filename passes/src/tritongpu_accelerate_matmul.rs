@@ -28,11 +28,12 @@ mod slices;
 use crate::greedy::apply_with_folds;
 use crate::ir::{create, fail, tensor_parts, tensor_type};
 use crate::pattern_driver::report_error;
-use elements::{element_bits, Scalar};
+use elements::{element_bits, element_kind};
 use melior::ir::{operation::OperationLike, Attribute, OperationRef, Value, ValueLike};
 use mma_choice::{instr_shape, mma_version, warps_per_tile, Dot};
 use operands::{comes_from_load_or_block_arg, convert_to_dot_operand, loaded_bit_width, shared_memory_operand};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::ir::ScalarKind;
 use tritium_dialects::target::lookup_num_warps;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
@@ -135,7 +136,7 @@ fn choose_mma<'c, 'a>(op: OperationRef<'c, 'a>, capability: u32) -> Result<Optio
     }
     let dot = read_dot(op, &result_layout)?;
     // f64 tensor cores are fast only on sm_80 and sm_90.
-    let any_f64 = [dot.a_type, dot.b_type, dot.result_type].into_iter().any(|t| Scalar::of(t) == Scalar::F64);
+    let any_f64 = [dot.a_type, dot.b_type, dot.result_type].into_iter().any(|t| element_kind(t) == ScalarKind::F64);
     if any_f64 && capability != 80 && capability != 90 {
         return Ok(None);
     }
@@ -180,7 +181,7 @@ fn rewrite_onto_mma(rewriter: &Rewriter, dot: &Dot, version: u32, mma: &Layout) 
     let new_dot = if version == 3 {
         // wgmma transposes 16-bit operands in shared memory, other types
         // must be stored K-contiguous.
-        let allow_transpose = matches!(Scalar::of(dot.a_type), Scalar::F16 | Scalar::BF16);
+        let allow_transpose = matches!(element_kind(dot.a_type), ScalarKind::F16 | ScalarKind::BF16);
         let a = if comes_from_load_or_block_arg(dot.a) {
             shared_memory_operand(rewriter, &op, dot.a, 0, allow_transpose)?
         } else {

@@ -11,8 +11,8 @@
 //! select joins the first `scf.if` on its condition (in program order) in
 //! its block that it dominates and that dominates its users.
 use crate::ir::{erase, name_of, replace_all_uses, tensor_parts};
-use crate::ssa::{op_key, properly_dominates, set_operands, users, Key};
-use crate::tritongpu_pipeline::loops::{ancestor_in_block, replace_uses_if};
+use crate::ssa::{ancestor_in_block, op_key, properly_dominates, set_operands, users, Key};
+use crate::tritongpu_pipeline::loops::replace_uses_if;
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
     Block, BlockLike, OperationRef, Region, RegionLike, Type, Value, ValueLike,

@@ -33,13 +33,12 @@
 use crate::ir::{collect_ops, erase, name_of, replace_all_uses, tensor_parts, Order};
 use crate::op_traits::{has_only_read_effects, is_dot_interface, is_memory_effect_free, is_pure};
 use crate::ssa::{
-    argument_owner, block_arguments, block_ops, clone_with, defining_op, move_before, move_to_end, op_key,
-    properly_dominates, set_operand, set_operands, uses, Key, ValueMap,
+    ancestor_in_block, argument_owner, block_arguments, block_ops, clone_with, defining_op, move_before, move_to_end,
+    op_key, ops_in_regions, properly_dominates, set_operand, set_operands, uses, Key, ValueMap,
 };
 use crate::tritongpu_pipeline::builder::{Builder, CmpI};
 use crate::tritongpu_pipeline::loops::{
-    ancestor_in_block, body, init_args, is_for, iter_args, remove_attribute, replace_uses_if, FIRST_INIT, LOWER,
-    NUM_STAGES, STEP, UPPER,
+    body, init_args, is_for, iter_args, remove_attribute, replace_uses_if, FIRST_INIT, LOWER, NUM_STAGES, STEP, UPPER,
 };
 use melior::ir::{
     attribute::{DenseElementsAttribute, FloatAttribute, IntegerAttribute},
@@ -70,7 +69,7 @@ const WARP_SPECIALIZE: &str = "tt.warp_specialize";
 const DISALLOW_ACC_MULTI_BUFFER: &str = "tt.disallow_acc_multi_buffer";
 
 fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
-    let functions: Vec<OperationRef> = body_ops_of(&module).into_iter().filter(|op| name_of(op) == "tt.func").collect();
+    let functions = tritium_dialects::ir::module_functions(module);
     for func in functions {
         let mut nests = Vec::new();
         find_loop_nests(func, &mut nests);
@@ -105,23 +104,10 @@ impl<'c, 'a> LoopNest<'c, 'a> {
     }
 }
 
-/// The ops directly inside `op`'s regions, in order.
-fn body_ops_of<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut ops = Vec::new();
-    for region in op.regions() {
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            ops.extend(block_ops(&b));
-            block = b.next_in_region();
-        }
-    }
-    ops
-}
-
 /// The loop nests under `container`, in the order upstream finds them (a
 /// nest found inside another nest's loop comes before it).
 fn find_loop_nests<'c, 'a>(container: OperationRef<'c, 'a>, nests: &mut Vec<LoopNest<'c, 'a>>) {
-    for op in body_ops_of(&container) {
+    for op in ops_in_regions(&container) {
         if is_for(&op) {
             let mut nest = LoopNest { loops: Vec::new(), children: Vec::new() };
             let root = nest.add(op);
@@ -146,7 +132,7 @@ fn visit_loop_body<'c, 'a>(
     nest: &mut LoopNest<'c, 'a>,
     nests: &mut Vec<LoopNest<'c, 'a>>,
 ) {
-    for inner in body_ops_of(&op) {
+    for inner in ops_in_regions(&op) {
         if is_for(&inner) {
             let child = nest.add(inner);
             nest.children[parent].push(child);

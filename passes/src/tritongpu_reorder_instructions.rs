@@ -17,7 +17,7 @@
 use crate::{
     ir::{collect_ops, name_of, tensor_parts, Order},
     op_traits::effects_recursively,
-    ssa::{defining_op, move_before, uses},
+    ssa::{ancestor_in_block, defining_op, move_before, uses},
 };
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 use tritium_dialects::access::OpAccess;
@@ -71,22 +71,6 @@ fn ops_named<'c, 'a>(module: OperationRef<'c, 'a>, names: &[&str]) -> Vec<Operat
 }
 
 use tritium_dialects::ir::move_after;
-
-/// The op of `block` that is or contains `op` (MLIR's
-/// `Block::findAncestorOpInBlock`).
-fn ancestor_in_block<'c, 'a>(
-    block: &melior::ir::BlockRef<'c, 'a>,
-    op: OperationRef<'c, 'a>,
-) -> Option<OperationRef<'c, 'a>> {
-    let mut current = Some(op);
-    while let Some(op) = current {
-        if op.block().is_some_and(|b| b == *block) {
-            return Some(op);
-        }
-        current = op.parent_operation();
-    }
-    None
-}
 
 /// The first op of `op`'s block that is or contains a user of `op`.
 fn first_use<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {

@@ -17,12 +17,12 @@
 //! The latencies are removed; the schedule is written as `loop.stage`,
 //! `loop.cluster` and `tt.scheduled_max_stage`.
 use crate::ir::{collect_ops, int_attribute, name_of, Order};
-use crate::ssa::{defining_op, op_key, users, Key};
+use crate::ssa::{ancestor_in_block, defining_op, op_key, users, Key};
 use crate::tritongpu_assign_latencies::LATENCY;
 use crate::tritongpu_pipeline::{
     loops::{
-        ancestor_in_block, body, body_ops, has_distance_greater_than_one, is_for, is_outer_loop, nested_operands,
-        remove_attribute, yield_of,
+        body, body_ops, has_distance_greater_than_one, is_for, is_outer_loop, nested_operands, remove_attribute,
+        yield_of,
     },
     schedule::{is_iter_arg_of, yielded_for_argument, Cluster, Schedule},
 };

@@ -14,6 +14,20 @@ pub fn block_ops<'c, 'a>(block: &BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> 
     ops
 }
 
+/// The ops directly inside `op`'s regions (not those nested deeper), region
+/// by region, block by block.
+pub fn ops_in_regions<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut ops = Vec::new();
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            ops.extend(block_ops(&b));
+            block = b.next_in_region();
+        }
+    }
+    ops
+}
+
 /// The arguments of `block`.
 pub fn block_arguments<'c, 'a>(block: &BlockRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
     (0..block.argument_count()).filter_map(|i| block_argument_at(*block, i).ok().map(Into::into)).collect()

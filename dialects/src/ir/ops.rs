@@ -147,6 +147,19 @@ pub fn is_ancestor(ancestor: &OperationRef, op: OperationRef) -> bool {
     false
 }
 
+/// The op of `block` that is `op` or contains it (MLIR's
+/// `Block::findAncestorOpInBlock`).
+pub fn ancestor_in_block<'c, 'a>(block: &BlockRef<'c, 'a>, op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut current = Some(op);
+    while let Some(op) = current {
+        if op.block().as_ref() == Some(block) {
+            return Some(op);
+        }
+        current = op.parent_operation();
+    }
+    None
+}
+
 /// Order of [`collect_ops`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
@@ -186,21 +199,7 @@ pub fn collect_ops<'c, 'a>(root: OperationRef<'c, 'a>, order: Order) -> Vec<Oper
 
 /// The `tt.func`s directly in `module`, in order.
 pub fn module_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut found = Vec::new();
-    for region in module.regions() {
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            let mut next = b.first_operation();
-            while let Some(op) = next {
-                if name_of(&op) == "tt.func" {
-                    found.push(op);
-                }
-                next = op.next_in_block();
-            }
-            block = b.next_in_region();
-        }
-    }
-    found
+    crate::ir::ops_in_regions(&module).into_iter().filter(|op| name_of(op) == "tt.func").collect()
 }
 
 /// The `builtin.module` ops directly inside `module` (a file of several

@@ -17,6 +17,13 @@ pub enum ScalarKind {
     Other,
 }
 
+impl ScalarKind {
+    /// Any fp8 format, native to the tensor cores or not.
+    pub fn is_fp8(self) -> bool {
+        matches!(self, ScalarKind::NativeFp8 | ScalarKind::OtherFp8)
+    }
+}
+
 /// The kind of scalar type `ty`.
 pub fn scalar_kind(ty: Type) -> ScalarKind {
     let raw = ty.to_raw();

@@ -80,28 +80,37 @@ impl Blocked {
 /// order, threads and warps spread from the fastest dim outwards and CTAs
 /// from the slowest dim inwards.
 pub fn default_blocked(shape: &[i64], num_warps: u32, threads_per_warp: u32, num_ctas: u32) -> Result<Blocked> {
-    let rank = shape.len();
-    if rank == 0 {
-        return Err(LayoutError::param("default_blocked needs a shape of rank >= 1"));
-    }
     for &s in shape {
         if s <= 0 {
             return Err(LayoutError::param(format!("shape entries must be positive, got {s}")));
         }
     }
-    check_pow2("num_warps", num_warps as i64)?;
-    check_pow2("threads_per_warp", threads_per_warp as i64)?;
-    check_pow2("num_ctas", num_ctas as i64)?;
+    let rank = shape.len();
     let order: Vec<u32> = (0..rank as u32).rev().collect();
-    let size_per_thread = vec![1u32; rank];
-    let shape: Vec<u64> = shape.iter().map(|&s| s as u64).collect();
+    blocked_for_ctas(shape, &vec![1; rank], &order, num_warps, threads_per_warp, num_ctas)
+}
 
-    // CTAs: from the most strided dim, as many as fit.
-    let mut ctas_per_cga = vec![0u32; rank];
+/// Upstream's shape-taking `BlockedEncodingAttr::get(..., numCTAs)`: a
+/// blocked layout with the given `size_per_thread` and `order` whose CTAs
+/// split `shape` from the slowest dim inwards, as many as fit (leftovers
+/// wrap around on the last dim), and whose lanes and warps then spread as
+/// [`blocked_with_cta`] spreads them.
+pub fn blocked_for_ctas(
+    shape: &[i64],
+    size_per_thread: &[u32],
+    order: &[u32],
+    num_warps: u32,
+    threads_per_warp: u32,
+    num_ctas: u32,
+) -> Result<Blocked> {
+    check_spread_arguments(shape, size_per_thread, order)?;
+    check_pow2("num_ctas", num_ctas as i64)?;
+    let rank = order.len();
+    let mut ctas_per_cga = vec![1u32; rank];
     let mut remaining_ctas = num_ctas;
     for &i in order.iter().rev() {
         let i = i as usize;
-        let fit = (shape[i] / size_per_thread[i] as u64).max(1);
+        let fit = (extent(shape[i]) / size_per_thread[i] as u64).max(1);
         ctas_per_cga[i] = clamp(remaining_ctas as u64, 1, fit) as u32;
         remaining_ctas /= ctas_per_cga[i];
     }
@@ -109,10 +118,28 @@ pub fn default_blocked(shape: &[i64], num_warps: u32, threads_per_warp: u32, num
     // Leftover CTAs wrap around on the last dim (upstream uses rank - 1 here,
     // not order[rank - 1]).
     ctas_per_cga[rank - 1] *= remaining_ctas;
-    let cta = CtaLayout::from_split_params(&ctas_per_cga, &cta_split_num, &order)?;
+    let cta = CtaLayout::from_split_params(&ctas_per_cga, &cta_split_num, order)?;
+    blocked_with_cta(shape, size_per_thread, order, num_warps, threads_per_warp, cta)
+}
 
-    // Threads and warps: from the fastest dim, as many as fit.
-    let per_cta = shape_per_cta(&cta.cta_split_num(), &shape);
+/// Upstream's shape-taking `BlockedEncodingAttr::get(..., CTALayout)`: a
+/// blocked layout with the given `size_per_thread`, `order` and CTA layout
+/// whose lanes, then warps, go along the dims in `order` as far as the
+/// per-CTA shape takes them, the rest on the slowest dim.
+pub fn blocked_with_cta(
+    shape: &[i64],
+    size_per_thread: &[u32],
+    order: &[u32],
+    num_warps: u32,
+    threads_per_warp: u32,
+    cta: CtaLayout,
+) -> Result<Blocked> {
+    check_spread_arguments(shape, size_per_thread, order)?;
+    check_pow2("num_warps", num_warps as i64)?;
+    check_pow2("threads_per_warp", threads_per_warp as i64)?;
+    let rank = order.len();
+    let extents: Vec<u64> = shape.iter().map(|&s| extent(s)).collect();
+    let per_cta = shape_per_cta(&cta.cta_split_num(), &extents);
     let mut tpw = vec![0u32; rank];
     let mut wpc = vec![0u32; rank];
     let mut remaining_lanes = threads_per_warp;
@@ -134,7 +161,38 @@ pub fn default_blocked(shape: &[i64], num_warps: u32, threads_per_warp: u32, num
     let last = order[rank - 1] as usize;
     tpw[last] = threads_per_warp / prev_lanes;
     wpc[last] = num_warps / prev_warps;
-    Ok(Blocked { size_per_thread, threads_per_warp: tpw, warps_per_cta: wpc, order, cta })
+    Ok(Blocked {
+        size_per_thread: size_per_thread.to_vec(),
+        threads_per_warp: tpw,
+        warps_per_cta: wpc,
+        order: order.to_vec(),
+        cta,
+    })
+}
+
+/// What spreading a tensor over threads needs: one size and one order entry
+/// per dim, at least one dim, no empty thread and `order` a permutation.
+fn check_spread_arguments(shape: &[i64], size_per_thread: &[u32], order: &[u32]) -> Result<()> {
+    let rank = order.len();
+    if rank == 0 {
+        return Err(LayoutError::param("a blocked layout needs a shape of rank >= 1"));
+    }
+    if shape.len() != rank {
+        return Err(LayoutError::rank("shape", rank, shape.len()));
+    }
+    if size_per_thread.len() != rank {
+        return Err(LayoutError::rank("sizePerThread", rank, size_per_thread.len()));
+    }
+    if size_per_thread.contains(&0) {
+        return Err(LayoutError::param("every element of sizePerThread must be positive"));
+    }
+    check_permutation("order", order)
+}
+
+/// A dim's size as the spreading counts it: an empty (or dynamic) dim
+/// takes no more than a dim of one element.
+fn extent(size: i64) -> u64 {
+    size.max(1) as u64
 }
 
 /// `std::clamp` (which assumes `lo <= hi`; here `hi >= 1 = lo` always holds).

@@ -9,7 +9,7 @@ mod mma;
 mod shared;
 mod slice;
 
-pub use blocked::{default_blocked, Blocked};
+pub use blocked::{blocked_for_ctas, blocked_with_cta, default_blocked, Blocked};
 pub use cta::CtaLayout;
 pub use dot_operand::DotOperand;
 pub use linear_encoding::LinearEncoding;

@@ -5,7 +5,7 @@
 //! layout), the per-op patterns of TritonToTritonGPUPass.cpp (dot, expand_dims,
 //! split, cat, descriptor gather/scatter) and the layout inference of the
 //! TritonGPU dialect (trans, join, split results).
-use tritium_layout::{default_blocked, utils::shape_per_cta, Blocked, CtaLayout, Layout, Slice};
+use tritium_layout::{blocked_for_ctas, default_blocked, Blocked, CtaLayout, Layout, Slice};
 
 /// Layout rules fail with a message for the op being converted.
 type Result<T> = std::result::Result<T, String>;
@@ -28,51 +28,11 @@ impl Grid {
 
     /// A blocked layout with the given `size_per_thread` and `order`, CTAs,
     /// warps and lanes spread over `shape` as upstream's shape-taking
-    /// `BlockedEncodingAttr::get` does: CTAs from the slowest dim inwards,
-    /// lanes and warps from the fastest dim outwards, the leftovers on the
-    /// slowest dim.
+    /// `BlockedEncodingAttr::get` does (see [`blocked_for_ctas`]).
     pub fn blocked_for_shape(&self, shape: &[i64], size_per_thread: &[u32], order: &[u32]) -> Result<Blocked> {
-        let rank = order.len();
-        if rank == 0 || shape.len() != rank || size_per_thread.len() != rank {
-            return Err(String::from("a blocked layout needs one size and order entry per dim"));
-        }
-        let fit = |i: usize| (shape[i].max(1) as u64 / u64::from(size_per_thread[i].max(1))).max(1);
-
-        let mut ctas_per_cga = vec![1u32; rank];
-        let mut remaining_ctas = self.num_ctas;
-        for &dim in order.iter().rev() {
-            let i = dim as usize;
-            ctas_per_cga[i] = clamp(u64::from(remaining_ctas), fit(i)) as u32;
-            remaining_ctas /= ctas_per_cga[i];
-        }
-        let cta_split_num = ctas_per_cga.clone();
-        // CTAs left over wrap around on the last dim (by index, as upstream does).
-        ctas_per_cga[rank - 1] *= remaining_ctas;
-        let cta = CtaLayout::from_split_params(&ctas_per_cga, &cta_split_num, order).map_err(|e| e.to_string())?;
-
-        let shape_u64: Vec<u64> = shape.iter().map(|&s| s.max(1) as u64).collect();
-        let per_cta = shape_per_cta(&cta.cta_split_num(), &shape_u64);
-        let mut threads_per_warp = vec![1u32; rank];
-        let mut warps_per_cta = vec![1u32; rank];
-        let mut remaining_lanes = self.threads_per_warp;
-        let mut remaining_threads = u64::from(self.num_warps) * u64::from(self.threads_per_warp);
-        let mut remaining_warps = self.num_warps;
-        let (mut lanes_used, mut warps_used) = (1u32, 1u32);
-        for &dim in &order[..rank - 1] {
-            let i = dim as usize;
-            let threads = clamp(remaining_threads, (per_cta[i] / u64::from(size_per_thread[i].max(1))).max(1));
-            threads_per_warp[i] = clamp(threads, u64::from(remaining_lanes)) as u32;
-            warps_per_cta[i] = clamp(threads / u64::from(threads_per_warp[i]), u64::from(remaining_warps)) as u32;
-            remaining_warps /= warps_per_cta[i];
-            remaining_lanes /= threads_per_warp[i];
-            remaining_threads /= threads;
-            lanes_used *= threads_per_warp[i];
-            warps_used *= warps_per_cta[i];
-        }
-        let slowest = order[rank - 1] as usize;
-        threads_per_warp[slowest] = self.threads_per_warp / lanes_used;
-        warps_per_cta[slowest] = self.num_warps / warps_used;
-        let blocked = Blocked::new(size_per_thread, &threads_per_warp, &warps_per_cta, order).with_cta(cta);
+        let blocked =
+            blocked_for_ctas(shape, size_per_thread, order, self.num_warps, self.threads_per_warp, self.num_ctas)
+                .map_err(|e| e.to_string())?;
         blocked.validate().map_err(|e| e.to_string())?;
         Ok(blocked)
     }
@@ -258,9 +218,4 @@ fn cta_with_unit_dim(cta: &CtaLayout, axis: usize) -> Result<CtaLayout> {
         })
         .collect();
     CtaLayout::from_bases(bases, cta.rank() + 1).map_err(|e| e.to_string())
-}
-
-/// `std::clamp(v, 1, hi)` for `hi >= 1`.
-fn clamp(v: u64, hi: u64) -> u64 {
-    v.max(1).min(hi.max(1))
 }

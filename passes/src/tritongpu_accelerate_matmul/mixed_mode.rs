@@ -2,10 +2,11 @@
 //! (upstream `decomposeMixedModeDotOp`): fp8 operands of `mma.sync` become
 //! f16 where the target has no fp8 `mma.sync`, and the operands of an FMA
 //! dot become its result's type.
-use super::elements::{element_bits, Scalar};
+use super::elements::{element_bits, element_kind};
 use crate::ir::{collect_ops, create, fail, name_of, tensor_parts, tensor_type, Order};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Type, TypeLike, Value, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::ir::ScalarKind;
 use tritium_dialects::{layout::layout_of, pass::PassFailed};
 use tritium_layout::Layout;
 
@@ -27,7 +28,7 @@ pub fn promote_unsupported_operands(module: OperationRef, capability: u32) -> Re
         });
         let promoted = match mma {
             Some(mma) => {
-                let native = Scalar::of(a_element) == Scalar::NativeFp8;
+                let native = element_kind(a_element) == ScalarKind::NativeFp8;
                 if !native || mma_v2_has_fp8(capability) || mma.is_hopper() {
                     continue;
                 }
@@ -55,11 +56,11 @@ fn upcast<'c, 'a>(
 ) -> Result<Value<'c, 'a>, PassFailed> {
     let (shape, element, encoding) =
         tensor_parts(operand.r#type()).ok_or_else(|| fail(dot, "tensor operands expected"))?;
-    let from = Scalar::of(element);
-    let is_float = |s: Scalar| matches!(s, Scalar::F16 | Scalar::BF16 | Scalar::F32 | Scalar::F64);
+    let from = element_kind(element);
+    let is_float = |s: ScalarKind| matches!(s, ScalarKind::F16 | ScalarKind::BF16 | ScalarKind::F32 | ScalarKind::F64);
     let name = if from.is_fp8() {
         "tt.fp_to_fp"
-    } else if is_float(from) && is_float(Scalar::of(to)) && element_bits(to) > element_bits(element) {
+    } else if is_float(from) && is_float(element_kind(to)) && element_bits(to) > element_bits(element) {
         "arith.extf"
     } else {
         return Err(fail(dot, format!("cannot compute a dot of {element} operands with {to} results on this target")));

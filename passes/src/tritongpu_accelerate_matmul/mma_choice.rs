@@ -1,11 +1,12 @@
 //! Which tensor-core instruction a dot gets, and the parameters of its
 //! `#ttg.nvidia_mma` layout (upstream `supportMMA`, `getMMAVersionSafe`,
 //! `mmaVersionToInstrShape`, `warpsPerTileV2` / `V3`).
-use super::elements::{element_bits, is_mma_fp8, Scalar};
+use super::elements::{element_bits, element_kind, is_mma_fp8};
 use super::slices::{connected_slice, forward_slice};
 use crate::ir::{int_attribute, name_of, tensor_parts};
 use melior::ir::{operation::OperationLike, OperationRef, Type, Value, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::ir::ScalarKind;
 use tritium_dialects::pass::emit_remark;
 
 /// `tt.dot`'s `inputPrecision` for tf32 (the enum's value 0).
@@ -63,18 +64,18 @@ fn disabled_by_environment(variable: &str) -> bool {
 
 /// Whether MMA `version` can compute `dot` (upstream `supportMMA`).
 pub fn supports_mma(dot: &Dot, version: u32) -> bool {
-    let a = Scalar::of(dot.a_type);
-    let b = Scalar::of(dot.b_type);
+    let a = element_kind(dot.a_type);
+    let b = element_kind(dot.b_type);
     let a_bits = i64::from(element_bits(dot.a_type).max(1));
     // The instruction's K: 256 bits of A.
     let k_too_small = dot.a_shape.last().is_some_and(|&k| k < 256 / a_bits);
     let (m, n) = dot.m_n();
     if version == 5 {
-        let result = Scalar::of(dot.result_type);
+        let result = element_kind(dot.result_type);
         return !disabled_by_environment("DISABLE_MMA_V5")
-            && !matches!(a, Scalar::Int(_))
-            && !matches!(b, Scalar::Int(_))
-            && !matches!(result, Scalar::Int(_))
+            && !matches!(a, ScalarKind::Int(_))
+            && !matches!(b, ScalarKind::Int(_))
+            && !matches!(result, ScalarKind::Int(_))
             && dot.rank() == 2
             && matches!(dot.num_warps, 4 | 8)
             && !k_too_small
@@ -85,16 +86,22 @@ pub fn supports_mma(dot: &Dot, version: u32) -> bool {
         if disabled_by_environment("DISABLE_MMA_V3") || k_too_small || dot.rank() == 3 {
             return false;
         }
-        let wgmma_type = matches!(a, Scalar::NativeFp8 | Scalar::Int(8) | Scalar::F16 | Scalar::BF16 | Scalar::F32);
+        let wgmma_type = matches!(
+            a,
+            ScalarKind::NativeFp8 | ScalarKind::Int(8) | ScalarKind::F16 | ScalarKind::BF16 | ScalarKind::F32
+        );
         if !(dot.num_warps % 4 == 0 && m % 64 == 0 && n % 16 == 0 && wgmma_type) {
             return false;
         }
         // fp8 wgmma accumulates in f32 only every 32 products or more.
-        if dot.max_num_imprecise_acc() < 32 && a == Scalar::NativeFp8 && Scalar::of(dot.result_type) == Scalar::F32 {
+        if dot.max_num_imprecise_acc() < 32
+            && a == ScalarKind::NativeFp8
+            && element_kind(dot.result_type) == ScalarKind::F32
+        {
             return false;
         }
     }
-    if a == Scalar::F32 && b == Scalar::F32 {
+    if a == ScalarKind::F32 && b == ScalarKind::F32 {
         return dot.input_precision() == TF32 && version >= 2;
     }
     operand_supports_mma(dot.a_type, version) && operand_supports_mma(dot.b_type, version)
@@ -103,9 +110,9 @@ pub fn supports_mma(dot: &Dot, version: u32) -> bool {
 /// Element types tensor cores take (fp8 always, upcast where needed).
 fn operand_supports_mma(ty: Type, version: u32) -> bool {
     is_mma_fp8(ty)
-        || match Scalar::of(ty) {
-            Scalar::F16 | Scalar::BF16 => true,
-            Scalar::F32 | Scalar::F64 | Scalar::Int(8) => version >= 2,
+        || match element_kind(ty) {
+            ScalarKind::F16 | ScalarKind::BF16 => true,
+            ScalarKind::F32 | ScalarKind::F64 | ScalarKind::Int(8) => version >= 2,
             _ => false,
         }
 }
@@ -156,9 +163,11 @@ pub fn instr_shape(version: u32, shape_per_cta: &[i64], a_type: Type, num_warps:
                 return Err(format!("no wgmma instruction for a {m_total}x{n_total} result"));
             }
             let k = 256 / bits;
-            let valid_n: Vec<u32> = match Scalar::of(a_type) {
-                Scalar::NativeFp8 | Scalar::F16 | Scalar::BF16 | Scalar::F32 => (1..=32).rev().map(|i| 8 * i).collect(),
-                Scalar::Int(8) => vec![224, 208, 192, 176, 160, 144, 128, 112, 96, 80, 64, 48, 32, 24, 16, 8],
+            let valid_n: Vec<u32> = match element_kind(a_type) {
+                ScalarKind::NativeFp8 | ScalarKind::F16 | ScalarKind::BF16 | ScalarKind::F32 => {
+                    (1..=32).rev().map(|i| 8 * i).collect()
+                }
+                ScalarKind::Int(8) => vec![224, 208, 192, 176, 160, 144, 128, 112, 96, 80, 64, 48, 32, 24, 16, 8],
                 _ => Vec::new(),
             };
             let m = 16;

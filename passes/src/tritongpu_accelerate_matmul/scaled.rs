@@ -11,7 +11,6 @@
 //! the elements NaN unless `fastMath`. A dot with only B scaled is first
 //! transposed (`(B^T A^T)^T`), so that the scaled operand is A, as upstream.
 use crate::ir::{create, name_of, tensor_parts, tensor_type};
-use crate::tritongpu_remove_layout_conversions::{fp4_to_fp_layout, infer};
 use melior::ir::{
     attribute::{DenseElementsAttribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
     operation::OperationLike,
@@ -24,7 +23,7 @@ use tritium_dialects::{
     rewrite::{Pattern, Rewriter},
     target::{lookup_num_warps, ModuleConfig},
 };
-use tritium_layout::{default_blocked, DotOperand, Layout, Slice};
+use tritium_layout::{default_blocked, infer, DotOperand, Layout, Slice};
 
 /// `tt.dot_scaled`'s element types (upstream `ScaleDotElemType`).
 const E2M1: i64 = 4;
@@ -115,7 +114,7 @@ impl<'r, 'c, 'a> Builder<'r, 'c, 'a> {
 
     fn trans(&self, value: Value<'c, 'a>, order: &[usize]) -> Result<Value<'c, 'a>, String> {
         let (shape, element, layout) = layout_of_value(value)?;
-        let result_layout = infer::transposed(&layout, &shape, order).ok_or("cannot transpose the layout")?;
+        let result_layout = infer::transposed(&layout, &shape, order).map_err(|_| "cannot transpose the layout")?;
         let result_shape: Vec<i64> = order.iter().map(|&d| shape[d]).collect();
         let order: Vec<i32> = order.iter().map(|&d| d as i32).collect();
         let attribute = DenseI32ArrayAttribute::new(context_of(self.location), &order).into();
@@ -179,7 +178,7 @@ impl<'r, 'c, 'a> Builder<'r, 'c, 'a> {
         let mut reshaped_shape = shape.clone();
         reshaped_shape[dim] *= 32;
         let reshaped_layout = infer::reshaped(&transposed_shape, &transposed_layout, &reshaped_shape)
-            .ok_or("cannot reshape the scale's layout")?;
+            .map_err(|_| "cannot reshape the scale's layout")?;
         self.op("tt.reshape", &[transposed], typed(self.location, &reshaped_shape, element, &reshaped_layout)?, &[])
     }
 }
@@ -246,8 +245,8 @@ fn scale_operand<'c, 'a>(
         // Upstream's builder infers the layout from the result's shape.
         let mut result_shape = shape.clone();
         result_shape[k_dim] *= 2;
-        let result_layout =
-            fp4_to_fp_layout(&layout, &result_shape, k_dim).ok_or("cannot unpack fp4 in this layout")?;
+        let result_layout = infer::fp4_unpacked_result(&layout, &result_shape, k_dim)
+            .map_err(|_| "cannot unpack fp4 in this layout")?;
         let axis = IntegerAttribute::new(IntegerType::new(context_of(location), 32).into(), k_dim as i64).into();
         builder.op(
             "ttg.fp4_to_fp",

@@ -1,69 +1,12 @@
 //! The def-use neighbourhoods of a dot that the MMA heuristics look at
 //! (MLIR's `getBackwardSlice`, `getForwardSlice` and `getSlice`, with
 //! their default options unless stated).
-use crate::analysis::slice::users;
-use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
-use std::collections::HashSet;
-use tritium_dialects::access::OpAccess;
+use crate::analysis::slice::{closure, result_users, single_block_owner, users};
+use melior::ir::{operation::OperationLike, OperationRef, Value};
+use tritium_dialects::ir::ops_in_regions;
 
 /// The op defining `value`; `None` for a block argument.
 pub use tritium_dialects::ir::defining_op;
-
-/// The ops directly inside the regions of `op`.
-fn nested_ops<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut nested = Vec::new();
-    for region in op.regions() {
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            let mut inner = b.first_operation();
-            while let Some(child) = inner {
-                nested.push(child);
-                inner = child.next_in_block();
-            }
-            block = b.next_in_region();
-        }
-    }
-    nested
-}
-
-fn result_users<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    op.results().flat_map(|result| users(result.into())).collect()
-}
-
-/// The op whose single-block region owns `argument`, the op a backward
-/// slice continues at (none for multi-block regions).
-fn single_block_owner<'c, 'a>(argument: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let owner = tritium_dialects::ir::argument_parent_op(argument)?;
-    let single_block = owner.region_count() == 1
-        && owner.region_at(0).ok().and_then(|r| r.first_block()).is_some_and(|b| b.next_in_region().is_none());
-    single_block.then_some(owner)
-}
-
-fn key(op: &OperationRef) -> usize {
-    op.to_raw().ptr as usize
-}
-
-/// Breadth-first closure of `roots` under `neighbours`, keeping only ops
-/// that pass `keep` (the roots are not checked); in discovery order.
-fn closure<'c, 'a>(
-    roots: Vec<OperationRef<'c, 'a>>,
-    neighbours: impl Fn(OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>>,
-    keep: impl Fn(&OperationRef<'c, 'a>) -> bool,
-) -> Vec<OperationRef<'c, 'a>> {
-    let mut seen = HashSet::new();
-    let mut found: Vec<OperationRef> = roots.into_iter().filter(|root| seen.insert(key(root))).collect();
-    let mut next = 0;
-    while next < found.len() {
-        let op = found[next];
-        next += 1;
-        for neighbour in neighbours(op) {
-            if keep(&neighbour) && seen.insert(key(&neighbour)) {
-                found.push(neighbour);
-            }
-        }
-    }
-    found
-}
 
 /// The ops `value` is computed from through ops passing `keep`, block
 /// arguments not followed (`getBackwardSlice` with `omitBlockArguments`).
@@ -82,7 +25,7 @@ pub fn backward_slice<'c, 'a>(
 /// and the ops nested in them (`getForwardSlice` of a value).
 pub fn forward_slice<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let successors = |op: OperationRef<'c, 'a>| {
-        let mut next = nested_ops(op);
+        let mut next = ops_in_regions(&op);
         next.extend(result_users(op));
         next
     };
@@ -100,7 +43,7 @@ pub fn connected_slice<'c, 'a>(
     let neighbours = |op: OperationRef<'c, 'a>| {
         let mut next: Vec<OperationRef> =
             op.operands().filter_map(|operand| defining_op(operand).or_else(|| single_block_owner(operand))).collect();
-        next.extend(nested_ops(op));
+        next.extend(ops_in_regions(&op));
         next.extend(result_users(op));
         next
     };

@@ -164,7 +164,7 @@ fn typed<'c>(
 /// linear layouts): the register basis along that dim goes, and the dim.
 fn split_half(layout: &LinearLayout, shape: &[i64]) -> Option<LinearLayout> {
     let axis = shape.len().checked_sub(1)?;
-    let halves = crate::tritongpu_remove_layout_conversions::infer::joined_on_axis(layout, false, axis)?;
+    let halves = tritium_layout::infer::joined_on_axis(layout, false, axis).ok()?;
     let half_shape: Vec<(Dim, u32)> =
         standard_out_dims(axis).into_iter().zip(shape[..axis].iter().map(|&d| d as u32)).collect();
     halves.reshape_outs(&half_shape).ok()

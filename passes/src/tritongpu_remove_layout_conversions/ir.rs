@@ -11,6 +11,8 @@ use tritium_dialects::access::{ranked_tensor, OpAccess};
 /// Identity of a value, an op or an attribute, for hash maps.
 pub(super) use tritium_dialects::ir::{op_key, value_key, Key};
 
+use tritium_dialects::ir::ancestor_in_block;
+
 pub(super) fn attribute_key(attribute: Attribute) -> Key {
     attribute.to_raw().ptr as Key
 }
@@ -148,31 +150,16 @@ pub(super) fn erase_op(op: OperationRef) -> Result<(), String> {
 
 // --- structure and dominance ---------------------------------------------------
 
-/// The op in `block` that is `op` or contains it.
-pub(super) fn ancestor_in_block<'c, 'a>(
-    op: OperationRef<'c, 'a>,
-    block: &BlockRef<'c, 'a>,
-) -> Option<OperationRef<'c, 'a>> {
-    let mut current = Some(op);
-    while let Some(op) = current {
-        if op.block().is_some_and(|b| b == *block) {
-            return Some(op);
-        }
-        current = op.parent_operation();
-    }
-    None
-}
-
 /// `value` is available at `op` and defined before it (MLIR's
 /// `properlyDominates(Value, Operation*)` for single-block regions): a block
 /// argument dominates everything nested in its block, an op result the ops
 /// after its definition, not the ops nested in it.
 pub(super) fn properly_dominates(value: Value, op: OperationRef) -> bool {
     match defining_op(value) {
-        None => argument_owner(value).is_some_and(|(block, _)| ancestor_in_block(op, &block).is_some()),
+        None => argument_owner(value).is_some_and(|(block, _)| ancestor_in_block(&block, op).is_some()),
         Some(definition) => {
             let Some(block) = definition.block() else { return false };
-            match ancestor_in_block(op, &block) {
+            match ancestor_in_block(&block, op) {
                 Some(ancestor) => ancestor != definition && definition.is_before_in_block(ancestor),
                 None => false,
             }
@@ -187,7 +174,7 @@ pub(super) fn post_dominates(a: OperationRef, b: OperationRef) -> bool {
         return true;
     }
     let Some(block) = a.block() else { return false };
-    match ancestor_in_block(b, &block) {
+    match ancestor_in_block(&block, b) {
         Some(ancestor) if ancestor == a => true,
         Some(ancestor) => ancestor.is_before_in_block(a),
         None => false,

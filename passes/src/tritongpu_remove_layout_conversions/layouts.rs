@@ -3,14 +3,15 @@
 //! layout of an op's result given its operand's (`infer_dst_encoding`) and
 //! back (`infer_src_encoding`), as upstream's `inferDstEncoding` and
 //! `inferSrcEncoding` in TritonGPU/Transforms/Utility.cpp.
-use super::infer;
 use super::ir::{attribute_key, dense_i32s, op_name, shape_of, Key};
-use super::ops::{has_same_load_store_encoding, has_same_operands_and_result_encoding, is_elementwise};
+use super::ops::{has_same_load_store_encoding, has_same_operands_and_result_encoding};
+use crate::op_traits::has_elementwise_trait;
 use melior::ir::{operation::OperationLike, Attribute, Location, OperationRef, ValueLike};
 use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::layout::{attribute_of, layout_of};
-use tritium_layout::{Blocked, DotOperand, Layout, Slice};
+use tritium_layout::infer::{self, InferResult};
+use tritium_layout::{Layout, Slice};
 
 /// The layout an attribute denotes, if it is a ttg layout.
 pub(super) fn layout(attribute: Attribute) -> Option<Layout> {
@@ -74,9 +75,20 @@ impl<'c> Layouts<'c> {
         }
     }
 
-    fn map(&mut self, attribute: Attribute<'c>, f: impl FnOnce(&Layout) -> Option<Layout>) -> Option<Attribute<'c>> {
+    /// The attribute of what `rule` (one of `tritium_layout::infer`'s)
+    /// makes of `attribute`'s layout. Only distributed layouts move through
+    /// ops (tensors do not carry shared ones); where the rule finds no
+    /// layout, nothing moves.
+    fn map(
+        &mut self,
+        attribute: Attribute<'c>,
+        rule: impl FnOnce(&Layout) -> InferResult<Layout>,
+    ) -> Option<Attribute<'c>> {
         let layout = self.get(attribute)?;
-        let result = f(&layout)?;
+        if !layout.is_distributed() {
+            return None;
+        }
+        let result = rule(&layout).ok()?;
         self.attribute(&result)
     }
 
@@ -105,7 +117,7 @@ impl<'c> Layouts<'c> {
             }
             "tt.split" => {
                 let shape = operand_shape()?;
-                self.map(encoding, |l| infer::split_layout(l, &shape))
+                self.map(encoding, |l| infer::split_halves(l, &shape))
             }
             "tt.trans" => {
                 let (shape, order) = (operand_shape()?, permutation(op)?);
@@ -122,7 +134,7 @@ impl<'c> Layouts<'c> {
             "tt.gather" => Some(encoding),
             "ttg.fp4_to_fp" => {
                 let (shape, axis) = (operand_shape()?, axis(op)? as usize);
-                self.map(encoding, |l| fp4_to_fp(l, &shape, axis, true))
+                self.map(encoding, |l| infer::fp4_unpacked_result(l, &shape, axis))
             }
             _ => None,
         }
@@ -149,7 +161,7 @@ impl<'c> Layouts<'c> {
             // A join is undone by a split and the other way round.
             "tt.join" => {
                 let shape = result_shape(op)?;
-                self.map(encoding, |l| infer::split_layout(l, &shape))
+                self.map(encoding, |l| infer::split_halves(l, &shape))
             }
             "tt.split" => {
                 let shape = result_shape(op)?;
@@ -170,7 +182,7 @@ impl<'c> Layouts<'c> {
             "tt.gather" => Some(encoding),
             "ttg.fp4_to_fp" => {
                 let (shape, axis) = (result_shape(op)?, axis(op)? as usize);
-                self.map(encoding, |l| fp4_to_fp(l, &shape, axis, false))
+                self.map(encoding, |l| infer::fp4_packed_source(l, &shape, axis))
             }
             _ => None,
         }
@@ -181,7 +193,7 @@ impl<'c> Layouts<'c> {
 fn keeps_operand_encoding(name: &str) -> bool {
     has_same_operands_and_result_encoding(name)
         || has_same_load_store_encoding(name)
-        || is_elementwise(name)
+        || has_elementwise_trait(name)
         || matches!(name, "scf.while" | "scf.yield" | "scf.condition" | "ttng.warp_group_dot_wait")
 }
 
@@ -195,43 +207,4 @@ fn permutation(op: &OperationRef) -> Option<Vec<usize>> {
 
 fn result_shape(op: &OperationRef) -> Option<Vec<i64>> {
     shape_of(op.result_at(0).ok()?.r#type())
-}
-
-/// The layout of `ttg.fp4_to_fp`'s result along `axis` from its source's.
-pub(crate) fn fp4_to_fp_layout(layout: &Layout, shape: &[i64], axis: usize) -> Option<Layout> {
-    fp4_to_fp(layout, shape, axis, true)
-}
-
-/// Upstream `inferFp4ToFpOpEncoding`: unpacking fp4 pairs doubles the
-/// elements per thread along `axis` (`forward`), packing halves them.
-fn fp4_to_fp(layout: &Layout, shape: &[i64], axis: usize, forward: bool) -> Option<Layout> {
-    let scale = |value: u32| -> Option<u32> {
-        if forward {
-            value.checked_mul(2)
-        } else {
-            (value > 1).then_some(value / 2)
-        }
-    };
-    if layout.order(shape).ok()?.get(axis) == Some(&0) {
-        match layout {
-            Layout::DotOperand(dot) => {
-                return Some(Layout::DotOperand(DotOperand::new(
-                    dot.op_idx,
-                    (*dot.parent).clone(),
-                    scale(dot.k_width)?,
-                )));
-            }
-            Layout::Blocked(blocked) => {
-                let mut size_per_thread = blocked.size_per_thread.clone();
-                size_per_thread[axis] = scale(*size_per_thread.get(axis)?)?;
-                return Some(Layout::Blocked(
-                    Blocked::new(&size_per_thread, &blocked.threads_per_warp, &blocked.warps_per_cta, &blocked.order)
-                        .with_cta(blocked.cta.clone()),
-                ));
-            }
-            _ => {}
-        }
-    }
-    let linear = layout.to_linear(shape).ok()?;
-    infer::joined_on_axis(&linear, forward, axis).map(Layout::Linear)
 }

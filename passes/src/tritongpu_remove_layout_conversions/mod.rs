@@ -16,10 +16,8 @@
 //! upstream's op for op.
 mod cleanup;
 mod hoist;
-pub(crate) mod infer;
 mod ir;
 mod layouts;
-pub(crate) use layouts::fp4_to_fp_layout;
 mod ops;
 mod propagation;
 mod remat;

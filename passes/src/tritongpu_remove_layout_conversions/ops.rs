@@ -3,30 +3,16 @@
 //! declared in Triton's and MLIR's ODS, and the pass's own predicates (layout
 //! anchors, ops folded into a conversion, ops too expensive to duplicate).
 //!
-//! MLIR's C API cannot query op traits, so the trait sets are tables here;
+//! MLIR's C API cannot query op traits, so the trait sets are tables here
+//! (the `Elementwise` one shared with other passes in [`crate::op_traits`]);
 //! they must follow `dialects/td` (which follows upstream's ODS).
 use super::ir::{element_bit_width, encoding, is_tensor, num_elements, op_name, shape_of};
 use super::layouts::{layout, total_elems_per_thread, Layouts};
+use crate::op_traits::has_elementwise_trait;
 use melior::ir::{operation::OperationLike, Attribute, OperationRef, TypeLike, ValueLike};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::target::{self, ModuleConfig, THREADS_PER_WARP};
 use tritium_layout::Layout;
-
-/// tt ops with the `Elementwise` trait (every arith op but `arith.constant`
-/// and every math op has it too).
-const TT_ELEMENTWISE: &[&str] = &[
-    "tt.int_to_ptr",
-    "tt.ptr_to_int",
-    "tt.bitcast",
-    "tt.fp_to_fp",
-    "tt.clampf",
-    "tt.precise_sqrt",
-    "tt.precise_divf",
-    "tt.mulhiui",
-    "tt.addptr",
-    "tt.extern_elementwise",
-    "tt.elementwise_inline_asm",
-];
 
 /// Ops with Triton's `SameOperandsAndResultEncoding` trait.
 const SAME_OPERANDS_AND_RESULT_ENCODING: &[&str] = &[
@@ -45,12 +31,6 @@ const SAME_OPERANDS_AND_RESULT_ENCODING: &[&str] = &[
     "tt.elementwise_inline_asm",
 ];
 
-pub(super) fn is_elementwise(name: &str) -> bool {
-    (name.starts_with("arith.") && name != "arith.constant")
-        || name.starts_with("math.")
-        || TT_ELEMENTWISE.contains(&name)
-}
-
 pub(super) fn has_same_operands_and_result_encoding(name: &str) -> bool {
     SAME_OPERANDS_AND_RESULT_ENCODING.contains(&name)
 }
@@ -62,7 +42,7 @@ pub(super) fn has_same_load_store_encoding(name: &str) -> bool {
 
 /// Ops whose result layout follows their operands' layout one to one.
 pub(super) fn keeps_encoding(name: &str) -> bool {
-    has_same_operands_and_result_encoding(name) || is_elementwise(name)
+    has_same_operands_and_result_encoding(name) || has_elementwise_trait(name)
 }
 
 /// Ops that change shape but whose result layout is inferred from the
@@ -78,11 +58,6 @@ pub(super) fn is_layout_transfer(name: &str) -> bool {
 /// Upstream `isView`.
 pub(super) fn is_view(name: &str) -> bool {
     matches!(name, "tt.expand_dims" | "tt.reshape" | "tt.trans" | "tt.join" | "tt.split")
-}
-
-/// Ops implementing `DotOpInterface`.
-pub(super) fn is_dot_like(name: &str) -> bool {
-    matches!(name, "tt.dot" | "tt.dot_scaled" | "ttng.warp_group_dot" | "ttng.tc_gen5_mma" | "ttng.tc_gen5_mma_scaled")
 }
 
 /// Ops implementing `DescriptorOpInterface` (TMA loads and stores).
@@ -257,7 +232,7 @@ pub(super) fn is_memory_effect_free_elementwise(op: &OperationRef) -> bool {
         "tt.extern_elementwise" | "tt.elementwise_inline_asm" => {
             op.attribute("pure").ok().is_some_and(|a| a.to_string() == "true")
         }
-        name => is_elementwise(name),
+        name => has_elementwise_trait(name),
     }
 }
 

@@ -392,7 +392,7 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
     pub(super) fn dot_post_dominates(&mut self, convert: OperationRef<'c, 'a>) -> bool {
         let Some(parent) = convert.parent_operation() else { return false };
         collect_ops(parent, Order::Post).into_iter().any(|op| {
-            if !super::ops::is_dot_like(&op_name(&op)) {
+            if !crate::op_traits::has_dot_interface(&op_name(&op)) {
                 return false;
             }
             let Some(layout) = op.operand_at(0).ok().and_then(|v| encoding(v.r#type())) else { return false };
