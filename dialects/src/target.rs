@@ -1,7 +1,8 @@
 //! The GPU a module is compiled for, and the launch configuration its TTGIR
 //! carries: the one place that reads Triton's target string (`cuda:90`) and
 //! the module attributes `ttg.target`, `ttg.num-warps`,
-//! `ttg.threads-per-warp` and `ttg.num-ctas` ([`ModuleConfig`],
+//! `ttg.threads-per-warp`, `ttg.num-ctas` and `ttg.total-num-warps`
+//! ([`ModuleConfig`], [`required_capability`],
 //! [`lookup_num_warps`]), so that passes and the lowering agree on defaults,
 //! on what a bad value is, and on the PTX version.
 use crate::access::{integer_attribute, string_attribute_value};
@@ -102,7 +103,19 @@ impl Target {
 /// on upstream's tests for GPUs Tritium does not lower for); None when it
 /// has no `cuda:<number>` target.
 pub fn module_capability(module: &OperationRef) -> Option<u32> {
-    module.attribute("ttg.target").ok().and_then(string_attribute_value).and_then(|text| parse_capability(&text))
+    required_capability(module).ok()
+}
+
+/// The compute capability of a module's `ttg.target`, which it must have
+/// and which must name an NVIDIA GPU (upstream's
+/// `getNVIDIAComputeCapability`); unchecked otherwise, as
+/// [`module_capability`].
+pub fn required_capability(module: &OperationRef) -> Result<u32, ConfigError> {
+    let Some(text) = module.attribute("ttg.target").ok().and_then(string_attribute_value) else {
+        return Err(ConfigError("the module must specify its target (ttg.target = \"cuda:<capability>\")".into()));
+    };
+    parse_capability(&text)
+        .ok_or_else(|| ConfigError(format!("expected an NVIDIA target \"cuda:<capability>\", got \"{text}\"")))
 }
 
 /// What a module says about the GPU and the launch, read once and checked:
@@ -124,6 +137,10 @@ pub struct ModuleConfig {
     pub threads_per_warp: u32,
     /// `ttg.num-ctas`.
     pub num_ctas: u32,
+    /// `ttg.total-num-warps`: the warps a warp-specialized kernel is
+    /// launched with, its partitions' included (set by
+    /// `tritongpu-allocate-warp-groups`); None before that pass.
+    pub total_num_warps: Option<u32>,
 }
 
 /// Why a module's configuration cannot be read: the message names the
@@ -158,6 +175,7 @@ impl ModuleConfig {
             num_warps: count_attribute(module, "ttg.num-warps")?,
             threads_per_warp: count_attribute(module, "ttg.threads-per-warp")?.unwrap_or(THREADS_PER_WARP),
             num_ctas: count_attribute(module, "ttg.num-ctas")?.unwrap_or(1),
+            total_num_warps: count_attribute(module, "ttg.total-num-warps")?,
         })
     }
 
@@ -171,7 +189,13 @@ impl ModuleConfig {
             }
             current = candidate.parent_operation();
         }
-        Ok(ModuleConfig { capability: None, num_warps: None, threads_per_warp: THREADS_PER_WARP, num_ctas: 1 })
+        Ok(ModuleConfig {
+            capability: None,
+            num_warps: None,
+            threads_per_warp: THREADS_PER_WARP,
+            num_ctas: 1,
+            total_num_warps: None,
+        })
     }
 
     /// `ttg.num-warps`, which a TTGIR module must have (upstream's
@@ -256,7 +280,13 @@ mod tests {
         let config = config.unwrap();
         assert_eq!(
             config,
-            ModuleConfig { capability: Some(90), num_warps: Some(8), threads_per_warp: 32, num_ctas: 1 }
+            ModuleConfig {
+                capability: Some(90),
+                num_warps: Some(8),
+                threads_per_warp: 32,
+                num_ctas: 1,
+                total_num_warps: None
+            }
         );
         assert_eq!(config.num_warps(), Ok(8));
         assert_eq!(config.target(), Some(Ok(Target { capability: 90 })));

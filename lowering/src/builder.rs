@@ -1,5 +1,5 @@
 //! A cursor-based IR builder over raw MLIR handles. The lowering creates many
-//! small scalar ops; raw `MlirValue`s (Copy, no borrow lifetimes) keep the
+//! small scalar ops; raw `ValueHandle`s (Copy, no borrow lifetimes) keep the
 //! code that does so short.
 use melior::{
     ir::{
@@ -10,20 +10,20 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::{MlirBlock, MlirOperation, MlirValue};
 use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::ir::handles::{BlockHandle, OpHandle, ValueHandle};
 
 /// A value of the lowered IR (a register of a thread).
-pub type V = MlirValue;
+pub type V = ValueHandle;
 
 /// Where new operations go.
 #[derive(Clone, Copy)]
 pub enum Cursor {
     /// At the end of the block.
-    End(MlirBlock),
+    End(BlockHandle),
     /// Right before the operation.
-    Before(MlirOperation),
+    Before(OpHandle),
 }
 
 pub struct Builder<'c> {
@@ -33,7 +33,7 @@ pub struct Builder<'c> {
     constants: HashMap<(String, i64), V>,
     /// Where hoisted constants go (the function's entry block, before its
     /// first real op); `None` while that anchor does not exist yet.
-    pub constant_anchor: Option<MlirOperation>,
+    pub constant_anchor: Option<OpHandle>,
 }
 
 pub fn value<'c, 'a>(v: V) -> Value<'c, 'a> {

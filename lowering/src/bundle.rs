@@ -248,7 +248,7 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         )?;
     }
     // A module that came with its allocation was not checked by the pass.
-    let shared = crate::module_int_attribute(&module.as_operation(), "ttg.shared").unwrap_or(0);
+    let shared = crate::int_attribute(&module.as_operation(), "ttg.shared").unwrap_or(0);
     let limit = tritium_passes::max_shared_bytes(target.capability);
     if usize::try_from(shared).is_err() || shared as usize > limit {
         let message =

@@ -6,24 +6,24 @@
 //! before its uses (its block dominates theirs), and values the lowering
 //! caches across ops are reused only in blocks their block dominates.
 use melior::ir::{operation::OperationLike, BlockLike, BlockRef, RegionLike, RegionRef};
-use mlir_sys::MlirBlock;
 use std::collections::HashMap;
+use tritium_dialects::ir::handles::BlockHandle;
 
 #[derive(Default)]
 pub struct KernelBlocks {
     /// The kernel's reachable blocks in reverse post-order (entry first).
-    pub order: Vec<MlirBlock>,
+    pub order: Vec<BlockHandle>,
     index: HashMap<usize, usize>,
     /// The llvm block each kernel block is lowered into, and the register
     /// count of each of its arguments.
-    pub lowered: Vec<(MlirBlock, Vec<usize>)>,
+    pub lowered: Vec<(BlockHandle, Vec<usize>)>,
     /// `dominators[b][a]`: block `a` dominates block `b` (indices in `order`).
     dominators: Vec<Vec<bool>>,
     /// The block being lowered.
     pub current: usize,
 }
 
-fn successors(block: BlockRef) -> Vec<MlirBlock> {
+fn successors(block: BlockRef) -> Vec<BlockHandle> {
     block.terminator().map(|t| t.successors().map(|s| s.to_raw()).collect()).unwrap_or_default()
 }
 
@@ -38,7 +38,7 @@ impl KernelBlocks {
         // Post-order by an explicit DFS, then reversed.
         let mut post = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        let mut stack: Vec<(MlirBlock, usize)> = vec![(entry.to_raw(), 0)];
+        let mut stack: Vec<(BlockHandle, usize)> = vec![(entry.to_raw(), 0)];
         seen.insert(entry.to_raw().ptr as usize);
         while let Some((block, next)) = stack.pop() {
             let succ = successors(unsafe { BlockRef::from_raw(block) });
@@ -91,7 +91,7 @@ impl KernelBlocks {
     }
 
     /// The llvm block a kernel block is lowered into, with its arguments' register counts.
-    pub fn lowered_block(&self, block: MlirBlock) -> Option<&(MlirBlock, Vec<usize>)> {
+    pub fn lowered_block(&self, block: BlockHandle) -> Option<&(BlockHandle, Vec<usize>)> {
         self.index.get(&(block.ptr as usize)).and_then(|i| self.lowered.get(*i))
     }
 }

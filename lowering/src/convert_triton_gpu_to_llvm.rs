@@ -10,8 +10,7 @@
 //! trailing scratch pointers (Triton's launcher passes them), Tritium's
 //! standalone bundles do not (README: kernel ABI).
 use crate::{emit, target::Target};
-use melior::ir::{operation::OperationLike, Module, OperationRef};
-use std::mem::ManuallyDrop;
+use melior::ir::{operation::OperationLike, OperationRef};
 use tritium_dialects::pass::{OptionKind, PassDefinition, PassFailed, PassOption, PassOptions, PassResult};
 use tritium_passes::pattern_driver::run_pipeline;
 
@@ -81,12 +80,13 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
         PassFailed
     })?;
     // SAFETY: the context and a view of the module the pass manager runs on
-    // (ManuallyDrop: the view must not destroy the module), both alive for
-    // the whole pass.
+    // (which does not own it), both alive for the whole pass.
     let context_ref = module.context();
     let context = unsafe { context_ref.to_ref() };
-    let module_view =
-        ManuallyDrop::new(unsafe { Module::from_raw(mlir_sys::mlirModuleFromOperation(module.to_raw())) });
+    let Some(module_view) = tritium_dialects::ir::module_view(&module) else {
+        tritium_dialects::pass::emit_error(module.location(), "convert-triton-gpu-to-llvm runs on a builtin.module");
+        return Err(PassFailed);
+    };
     let abi = emit::ModuleOptions {
         scratch_parameters: options.bool("scratch-parameters"),
         reflect_ftz: options.bool("reflect-ftz"),

@@ -29,19 +29,24 @@
 //!
 //! Captures computed from kernel arguments by a few pure ops are recomputed
 //! inside each partition instead of going through shared memory.
-use crate::builder::{Builder, Cursor, V};
+use crate::builder::{value, Builder, Cursor, V};
 use melior::{
     ir::{
         attribute::DenseI32ArrayAttribute,
         operation::{OperationBuilder, OperationLike},
-        Attribute, BlockLike, BlockRef, Identifier, Location, OperationRef, RegionLike, Type, TypeLike, ValueLike,
+        Attribute, Block, BlockLike, BlockRef, Identifier, Location, OperationRef, RegionLike, RegionRef, Type,
+        ValueLike,
     },
     Context,
 };
-use mlir_sys::{MlirBlock, MlirOperation};
 use std::collections::HashSet;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::ir::{
+    argument_owner, block_arguments, block_ops, clone_with, defining_op, erase, erase_block_argument, move_block_after,
+    move_to_end, op_key, region_blocks, replace_all_uses, set_operands, value_key, ValueMap,
+};
 use tritium_dialects::pass::{emit_error, OptionKind, PassDefinition, PassFailed, PassOption, PassOptions, PassResult};
+use tritium_dialects::target::ModuleConfig;
 use tritium_passes::ir::{collect_ops, name_of, Order};
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -177,9 +182,8 @@ impl<'c> Emit<'c> {
         let count = self.b.int_attr(self.b.i32(), target);
         self.b.op("nvvm.setmaxregister", &[], &[], &[("action", action), ("regCount", count)]);
     }
-    fn branch(&self, dest: MlirBlock, operands: &[V], annotation: Option<Attribute<'c>>) {
-        let dest = unsafe { BlockRef::from_raw(dest) };
-        let operands: Vec<_> = operands.iter().map(|v| crate::builder::value(*v)).collect();
+    fn branch(&self, dest: BlockRef, operands: &[V], annotation: Option<Attribute<'c>>) {
+        let operands: Vec<_> = operands.iter().map(|v| value(*v)).collect();
         let mut builder =
             OperationBuilder::new("llvm.br", self.b.location).add_operands(&operands).add_successors(&[&dest]);
         if let Some(annotation) = annotation {
@@ -187,73 +191,41 @@ impl<'c> Emit<'c> {
         }
         self.insert(builder.build().expect("llvm.br"));
     }
-    fn insert(&self, operation: melior::ir::Operation<'c>) {
-        unsafe {
-            match self.b.cursor {
-                Cursor::End(block) => {
-                    BlockRef::from_raw(block).append_operation(operation);
-                }
-                Cursor::Before(op) => {
-                    let op = OperationRef::from_raw(op);
-                    op.block().expect("op in a block").insert_operation_before(op, operation);
-                }
-            }
-        }
+    fn insert(&self, operation: melior::ir::Operation<'c>) -> OperationRef<'c, 'c> {
+        self.b.insert(operation, self.b.cursor)
     }
 }
 
-/// Raw block helpers the C API has and melior does not wrap.
-fn new_block(types: &[Type], location: Location) -> MlirBlock {
-    let types: Vec<_> = types.iter().map(|t| t.to_raw()).collect();
-    let locations: Vec<_> = types.iter().map(|_| location.to_raw()).collect();
-    unsafe { mlir_sys::mlirBlockCreate(types.len() as isize, types.as_ptr(), locations.as_ptr()) }
+/// A new block taking `types`, right after `after` in its region.
+fn block_after<'c, 'a>(after: BlockRef<'c, 'a>, types: &[Type<'c>], location: Location<'c>) -> BlockRef<'c, 'a> {
+    let region = after.parent_region().expect("a block of the function body");
+    region.insert_block_after(after, Block::new(&types.iter().map(|t| (*t, location)).collect::<Vec<_>>()))
 }
 
-fn block_ops(block: MlirBlock) -> Vec<MlirOperation> {
-    let mut out = Vec::new();
-    let mut op = unsafe { mlir_sys::mlirBlockGetFirstOperation(block) };
-    while !op.ptr.is_null() {
-        out.push(op);
-        op = unsafe { mlir_sys::mlirOperationGetNextInBlock(op) };
-    }
-    out
-}
-
-fn region_blocks(region: mlir_sys::MlirRegion) -> Vec<MlirBlock> {
-    let mut out = Vec::new();
-    let mut block = unsafe { mlir_sys::mlirRegionGetFirstBlock(region) };
-    while !block.ptr.is_null() {
-        out.push(block);
-        block = unsafe { mlir_sys::mlirBlockGetNextInRegion(block) };
-    }
-    out
-}
-
-fn op_ref<'c, 'a>(op: MlirOperation) -> OperationRef<'c, 'a> {
-    unsafe { OperationRef::from_raw(op) }
-}
-
-/// Moves every block of `from` into `to`, right after `after`, in order.
-fn splice_blocks(from: mlir_sys::MlirRegion, to: mlir_sys::MlirRegion, mut after: MlirBlock) -> Vec<MlirBlock> {
-    let blocks = region_blocks(from);
+/// Moves every block of `from` right after `after` (in `after`'s region),
+/// in order.
+fn splice_blocks<'c, 'a>(from: RegionRef<'c, 'a>, mut after: BlockRef<'c, 'a>) -> Vec<BlockRef<'c, 'a>> {
+    let blocks = region_blocks(&from);
     for block in &blocks {
-        unsafe {
-            mlir_sys::mlirBlockDetach(*block);
-            mlir_sys::mlirRegionInsertOwnedBlockAfter(to, after, *block);
-        }
+        move_block_after(*block, after);
         after = *block;
     }
     blocks
 }
 
+/// The entry block of `region` (every region of a lowered
+/// `ttg.warp_specialize` has one).
+fn entry_of<'c, 'a>(region: RegionRef<'c, 'a>) -> BlockRef<'c, 'a> {
+    region.first_block().expect("a region of a lowered ttg.warp_specialize has a block")
+}
+
 /// Replaces the arguments of `block` by `values` and removes them.
-fn drop_arguments(block: MlirBlock, values: &[V]) {
-    for (i, v) in values.iter().enumerate() {
-        let arg = unsafe { mlir_sys::mlirBlockGetArgument(block, i as isize) };
-        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(arg, *v) };
+fn drop_arguments(block: BlockRef, values: &[V]) {
+    for (argument, v) in block_arguments(&block).into_iter().zip(values) {
+        replace_all_uses(argument, value(*v));
     }
     for _ in 0..values.len() {
-        unsafe { mlir_sys::mlirBlockEraseArgument(block, 0) };
+        erase_block_argument(&block, 0);
     }
 }
 
@@ -313,31 +285,31 @@ fn is_rematerializable(name: &str) -> bool {
 /// The pure ops `capture` is computed by from kernel arguments, in an order
 /// that clones safely (definitions first); `None` if there are other inputs
 /// or more than `limit` ops.
-fn trivial_subcomputation(capture: V, function_entry: MlirBlock, limit: usize) -> Option<Vec<MlirOperation>> {
-    let mut worklist = vec![capture];
+fn trivial_subcomputation<'c, 'a>(
+    capture: V,
+    function_entry: BlockRef,
+    limit: usize,
+) -> Option<Vec<OperationRef<'c, 'a>>> {
+    let mut worklist = vec![value(capture)];
     let mut seen = HashSet::new();
-    let mut ops: Vec<MlirOperation> = Vec::new();
+    let mut ops: Vec<OperationRef> = Vec::new();
     while let Some(v) = worklist.pop() {
-        if !seen.insert(v.ptr as usize) {
+        if !seen.insert(value_key(v)) {
             continue;
         }
-        let value = crate::builder::value(v);
-        if unsafe { mlir_sys::mlirValueIsABlockArgument(v) } {
-            if unsafe { mlir_sys::mlirBlockArgumentGetOwner(v) }.ptr == function_entry.ptr {
+        let Some(op) = defining_op(v) else {
+            if argument_owner(v).is_some_and(|owner| owner == function_entry) {
                 continue;
             }
             return None;
-        }
-        let op = unsafe { mlir_sys::mlirOpResultGetOwner(value.to_raw()) };
-        if !is_rematerializable(&name_of(&op_ref(op))) {
+        };
+        if !is_rematerializable(&name_of(&op)) {
             return None;
         }
-        if !ops.iter().any(|o| o.ptr == op.ptr) {
+        if !ops.contains(&op) {
             ops.push(op);
         }
-        for i in 0..unsafe { mlir_sys::mlirOperationGetNumOperands(op) } {
-            worklist.push(unsafe { mlir_sys::mlirOperationGetOperand(op, i) });
-        }
+        worklist.extend(op.operands());
     }
     if ops.len() > limit {
         return None;
@@ -345,42 +317,33 @@ fn trivial_subcomputation(capture: V, function_entry: MlirBlock, limit: usize) -
     // Definitions before uses: an op found later in the walk is an input of
     // one found earlier.
     ops.reverse();
-    let mut ordered: Vec<MlirOperation> = Vec::new();
+    let mut ordered = Vec::new();
     while !ops.is_empty() {
         let ready = ops
             .iter()
-            .position(|op| {
-                (0..unsafe { mlir_sys::mlirOperationGetNumOperands(*op) }).all(|i| {
-                    let v = unsafe { mlir_sys::mlirOperationGetOperand(*op, i) };
-                    if unsafe { mlir_sys::mlirValueIsABlockArgument(v) } {
-                        return true;
-                    }
-                    let owner = unsafe { mlir_sys::mlirOpResultGetOwner(v) };
-                    !ops.iter().any(|o| o.ptr == owner.ptr)
-                })
-            })
+            .position(|op| !op.operands().any(|v| defining_op(v).is_some_and(|owner| ops.contains(&owner))))
             .expect("pure subcomputations are acyclic");
         ordered.push(ops.remove(ready));
     }
     Some(ordered)
 }
 
-struct WarpSpecialize {
-    op: MlirOperation,
+struct WarpSpecialize<'c, 'a> {
+    op: OperationRef<'c, 'a>,
     partition_num_warps: Vec<i32>,
     start_ids: Vec<i32>,
     actual_registers: Option<Vec<i32>>,
 }
 
-impl WarpSpecialize {
-    fn partitions(&self) -> Vec<mlir_sys::MlirRegion> {
-        let holder = unsafe { mlir_sys::mlirOperationGetRegion(self.op, 1) };
-        let partitions_op = unsafe { mlir_sys::mlirBlockGetFirstOperation(mlir_sys::mlirRegionGetFirstBlock(holder)) };
-        let n = unsafe { mlir_sys::mlirOperationGetNumRegions(partitions_op) };
-        (0..n).map(|i| unsafe { mlir_sys::mlirOperationGetRegion(partitions_op, i) }).collect()
+impl<'c, 'a> WarpSpecialize<'c, 'a> {
+    /// The partition regions (of the `ttg.warp_specialize.partitions` op in
+    /// region 1).
+    fn partitions(&self) -> Vec<RegionRef<'c, 'a>> {
+        let holder = self.op.region_at(1).ok().and_then(|r| r.first_block());
+        holder.and_then(|b| b.first_operation()).map(|partitions| partitions.regions().collect()).unwrap_or_default()
     }
-    fn default_region(&self) -> mlir_sys::MlirRegion {
-        unsafe { mlir_sys::mlirOperationGetRegion(self.op, 0) }
+    fn default_region(&self) -> RegionRef<'c, 'a> {
+        self.op.region_at(0).expect("ttg.warp_specialize has a default region")
     }
 }
 
@@ -496,9 +459,10 @@ fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -
     let context_ref = function.context();
     let context: &Context = unsafe { context_ref.to_ref() };
     let location = function.location();
-    let default_warps = crate::int_attribute(module, "ttg.num-warps").unwrap_or(4);
-    let threads_per_warp = crate::int_attribute(module, "ttg.threads-per-warp").unwrap_or(32);
-    let Some(total_warps) = crate::int_attribute(module, "ttg.total-num-warps") else {
+    let config = ModuleConfig::of(module).map_err(|e| fail(module, e.0))?;
+    let default_warps = i64::from(config.num_warps().map_err(|e| fail(module, e.0))?);
+    let threads_per_warp = i64::from(config.threads_per_warp);
+    let Some(total_warps) = config.total_num_warps.map(i64::from) else {
         return Err(fail(
             module,
             "module missing 'ttg.total-num-warps' attribute (run tritongpu-allocate-warp-groups)",
@@ -511,7 +475,7 @@ fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -
             return Err(fail(op, "has no warpGroupStartIds (run tritongpu-allocate-warp-groups)"));
         };
         let ws = WarpSpecialize {
-            op: op.to_raw(),
+            op: *op,
             partition_num_warps,
             start_ids,
             actual_registers: i32_array(op, "actualRegisters"),
@@ -552,24 +516,18 @@ fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -
         }
     }
 
-    let function_body = function.region_at(0).unwrap().to_raw();
-    let entry = unsafe { mlir_sys::mlirRegionGetFirstBlock(function_body) };
+    let function_body = function.region_at(0).expect("a kernel with a body");
+    let entry = function_body.first_block().expect("a kernel with a body");
     elide_trivial_captures(&mut emit, &wss, entry, limit);
 
     // Header: warp id, default warps to the old entry, the others to the switch loop.
-    let argument_count = unsafe { mlir_sys::mlirBlockGetNumArguments(entry) };
-    let argument_types: Vec<Type> = (0..argument_count)
-        .map(|i| unsafe { Type::from_raw(mlir_sys::mlirValueGetType(mlir_sys::mlirBlockGetArgument(entry, i))) })
-        .collect();
-    let header = new_block(&argument_types, location);
-    let switch_loop = new_block(&[], location);
-    unsafe {
-        mlir_sys::mlirRegionInsertOwnedBlockBefore(function_body, entry, header);
-        mlir_sys::mlirRegionInsertOwnedBlockAfter(function_body, header, switch_loop);
-    }
+    let argument_types: Vec<(Type, Location)> =
+        block_arguments(&entry).iter().map(|argument| (argument.r#type(), location)).collect();
+    let header = function_body.insert_block_before(entry, Block::new(&argument_types));
+    let switch_loop = block_after(header, &[], location);
     let i32 = emit.b.i32();
     let i8 = emit.b.int_type(8);
-    emit.at(Cursor::End(header));
+    emit.at(Cursor::End(header.to_raw()));
     let tid = emit.b.op1("nvvm.read.ptx.sreg.tid.x", &[], i32, &[]);
     let warp_size = emit.constant(32, threads_per_warp);
     let warp = emit.binary("llvm.udiv", tid, warp_size);
@@ -579,27 +537,25 @@ fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -
     let default_count = emit.constant(32, default_warps);
     let ult = emit.b.int_attr(emit.b.i64(), 6);
     let is_default = emit.b.op1("llvm.icmp", &[warp, default_count], emit.b.i1(), &[("predicate", ult)]);
-    let (entry_ref, switch_ref) = unsafe { (BlockRef::from_raw(entry), BlockRef::from_raw(switch_loop)) };
     let segments = DenseI32ArrayAttribute::new(context, &[1, 0, 0]).into();
     emit.insert(
         OperationBuilder::new("llvm.cond_br", location)
-            .add_operands(&[crate::builder::value(is_default)])
-            .add_successors(&[&entry_ref, &switch_ref])
+            .add_operands(&[value(is_default)])
+            .add_successors(&[&entry, &switch_loop])
             .add_attributes(&[(Identifier::new(context, "operandSegmentSizes"), segments)])
             .build()
             .expect("llvm.cond_br"),
     );
-    let header_arguments: Vec<V> =
-        (0..argument_count).map(|i| unsafe { mlir_sys::mlirBlockGetArgument(header, i) }).collect();
+    let header_arguments: Vec<V> = block_arguments(&header).iter().map(|argument| argument.to_raw()).collect();
     drop_arguments(entry, &header_arguments);
     if let Some(start) = max_registers {
-        let first = block_ops(entry)[0];
-        emit.at(Cursor::Before(first)).set_max_registers(start, default_registers);
+        let first = block_ops(&entry)[0];
+        emit.at(Cursor::Before(first.to_raw())).set_max_registers(start, default_registers);
     }
 
     // The switch loop.
     let function_offset = crate::int_attribute(&function, "allocation.offset").unwrap_or(0);
-    emit.at(Cursor::End(switch_loop));
+    emit.at(Cursor::End(switch_loop.to_raw()));
     if let Some(start) = max_registers {
         emit.set_max_registers(start, low_registers);
     }
@@ -611,14 +567,14 @@ fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -
 
     // Partitions: their blocks move into the function, right after the loop.
     let worker_warps = (total_warps - default_warps) as usize;
-    let mut partition_blocks: Vec<MlirBlock> = Vec::new();
+    let mut partition_blocks: Vec<BlockRef> = Vec::new();
     let mut warp_states: Vec<Vec<i64>> = Vec::new();
     let mut next_state = 0i64;
     for ws in &wss {
         rewrite_partition_regions(&mut emit, ws, switch_loop, low_registers);
         let mut states = vec![-1i64; worker_warps];
         for (i, partition) in ws.partitions().into_iter().enumerate() {
-            partition_blocks.push(unsafe { mlir_sys::mlirRegionGetFirstBlock(partition) });
+            partition_blocks.push(entry_of(partition));
             let start = (ws.start_ids[i] as i64 - default_warps) as usize;
             for s in &mut states[start..start + ws.partition_num_warps[i] as usize] {
                 *s = next_state;
@@ -633,39 +589,35 @@ fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -
     let mut after = switch_loop;
     for ws in &wss {
         for partition in ws.partitions() {
-            let moved = splice_blocks(partition, function_body, after);
+            let moved = splice_blocks(partition, after);
             after = *moved.last().unwrap_or(&after);
         }
     }
     // Any other state: wait out the warp_specialize the warp has no part in.
-    let idle = new_block(&[], location);
-    unsafe { mlir_sys::mlirRegionInsertOwnedBlockAfter(function_body, switch_loop, idle) };
-    emit.at(Cursor::End(idle));
+    let idle = block_after(switch_loop, &[], location);
+    emit.at(Cursor::End(idle.to_raw()));
     emit.all_barrier(SWITCH_BARRIER);
     emit.all_barrier(SWITCH_BARRIER);
     // LICM would hoist partition code out of the loop into long-lived registers.
     let no_licm = Attribute::parse(context, "#llvm.loop_annotation<licm = <disable = true>>").expect("loop annotation");
     emit.branch(switch_loop, &[], Some(no_licm));
-    let exit = new_block(&[], location);
-    unsafe { mlir_sys::mlirRegionInsertOwnedBlockAfter(function_body, idle, exit) };
-    emit.at(Cursor::End(exit));
+    let exit = block_after(idle, &[], location);
+    emit.at(Cursor::End(exit.to_raw()));
     emit.b.op("llvm.return", &[], &[], &[]);
     partition_blocks.push(exit);
 
-    emit.at(Cursor::End(switch_loop));
+    emit.at(Cursor::End(switch_loop.to_raw()));
     let case_values: Vec<String> = (0..=next_state).map(|s| s.to_string()).collect();
     let case_values =
         Attribute::parse(context, &format!("dense<[{}]> : vector<{}xi8>", case_values.join(", "), next_state + 1))
             .expect("case values");
     let case_segments = DenseI32ArrayAttribute::new(context, &vec![0; partition_blocks.len()]).into();
     let segments = DenseI32ArrayAttribute::new(context, &[1, 0, 0]).into();
-    let idle_ref = unsafe { BlockRef::from_raw(idle) };
-    let destination_refs: Vec<BlockRef> = partition_blocks.iter().map(|b| unsafe { BlockRef::from_raw(*b) }).collect();
-    let mut successors: Vec<&melior::ir::Block> = vec![&idle_ref];
-    successors.extend(destination_refs.iter().map(|r| &**r));
+    let mut successors: Vec<&Block> = vec![&idle];
+    successors.extend(partition_blocks.iter().map(|block| &**block));
     emit.insert(
         OperationBuilder::new("llvm.switch", location)
-            .add_operands(&[crate::builder::value(state)])
+            .add_operands(&[value(state)])
             .add_successors(&successors)
             .add_attributes(&[
                 (Identifier::new(context, "case_values"), case_values),
@@ -678,12 +630,12 @@ fn lower_function(module: &OperationRef, function: OperationRef, limit: usize) -
 
     // The default warps around each warp_specialize.
     for (ws, states) in wss.iter().zip(&warp_states) {
-        lower_default_side(&mut emit, ws, states, function_body, default_registers)?;
+        lower_default_side(&mut emit, ws, states, default_registers)?;
     }
 
     // Every return sends the workers to the exit.
     for op in collect_ops(function, Order::Pre) {
-        if name_of(&op) != "llvm.return" || op.block().map(|b| b.to_raw().ptr) == Some(exit.ptr) {
+        if name_of(&op) != "llvm.return" || op.block() == Some(exit) {
             continue;
         }
         emit.at(Cursor::Before(op.to_raw()));
@@ -707,17 +659,16 @@ fn rewrite_barriers(
     default_threads: i64,
     threads_per_warp: i64,
 ) {
+    // The `ttg.warp_specialize.partitions` ops.
     let partition_ops: HashSet<usize> = wss
         .iter()
-        .map(|ws| unsafe {
-            mlir_sys::mlirBlockGetFirstOperation(mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(ws.op, 1)))
-        }
-        .ptr as usize)
+        .filter_map(|ws| ws.op.region_at(1).ok()?.first_block()?.first_operation())
+        .map(|partitions| op_key(&partitions))
         .collect();
     let inside_partition = |op: &OperationRef| {
         let mut parent = op.parent_operation();
         while let Some(p) = parent {
-            if partition_ops.contains(&(p.to_raw().ptr as usize)) {
+            if partition_ops.contains(&op_key(&p)) {
                 return true;
             }
             parent = p.parent_operation();
@@ -727,19 +678,19 @@ fn rewrite_barriers(
     for op in collect_ops(function, Order::Pre) {
         if name_of(&op) == "nvvm.barrier0" && !inside_partition(&op) {
             emit.at(Cursor::Before(op.to_raw())).named_barrier(DEFAULT_BARRIER, default_threads);
-            unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+            erase(op);
         }
     }
     for ws in wss {
         for (i, partition) in ws.partitions().into_iter().enumerate() {
             let threads = threads_per_warp * i64::from(ws.partition_num_warps[i]);
-            for block in region_blocks(partition) {
-                for op in block_ops(block) {
-                    for nested in std::iter::once(op_ref(op)).chain(collect_ops(op_ref(op), Order::Pre)) {
+            for block in region_blocks(&partition) {
+                for op in block_ops(&block) {
+                    for nested in std::iter::once(op).chain(collect_ops(op, Order::Pre)) {
                         if name_of(&nested) == "nvvm.barrier0" {
                             emit.at(Cursor::Before(nested.to_raw()))
                                 .named_barrier((RESERVED_BARRIERS + i) as i64, threads);
-                            unsafe { mlir_sys::mlirOperationDestroy(nested.to_raw()) };
+                            erase(nested);
                         }
                     }
                 }
@@ -750,47 +701,39 @@ fn rewrite_barriers(
 
 /// Captures computed from kernel arguments by a few pure ops are recomputed
 /// at the start of each partition, and stop being captures.
-fn elide_trivial_captures(emit: &mut Emit, wss: &[WarpSpecialize], function_entry: MlirBlock, limit: usize) {
+fn elide_trivial_captures(emit: &mut Emit, wss: &[WarpSpecialize], function_entry: BlockRef, limit: usize) {
     for ws in wss {
-        let count = unsafe { mlir_sys::mlirOperationGetNumOperands(ws.op) } as usize;
+        let captures: Vec<V> = ws.op.operands().map(|capture| capture.to_raw()).collect();
         let mut elided = Vec::new();
-        for i in 0..count {
-            let capture = unsafe { mlir_sys::mlirOperationGetOperand(ws.op, i as isize) };
-            let Some(ops) = trivial_subcomputation(capture, function_entry, limit) else {
+        for (i, capture) in captures.iter().enumerate() {
+            let Some(ops) = trivial_subcomputation(*capture, function_entry, limit) else {
                 continue;
             };
             elided.push(i);
             for partition in ws.partitions() {
-                let block = unsafe { mlir_sys::mlirRegionGetFirstBlock(partition) };
-                let first = block_ops(block)[0];
-                let mut map = tritium_passes::ssa::ValueMap::default();
-                let mut remat = capture;
+                let block = entry_of(partition);
+                let first = block_ops(&block)[0];
+                let mut map = ValueMap::default();
+                let mut remat = *capture;
                 for op in &ops {
-                    let clone = tritium_passes::ssa::clone_with(&op_ref(*op), &map);
-                    emit.at(Cursor::Before(first));
-                    let clone_ref = unsafe { OperationRef::from_raw(clone.to_raw()) };
-                    emit.insert(clone);
-                    for r in 0..clone_ref.result_count() {
-                        let old = op_ref(*op).result(r).unwrap();
-                        let new = clone_ref.result(r).unwrap();
+                    emit.at(Cursor::Before(first.to_raw()));
+                    let clone = emit.insert(clone_with(op, &map));
+                    for (old, new) in op.results().zip(clone.results()) {
                         map.map(old.into(), new.into());
-                        if old.to_raw().ptr == capture.ptr {
+                        if value_key(old.into()) == value_key(value(*capture)) {
                             remat = new.to_raw();
                         }
                     }
                 }
-                let arg = unsafe { mlir_sys::mlirBlockGetArgument(block, i as isize) };
-                unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(arg, remat) };
+                replace_all_uses(block_arguments(&block)[i], value(remat));
             }
         }
-        let kept: Vec<V> = (0..count)
-            .filter(|i| !elided.contains(i))
-            .map(|i| unsafe { mlir_sys::mlirOperationGetOperand(ws.op, i as isize) })
-            .collect();
-        unsafe { mlir_sys::mlirOperationSetOperands(ws.op, kept.len() as isize, kept.as_ptr()) };
+        let kept: Vec<_> =
+            captures.iter().enumerate().filter(|(i, _)| !elided.contains(i)).map(|(_, v)| value(*v)).collect();
+        set_operands(&ws.op, &kept);
         for i in elided.iter().rev() {
             for partition in ws.partitions() {
-                unsafe { mlir_sys::mlirBlockEraseArgument(mlir_sys::mlirRegionGetFirstBlock(partition), *i as u32) };
+                erase_block_argument(&entry_of(partition), *i);
             }
         }
     }
@@ -802,23 +745,18 @@ fn capture_struct<'c>(context: &'c Context, types: &[Type<'c>]) -> Type<'c> {
     Type::parse(context, &format!("!llvm.struct<packed ({})>", fields.join(", "))).expect("capture struct")
 }
 
-fn rewrite_partition_regions(emit: &mut Emit, ws: &WarpSpecialize, switch_loop: MlirBlock, low_registers: i64) {
+fn rewrite_partition_regions(emit: &mut Emit, ws: &WarpSpecialize, switch_loop: BlockRef, low_registers: i64) {
     let context = emit.b.context;
-    let offset = crate::int_attribute(&op_ref(ws.op), "allocation.offset").unwrap_or(0);
+    let offset = crate::int_attribute(&ws.op, "allocation.offset").unwrap_or(0);
     for (i, partition) in ws.partitions().into_iter().enumerate() {
-        let block = unsafe { mlir_sys::mlirRegionGetFirstBlock(partition) };
-        let first = block_ops(block)[0];
-        emit.at(Cursor::Before(first));
+        let block = entry_of(partition);
+        let first = block_ops(&block)[0];
+        emit.at(Cursor::Before(first.to_raw()));
         if let Some(actual) = &ws.actual_registers {
             emit.set_max_registers(low_registers, i64::from(actual[i + 1]));
         }
-        let n = unsafe { mlir_sys::mlirBlockGetNumArguments(block) };
-        if n > 0 {
-            let types: Vec<Type> = (0..n)
-                .map(|j| unsafe {
-                    Type::from_raw(mlir_sys::mlirValueGetType(mlir_sys::mlirBlockGetArgument(block, j)))
-                })
-                .collect();
+        let types: Vec<Type> = block_arguments(&block).iter().map(|argument| argument.r#type()).collect();
+        if !types.is_empty() {
             let layout = capture_struct(context, &types);
             let base = emit.shared_base(offset);
             let values: Vec<V> = types
@@ -833,9 +771,9 @@ fn rewrite_partition_regions(emit: &mut Emit, ws: &WarpSpecialize, switch_loop: 
         }
         // The captures' shared memory is free again once every partition has read it.
         emit.all_barrier(SWITCH_BARRIER);
-        for block in region_blocks(partition) {
-            for op in block_ops(block) {
-                for nested in std::iter::once(op_ref(op)).chain(collect_ops(op_ref(op), Order::Pre)) {
+        for block in region_blocks(&partition) {
+            for op in block_ops(&block) {
+                for nested in std::iter::once(op).chain(collect_ops(op, Order::Pre)) {
                     if name_of(&nested) == "ttg.warp_return" {
                         emit.at(Cursor::Before(nested.to_raw()));
                         emit.all_barrier(SWITCH_BARRIER);
@@ -843,7 +781,7 @@ fn rewrite_partition_regions(emit: &mut Emit, ws: &WarpSpecialize, switch_loop: 
                             emit.set_max_registers(i64::from(actual[i + 1]), low_registers);
                         }
                         emit.branch(switch_loop, &[], None);
-                        unsafe { mlir_sys::mlirOperationDestroy(nested.to_raw()) };
+                        erase(nested);
                     }
                 }
             }
@@ -855,28 +793,17 @@ fn rewrite_partition_regions(emit: &mut Emit, ws: &WarpSpecialize, switch_loop: 
 /// publish the states and captures and release the workers; the default
 /// region runs inline; `ttg.warp_yield` waits for the workers and branches to
 /// the rest of the block, whose arguments replace the op's results.
-fn lower_default_side(
-    emit: &mut Emit,
-    ws: &WarpSpecialize,
-    states: &[i64],
-    function_body: mlir_sys::MlirRegion,
-    default_registers: i64,
-) -> PassResult {
+fn lower_default_side(emit: &mut Emit, ws: &WarpSpecialize, states: &[i64], default_registers: i64) -> PassResult {
     let context = emit.b.context;
-    let op = op_ref(ws.op);
-    let before = unsafe { mlir_sys::mlirOperationGetBlock(ws.op) };
-    let result_types: Vec<Type> = (0..op.result_count()).map(|r| op.result(r).unwrap().r#type()).collect();
-    let after = new_block(&result_types, op.location());
-    unsafe { mlir_sys::mlirRegionInsertOwnedBlockAfter(function_body, before, after) };
+    let op = ws.op;
+    let before = op.block().expect("a ttg.warp_specialize in a block");
+    let result_types: Vec<Type> = op.results().map(|result| result.r#type()).collect();
+    let after = block_after(before, &result_types, op.location());
     // Move what follows the op into `after`.
-    let mut next = unsafe { mlir_sys::mlirOperationGetNextInBlock(ws.op) };
-    while !next.ptr.is_null() {
-        let following = unsafe { mlir_sys::mlirOperationGetNextInBlock(next) };
-        unsafe {
-            mlir_sys::mlirOperationRemoveFromParent(next);
-            mlir_sys::mlirBlockAppendOwnedOperation(after, next);
-        }
-        next = following;
+    let mut next = op.next_in_block();
+    while let Some(following) = next {
+        next = following.next_in_block();
+        move_to_end(&following, &after);
     }
     let i8 = emit.b.int_type(8);
     let function_offset = {
@@ -889,14 +816,14 @@ fn lower_default_side(
         }
         parent.and_then(|f| crate::int_attribute(&f, "allocation.offset")).unwrap_or(0)
     };
-    emit.at(Cursor::Before(ws.op));
+    emit.at(Cursor::Before(op.to_raw()));
     let base = emit.shared_base(function_offset);
     for (i, state) in states.iter().enumerate() {
         let value = emit.constant(8, *state);
         let ptr = if i == 0 { base } else { emit.gep_const(base, &[i as i32], i8) };
         emit.store(value, ptr);
     }
-    let captures: Vec<V> = (0..op.operand_count()).map(|i| op.operand(i).unwrap().to_raw()).collect();
+    let captures: Vec<V> = op.operands().map(|capture| capture.to_raw()).collect();
     if !captures.is_empty() {
         let types: Vec<Type> = captures.iter().map(|v| crate::builder::type_of(*v)).collect();
         let layout = capture_struct(context, &types);
@@ -914,33 +841,28 @@ fn lower_default_side(
     }
     emit.all_barrier(SWITCH_BARRIER);
     let default_region = ws.default_region();
-    let default_entry = unsafe { mlir_sys::mlirRegionGetFirstBlock(default_region) };
-    emit.branch(default_entry, &[], None);
-    for block in region_blocks(default_region) {
-        for inner in block_ops(block) {
-            for nested in std::iter::once(op_ref(inner)).chain(collect_ops(op_ref(inner), Order::Pre)) {
-                if name_of(&nested) == "ttg.warp_yield"
-                    && nested.parent_operation().map(|p| p.to_raw().ptr) == Some(ws.op.ptr)
-                {
-                    let values: Vec<V> =
-                        (0..nested.operand_count()).map(|i| nested.operand(i).unwrap().to_raw()).collect();
+    emit.branch(entry_of(default_region), &[], None);
+    for block in region_blocks(&default_region) {
+        for inner in block_ops(&block) {
+            for nested in std::iter::once(inner).chain(collect_ops(inner, Order::Pre)) {
+                if name_of(&nested) == "ttg.warp_yield" && nested.parent_operation() == Some(op) {
+                    let values: Vec<V> = nested.operands().map(|v| v.to_raw()).collect();
                     emit.at(Cursor::Before(nested.to_raw()));
                     emit.all_barrier(SWITCH_BARRIER);
                     if let Some(actual) = &ws.actual_registers {
                         emit.set_max_registers(i64::from(actual[0]), default_registers);
                     }
                     emit.branch(after, &values, None);
-                    unsafe { mlir_sys::mlirOperationDestroy(nested.to_raw()) };
+                    erase(nested);
                 }
             }
         }
     }
-    splice_blocks(default_region, function_body, before);
-    for r in 0..op.result_count() {
-        let arg = unsafe { mlir_sys::mlirBlockGetArgument(after, r as isize) };
-        unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(op.result(r).unwrap().to_raw(), arg) };
+    splice_blocks(default_region, before);
+    for (result, argument) in op.results().zip(block_arguments(&after)) {
+        replace_all_uses(result.into(), argument);
     }
     // The (now empty) op goes; its moved-out default region left an empty region.
-    unsafe { mlir_sys::mlirOperationDestroy(ws.op) };
+    erase(op);
     Ok(())
 }

@@ -18,9 +18,9 @@ use melior::{
     },
     Context,
 };
-use mlir_sys::MlirOperation;
 use std::{collections::HashMap, rc::Rc};
 use tritium_dialects::access::{ranked_tensor, OpAccess};
+use tritium_dialects::ir::handles::{BlockHandle, LocationHandle, OpHandle};
 use tritium_dialects::{
     layout::layout_of,
     target::{ModuleConfig, THREADS_PER_WARP},
@@ -32,7 +32,7 @@ use tritium_dialects::{
 pub struct LowerError {
     pub location: String,
     pub message: String,
-    raw_location: mlir_sys::MlirLocation,
+    raw_location: LocationHandle,
 }
 
 impl LowerError {
@@ -87,14 +87,14 @@ pub struct Lowering<'c> {
     /// The llvm (or scf.execute_region) block each block of a region with
     /// branches (tt.map_elementwise's) is being lowered into, with its
     /// arguments' register counts.
-    pub region_blocks: HashMap<usize, (mlir_sys::MlirBlock, Vec<usize>)>,
+    pub region_blocks: HashMap<usize, (BlockHandle, Vec<usize>)>,
     /// Where per-thread values that later ops may share (layout coordinates,
     /// shared-memory offsets, predicates) go: right before the top-level op
     /// being lowered. They then dominate the rest of the function, and sit
     /// outside any loop containing their use (as LICM would put them), but
     /// are not computed before earlier loops, across which they would
     /// occupy registers (as hoisting them all to the entry block did).
-    prologue: MlirOperation,
+    prologue: OpHandle,
     pub tid: V,
     pub lane: V,
     pub warp: V,
@@ -106,7 +106,7 @@ pub struct Lowering<'c> {
     /// Functions declared in the module (libdevice, ...).
     pub declared_functions: std::collections::HashSet<String>,
     /// The llvm.func being built; module-level declarations go before it.
-    pub function_op: MlirOperation,
+    pub function_op: OpHandle,
     /// Contiguity, divisibility and constancy of the kernel's values.
     pub axis_info: Option<tritium_passes::analysis::axis_info::ModuleAxisInfo>,
     /// Kernel or device function, and the scratch pointers it hands on.
@@ -257,7 +257,7 @@ impl<'c> Lowering<'c> {
             self.prologue = placeholder;
             let result = ops::lower_op(self, op);
             self.prologue = entry_terminator;
-            unsafe { mlir_sys::mlirOperationDestroy(placeholder) };
+            tritium_dialects::ir::erase(unsafe { OperationRef::from_raw(placeholder) });
             result?;
             next = op.next_in_block();
         }
@@ -272,7 +272,7 @@ impl<'c> Lowering<'c> {
     pub fn lower_isolated_block(
         &mut self,
         block: &melior::ir::BlockRef<'c, '_>,
-        into: mlir_sys::MlirBlock,
+        into: BlockHandle,
         first_warp: i64,
         num_warps: u32,
     ) -> Result<()> {
@@ -312,7 +312,7 @@ impl<'c> Lowering<'c> {
         self.register_coords = saved_register_coords;
         (self.tid, self.lane, self.warp, self.shared_base, self.num_warps) = saved;
         // The anchor only marked where hoisted values go.
-        unsafe { mlir_sys::mlirOperationDestroy(anchor) };
+        tritium_dialects::ir::erase(unsafe { OperationRef::from_raw(anchor) });
         result
     }
 
@@ -397,8 +397,8 @@ fn descriptor_metadata(function_type: &FunctionType) -> std::result::Result<Vec<
 /// tritongpu-global-scratch-memory-allocation left them on the module (none
 /// when it did not run).
 fn global_scratch(module: &OperationRef) -> (usize, usize) {
-    let size = crate::module_int_attribute(module, "ttg.global_scratch_memory_size").unwrap_or(0);
-    let align = crate::module_int_attribute(module, "ttg.global_scratch_memory_alignment").unwrap_or(1);
+    let size = crate::int_attribute(module, "ttg.global_scratch_memory_size").unwrap_or(0);
+    let align = crate::int_attribute(module, "ttg.global_scratch_memory_alignment").unwrap_or(1);
     (size.max(0) as usize, align.max(1) as usize)
 }
 
@@ -438,7 +438,7 @@ fn is_ptx_identifier(name: &str) -> bool {
 pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameters: bool) -> Result<Kernel<'c, 'a>> {
     let body = module.body();
     let module_op = module.as_operation();
-    let Warps { num_warps, threads_per_warp } = check_module(&module_op)?;
+    let Warps { num_warps, threads_per_warp, total_num_warps } = check_module(&module_op)?;
     let mut kernels = Vec::new();
     let mut next = body.first_operation();
     while let Some(op) = next {
@@ -496,11 +496,11 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
             format!("kernel name '{name}' is not a PTX identifier (a letter, or '_', '$' or '%' and more, then letters, digits, '_' and '$')"),
         ));
     }
-    let shared_bytes = crate::module_int_attribute(&module_op, "ttg.shared").unwrap_or(0) as usize;
+    let shared_bytes = crate::int_attribute(&module_op, "ttg.shared").unwrap_or(0) as usize;
     let tensordesc_meta = descriptor_metadata(&function_type).map_err(|e| LowerError::at(&kernel, e))?;
     // A warp-specialized kernel is launched with the warps of its partitions
     // too (tritongpu-allocate-warp-groups counts them).
-    let launch_warps = crate::module_int_attribute(&module_op, "ttg.total-num-warps").map_or(num_warps, |n| n as u32);
+    let launch_warps = total_num_warps.unwrap_or(num_warps);
     let info = KernelInfo {
         name,
         num_warps: launch_warps,
@@ -539,6 +539,9 @@ struct Warps {
     num_warps: u32,
     /// `ttg.threads-per-warp` (32: checked).
     threads_per_warp: u32,
+    /// `ttg.total-num-warps`: with warp-specialized partitions, the warps a
+    /// launch needs.
+    total_num_warps: Option<u32>,
 }
 
 /// Checks what the lowering needs of the module itself (its configuration,
@@ -552,7 +555,7 @@ fn check_module(module_op: &OperationRef) -> Result<Warps> {
         return Err(LowerError::at(module_op, "kernels over several CTAs (num-ctas > 1) are not supported yet: layouts split over a cluster's CTAs are not lowered (compile the TTIR with num_ctas instead)"));
     }
     let num_warps = config.num_warps().map_err(|e| LowerError::at(module_op, e.to_string()))?;
-    Ok(Warps { num_warps, threads_per_warp: config.threads_per_warp })
+    Ok(Warps { num_warps, threads_per_warp: config.threads_per_warp, total_num_warps: config.total_num_warps })
 }
 
 /// Lowers every `tt.func` of `module` (kernels and the device functions
@@ -606,12 +609,11 @@ pub fn lower_module<'c>(
 
     let facts = ModuleFacts {
         warps,
-        total_num_warps: crate::module_int_attribute(&module_op, "ttg.total-num-warps").map(|n| n as u32),
-        max_registers: crate::module_int_attribute(&module_op, "ttg.maxnreg"),
+        max_registers: crate::int_attribute(&module_op, "ttg.maxnreg"),
         global_scratch_size: global_scratch(&module_op).0,
         reflect_ftz,
         fp_fusion,
-        ctas_per_cluster: crate::module_int_attribute(&module_op, CTAS_PER_CLUSTER).map_or(1, |n| n.max(1) as u32),
+        ctas_per_cluster: crate::int_attribute(&module_op, CTAS_PER_CLUSTER).map_or(1, |n| n.max(1) as u32),
     };
     let mut declared_functions = Default::default();
     let mut axis_info = Some(axis_info);
@@ -644,8 +646,6 @@ struct ModuleFacts {
     /// The warps that run a kernel's body (`ttg.num-warps`), and their
     /// threads.
     warps: Warps,
-    /// With warp-specialized partitions, the warps a launch needs.
-    total_num_warps: Option<u32>,
     /// `ttg.maxnreg`: registers per thread (the kernel's `.maxnreg`).
     max_registers: Option<i64>,
     /// Global scratch bytes per program (device-side tensor descriptors).
@@ -679,16 +679,8 @@ fn lower_function<'c>(
     declared_functions: std::collections::HashSet<String>,
     axis_info: Option<tritium_passes::analysis::axis_info::ModuleAxisInfo>,
 ) -> Result<Lowering<'c>> {
-    let ModuleFacts {
-        warps,
-        total_num_warps,
-        max_registers,
-        global_scratch_size,
-        reflect_ftz,
-        fp_fusion,
-        ctas_per_cluster,
-    } = *facts;
-    let Warps { num_warps, threads_per_warp } = warps;
+    let ModuleFacts { warps, max_registers, global_scratch_size, reflect_ftz, fp_fusion, ctas_per_cluster } = *facts;
+    let Warps { num_warps, threads_per_warp, total_num_warps } = warps;
     let kernel = function_abi::is_kernel(&function_op);
     let function_type = function_op
         .attribute("function_type")
@@ -890,6 +882,6 @@ fn lower_function<'c>(
         lowering.lower_top_level(&unsafe { melior::ir::BlockRef::from_raw(block) })?;
     }
     // The tt.func is replaced by the llvm.func.
-    unsafe { mlir_sys::mlirOperationDestroy(function_op.to_raw()) };
+    tritium_dialects::ir::erase(function_op);
     Ok(lowering)
 }

@@ -37,24 +37,7 @@ pub fn register_all_passes() {
 pub use embed::{compile_source, Compiled, VERSION};
 pub use target::Target;
 
-use melior::ir::{attribute::DenseI32ArrayAttribute, operation::OperationLike, AttributeLike, OperationRef};
-use tritium_dialects::access::integer_attribute;
-
-pub(crate) fn int_attribute(op: &OperationRef, name: &str) -> Option<i64> {
-    op.attribute(name).ok().and_then(|a| integer_attribute(a).ok()).map(|i| i.value())
-}
-
-pub(crate) fn module_int_attribute(op: &OperationRef, name: &str) -> Option<i64> {
-    int_attribute(op, name)
-}
-
-pub(crate) fn dense_i32_attribute(op: &OperationRef, name: &str) -> Option<Vec<i32>> {
-    let attribute = op.attribute(name).ok()?;
-    let array = DenseI32ArrayAttribute::try_from(attribute).ok()?;
-    let raw = attribute.to_raw();
-    let _ = array;
-    unsafe {
-        let n = mlir_sys::mlirDenseArrayGetNumElements(raw);
-        Some((0..n).map(|i| mlir_sys::mlirDenseI32ArrayGetElement(raw, i)).collect())
-    }
-}
+/// The integer and `array<i32: ...>` attributes of ops, from the IR-access
+/// layer (the lowering reads `allocation.offset`, `ttg.shared`,
+/// `partitionNumWarps`... through them).
+pub(crate) use tritium_dialects::ir::{dense_i32_attribute, int_attribute};

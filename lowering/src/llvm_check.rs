@@ -8,130 +8,94 @@
 //! `function_type`, `global_type`...) must be one LLVM has, and the first one
 //! that is not is reported at its op.
 use crate::emit::LowerError;
-use melior::ir::{operation::OperationRef, Module};
-use mlir_sys::{
-    mlirAttributeIsAType, mlirBlockGetArgument, mlirBlockGetFirstOperation, mlirBlockGetNextInRegion,
-    mlirBlockGetNumArguments, mlirDialectGetNamespace, mlirFloatTypeGetWidth, mlirIntegerTypeIsSignless,
-    mlirLLVMFunctionTypeGetInput, mlirLLVMFunctionTypeGetNumInputs, mlirLLVMFunctionTypeGetReturnType,
-    mlirLLVMStructTypeGetElementType, mlirLLVMStructTypeGetNumElementTypes, mlirOperationGetAttribute,
-    mlirOperationGetFirstRegion, mlirOperationGetNextInBlock, mlirOperationGetNumAttributes,
-    mlirOperationGetNumOperands, mlirOperationGetNumResults, mlirOperationGetOperand, mlirOperationGetResult,
-    mlirRegionGetFirstBlock, mlirRegionGetNextInOperation, mlirShapedTypeGetElementType, mlirTypeAttrGetValue,
-    mlirTypeGetDialect, mlirTypeIsABF16, mlirTypeIsAF16, mlirTypeIsAF32, mlirTypeIsAF64, mlirTypeIsAFloat,
-    mlirTypeIsAInteger, mlirTypeIsALLVMPointerType, mlirTypeIsALLVMStructType, mlirTypeIsAVector, mlirValueGetType,
-    MlirOperation, MlirType,
+use melior::ir::{
+    attribute::TypeAttribute, operation::OperationLike, AttributeLike, Module, OperationRef, Type, TypeLike, ValueLike,
+};
+use tritium_dialects::access::identifier_text;
+use tritium_dialects::ir::{
+    block_arguments, block_ops, float_width, integer_signedness, is_float, is_llvm_pointer, llvm_function_signature,
+    llvm_struct_fields, region_blocks, scalar_kind, shaped_element_or_self, type_dialect, ScalarKind,
 };
 
 /// Whether LLVM has a type for `ty` (MLIR's `LLVM::isCompatibleType`, for
 /// the types the lowering makes).
-fn translatable(ty: MlirType) -> bool {
-    unsafe {
-        if mlirTypeIsAInteger(ty) {
-            return mlirIntegerTypeIsSignless(ty);
-        }
-        if mlirTypeIsAFloat(ty) {
-            // bf16/f16/f32/f64, and x86_fp80/fp128; no fp8, fp6, fp4 or tf32.
-            return mlirTypeIsABF16(ty)
-                || mlirTypeIsAF16(ty)
-                || mlirTypeIsAF32(ty)
-                || mlirTypeIsAF64(ty)
-                || matches!(mlirFloatTypeGetWidth(ty), 80 | 128);
-        }
-        if mlirTypeIsAVector(ty) {
-            return translatable(mlirShapedTypeGetElementType(ty));
-        }
-        let dialect = tritium_dialects::access::string_ref_text(mlirDialectGetNamespace(mlirTypeGetDialect(ty)));
-        if dialect != "llvm" {
-            return false;
-        }
-        if mlirTypeIsALLVMStructType(ty) {
-            let count = mlirLLVMStructTypeGetNumElementTypes(ty);
-            return (0..count).all(|i| translatable(mlirLLVMStructTypeGetElementType(ty, i)));
-        }
-        if mlirTypeIsALLVMPointerType(ty) {
-            return true;
-        }
-        // No C API tells a function type apart; the few non-pointer LLVM
-        // types of a kernel (its function type, void) are cheap to print.
-        if type_text(ty).starts_with("!llvm.func") {
-            let inputs = mlirLLVMFunctionTypeGetNumInputs(ty);
-            return translatable(mlirLLVMFunctionTypeGetReturnType(ty))
-                && (0..inputs).all(|i| translatable(mlirLLVMFunctionTypeGetInput(ty, i)));
-        }
-        true
+fn translatable(ty: Type) -> bool {
+    if let Some((_, signed, unsigned)) = integer_signedness(ty) {
+        return !signed && !unsigned;
     }
-}
-
-fn type_text(ty: MlirType) -> String {
-    unsafe { melior::ir::Type::from_raw(ty) }.to_string()
+    if is_float(ty) {
+        // bf16/f16/f32/f64, and x86_fp80/fp128; no fp8, fp6, fp4 or tf32.
+        return matches!(scalar_kind(ty), ScalarKind::BF16 | ScalarKind::F16 | ScalarKind::F32 | ScalarKind::F64)
+            || matches!(float_width(ty), Some(80 | 128));
+    }
+    if ty.is_vector() {
+        return translatable(shaped_element_or_self(ty));
+    }
+    if type_dialect(ty) != "llvm" {
+        return false;
+    }
+    if let Some(fields) = llvm_struct_fields(ty) {
+        return fields.into_iter().all(translatable);
+    }
+    if is_llvm_pointer(ty) {
+        return true;
+    }
+    // No C API tells a function type apart; the few non-pointer LLVM
+    // types of a kernel (its function type, void) are cheap to print.
+    if ty.to_string().starts_with("!llvm.func") {
+        let (result, inputs) = llvm_function_signature(ty);
+        return translatable(result) && inputs.into_iter().all(translatable);
+    }
+    true
 }
 
 /// The first untranslatable type of `op` itself (not of nested ops).
-fn bad_type_of(op: MlirOperation) -> Option<String> {
-    unsafe {
-        for i in 0..mlirOperationGetNumResults(op) {
-            let ty = mlirValueGetType(mlirOperationGetResult(op, i));
-            if !translatable(ty) {
-                return Some(format!("result #{i} has type {} that LLVM has no type for", type_text(ty)));
+fn bad_type_of(op: &OperationRef) -> Option<String> {
+    for (i, result) in op.results().enumerate() {
+        if !translatable(result.r#type()) {
+            return Some(format!("result #{i} has type {} that LLVM has no type for", result.r#type()));
+        }
+    }
+    for (i, operand) in op.operands().enumerate() {
+        if !translatable(operand.r#type()) {
+            return Some(format!("operand #{i} has type {} that LLVM has no type for", operand.r#type()));
+        }
+    }
+    for (name, attribute) in op.attributes() {
+        if let Some(ty) = attribute.is_type().then(|| TypeAttribute::try_from(attribute).ok()).flatten() {
+            if !translatable(ty.value()) {
+                let name = identifier_text(name);
+                return Some(format!("attribute '{name}' names type {} that LLVM has no type for", ty.value()));
             }
         }
-        for i in 0..mlirOperationGetNumOperands(op) {
-            let ty = mlirValueGetType(mlirOperationGetOperand(op, i));
-            if !translatable(ty) {
-                return Some(format!("operand #{i} has type {} that LLVM has no type for", type_text(ty)));
-            }
-        }
-        for i in 0..mlirOperationGetNumAttributes(op) {
-            let named = mlirOperationGetAttribute(op, i);
-            if mlirAttributeIsAType(named.attribute) {
-                let ty = mlirTypeAttrGetValue(named.attribute);
-                if !translatable(ty) {
-                    let name = tritium_dialects::access::identifier_text(melior::ir::Identifier::from_raw(named.name));
-                    return Some(format!("attribute '{name}' names type {} that LLVM has no type for", type_text(ty)));
+    }
+    for region in op.regions() {
+        for block in region_blocks(&region) {
+            for (i, argument) in block_arguments(&block).into_iter().enumerate() {
+                if !translatable(argument.r#type()) {
+                    return Some(format!(
+                        "block argument #{i} has type {} that LLVM has no type for",
+                        argument.r#type()
+                    ));
                 }
             }
-        }
-        let mut region = mlirOperationGetFirstRegion(op);
-        while !region.ptr.is_null() {
-            let mut block = mlirRegionGetFirstBlock(region);
-            while !block.ptr.is_null() {
-                for i in 0..mlirBlockGetNumArguments(block) {
-                    let ty = mlirValueGetType(mlirBlockGetArgument(block, i));
-                    if !translatable(ty) {
-                        return Some(format!(
-                            "block argument #{i} has type {} that LLVM has no type for",
-                            type_text(ty)
-                        ));
-                    }
-                }
-                block = mlirBlockGetNextInRegion(block);
-            }
-            region = mlirRegionGetNextInOperation(region);
         }
     }
     None
 }
 
 /// Walks `op` and the ops nested in it, depth first, in order.
-fn first_bad_op(op: MlirOperation) -> Option<(MlirOperation, String)> {
-    if let Some(problem) = bad_type_of(op) {
+fn first_bad_op<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<(OperationRef<'c, 'a>, String)> {
+    if let Some(problem) = bad_type_of(&op) {
         return Some((op, problem));
     }
-    unsafe {
-        let mut region = mlirOperationGetFirstRegion(op);
-        while !region.ptr.is_null() {
-            let mut block = mlirRegionGetFirstBlock(region);
-            while !block.ptr.is_null() {
-                let mut nested = mlirBlockGetFirstOperation(block);
-                while !nested.ptr.is_null() {
-                    if let Some(found) = first_bad_op(nested) {
-                        return Some(found);
-                    }
-                    nested = mlirOperationGetNextInBlock(nested);
+    for region in op.regions() {
+        for block in region_blocks(&region) {
+            for nested in block_ops(&block) {
+                if let Some(found) = first_bad_op(nested) {
+                    return Some(found);
                 }
-                block = mlirBlockGetNextInRegion(block);
             }
-            region = mlirRegionGetNextInOperation(region);
         }
     }
     None
@@ -139,10 +103,9 @@ fn first_bad_op(op: MlirOperation) -> Option<(MlirOperation, String)> {
 
 /// An error at the first op of `module` that LLVM translation cannot handle.
 pub fn check_translatable(module: &Module) -> Result<(), LowerError> {
-    match first_bad_op(module.as_operation().to_raw()) {
+    match first_bad_op(module.as_operation()) {
         None => Ok(()),
         Some((op, problem)) => {
-            let op = unsafe { OperationRef::from_raw(op) };
             Err(LowerError::at(&op, format!("cannot be translated to LLVM IR: {problem} (a bug in the lowering)")))
         }
     }

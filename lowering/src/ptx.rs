@@ -137,9 +137,8 @@ unsafe fn translate_and_emit(
         format!("the LLVM-dialect module cannot be translated: {}: {}", e.location, e.message)
     })?;
     lap("check of the LLVM-dialect module");
-    let llvm_module =
-        unsafe { mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), context as *mut _) }
-            as LLVMModuleRef;
+    // SAFETY: `context` is the live LLVM context this compile owns.
+    let llvm_module = unsafe { tritium_dialects::ir::translate_to_llvm_ir(module, context as *mut _) } as LLVMModuleRef;
     if llvm_module.is_null() {
         return Err("translation to LLVM IR failed".into());
     }

@@ -22,7 +22,7 @@ use melior::ir::{
     r#type::IntegerType,
     Attribute, BlockLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
 };
-use tritium_dialects::access::{float_attribute, integer_attribute, OpAccess};
+use tritium_dialects::access::{integer_attribute, OpAccess};
 use tritium_dialects::{
     pass::{PassDefinition, PassOptions, PassResult},
     rewrite::{Pattern, Rewriter},
@@ -53,23 +53,8 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     apply_with_folds(module, &patterns)
 }
 
-/// The constant `value` is, scalar or splat.
-fn constant_attribute<'c>(value: Value<'c, '_>) -> Option<Attribute<'c>> {
-    let op = defining_op(value).filter(|op| name_of(op) == "arith.constant")?;
-    op.attribute("value").ok()
-}
-
-use tritium_dialects::ir::scalar_of;
-
-/// Upstream's `isZero`: an integer or float constant zero (either sign),
-/// scalar or splat.
-fn is_zero(value: Value) -> bool {
-    let Some(attribute) = constant_attribute(value).map(scalar_of) else { return false };
-    if let Ok(integer) = integer_attribute(attribute) {
-        return integer.value() == 0;
-    }
-    float_attribute(attribute).is_ok_and(|f| f.value() == 0.0)
-}
+/// Upstream's `isZero`: an integer or float constant zero, scalar or splat.
+use tritium_dialects::ir::is_zero;
 
 /// Whether `op`'s results have exactly one use in all.
 fn has_one_use(op: &OperationRef) -> bool {

@@ -59,12 +59,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
 
 /// The compute capability of the module's `ttg.target` (`cuda:90` -> 90).
 fn compute_capability(module: OperationRef) -> Result<u32, PassFailed> {
-    let Some(target) = module.attribute("ttg.target").ok().and_then(tritium_dialects::access::string_attribute_value)
-    else {
-        return Err(fail(&module, "the module must specify its target (ttg.target = \"cuda:<capability>\")"));
-    };
-    tritium_dialects::target::parse_capability(&target)
-        .ok_or_else(|| fail(&module, format!("expected an NVIDIA target \"cuda:<capability>\", got \"{target}\"")))
+    tritium_dialects::target::required_capability(&module).map_err(|e| fail(&module, e.0))
 }
 
 static BLOCKED_TO_MMA: Pattern = Pattern { root: "tt.dot", benefit: 1, rewrite: blocked_to_mma };

@@ -18,15 +18,16 @@
 //!   is left (a multiple of 8, at least 24): `actualRegisters` = [default,
 //!   partition 0, ...], and `ttg.maxnreg` is set, which ptxas needs to
 //!   accept `setmaxnreg`.
-use crate::ir::{collect_ops, create, enclosing_module, fail, int_attribute, name_of, Order};
+use crate::ir::{collect_ops, create, enclosing_module, erase, fail, int_attribute, name_of, Order};
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, IntegerAttribute},
-    operation::OperationLike,
+    operation::{OperationBuilder, OperationLike},
     r#type::IntegerType,
     Block, BlockLike, Location, OperationRef, RegionLike, Type, ValueLike,
 };
 use tritium_dialects::{
     access::OpAccess,
+    ir::take_body,
     pass::{PassDefinition, PassOptions, PassResult},
     target::ModuleConfig,
 };
@@ -69,14 +70,7 @@ fn pad(ws: &OperationRef, sizes: &[i32]) {
     let mut regions = Vec::new();
     for region in old.regions() {
         let moved = melior::ir::Region::new();
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            block = b.next_in_region();
-            unsafe {
-                mlir_sys::mlirBlockDetach(b.to_raw());
-                mlir_sys::mlirRegionAppendOwnedBlock(moved.to_raw(), b.to_raw());
-            }
-        }
+        take_body(&moved, &region);
         regions.push(moved);
     }
     for _ in sizes {
@@ -86,20 +80,12 @@ fn pad(ws: &OperationRef, sizes: &[i32]) {
         region.append_block(block);
         regions.push(region);
     }
-    // melior's builder takes a fixed number of regions: build it through the C API.
-    let name = "ttg.warp_specialize.partitions";
-    let mut raw_regions: Vec<mlir_sys::MlirRegion> = regions.into_iter().map(|r| r.into_raw()).collect();
-    // SAFETY: the state owns the regions until the op is created, then the op does.
-    let new = unsafe {
-        let mut state = mlir_sys::mlirOperationStateGet(
-            mlir_sys::MlirStringRef { data: name.as_ptr().cast(), length: name.len() },
-            location.to_raw(),
-        );
-        mlir_sys::mlirOperationStateAddOwnedRegions(&mut state, raw_regions.len() as isize, raw_regions.as_mut_ptr());
-        melior::ir::Operation::from_raw(mlir_sys::mlirOperationCreate(&mut state))
-    };
+    let new = OperationBuilder::new("ttg.warp_specialize.partitions", location)
+        .add_regions_vec(regions)
+        .build()
+        .expect("ttg.warp_specialize.partitions is registered");
     holder.insert_operation_before(old, new);
-    unsafe { mlir_sys::mlirOperationDestroy(old.to_raw()) };
+    erase(old);
     let mut warps = dense_i32(ws, "partitionNumWarps").unwrap_or_default();
     warps.extend_from_slice(sizes);
     set_dense_i32(ws, "partitionNumWarps", &warps);

@@ -23,11 +23,8 @@ pub(super) fn produced_by<'c, 'a>(value: Value<'c, 'a>, kind: &str) -> Option<Op
     producer(value).filter(|op| name(op) == kind)
 }
 
-/// The value of a constant operand: what MLIR's folders receive as the
-/// operand's attribute (`m_Constant`). Tritium's IR has one constant-like op.
-pub(super) fn constant_of<'c>(value: Value<'c, '_>) -> Option<Attribute<'c>> {
-    produced_by(value, "arith.constant")?.attribute("value").ok()
-}
+/// The value of a constant operand (`m_Constant`).
+pub(super) use crate::ir::constant_attribute as constant_of;
 
 /// An integer attribute's value, sign-extended.
 pub(super) fn integer_value(attribute: Attribute) -> Option<i64> {
@@ -127,16 +124,7 @@ pub(super) fn float_attribute<'c>(ty: Type<'c>, value: f64) -> Attribute<'c> {
 }
 
 /// The element type of a shaped type, or the type itself.
-pub(super) fn element_type(ty: Type) -> Type {
-    // SAFETY: live types; only shaped types are asked for their element.
-    unsafe {
-        if mlir_sys::mlirTypeIsAShaped(ty.to_raw()) {
-            Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(ty.to_raw()))
-        } else {
-            ty
-        }
-    }
-}
+pub(super) use crate::ir::shaped_element_or_self as element_type;
 
 /// Whether `ty` is a ranked tensor (folders that return shaped constants).
 pub(super) fn is_tensor(ty: Type) -> bool {

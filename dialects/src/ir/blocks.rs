@@ -82,3 +82,21 @@ pub fn move_ops_to_end(from: &BlockRef, to: &BlockRef) {
         super::move_to_end(&op, to);
     }
 }
+
+/// The blocks of `region`, in order. A snapshot: blocks may be moved while
+/// the list is used.
+pub fn region_blocks<'c, 'a>(region: &impl RegionLike<'c, 'a>) -> Vec<BlockRef<'c, 'a>> {
+    std::iter::successors(region.first_block(), |block| block.next_in_region()).collect()
+}
+
+/// Moves `block` (out of whatever region holds it) right after `after`, in
+/// `after`'s region. Handles to the block stay valid.
+pub fn move_block_after(block: BlockRef, after: BlockRef) {
+    let region = after.parent_region().expect("the anchor block is in a region");
+    // SAFETY: both blocks are live; the moved block is unlinked before the
+    // region takes it.
+    unsafe {
+        mlir_sys::mlirBlockDetach(block.to_raw());
+        mlir_sys::mlirRegionInsertOwnedBlockAfter(region.to_raw(), after.to_raw(), block.to_raw());
+    }
+}

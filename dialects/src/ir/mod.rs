@@ -26,13 +26,21 @@
 //! - [`blocks`]: the ops and arguments of blocks, regions' bodies.
 //! - [`attributes`]: reading and making integer, float, unit, array, dense and
 //!   symbol attributes.
-//! - [`types`]: kinds and widths of builtin scalar types.
+//! - [`types`]: kinds and widths of builtin scalar types, the elements of
+//!   shaped types, LLVM struct and function types.
+//! - [`locations`]: file and line of a location.
+//! - [`modules`]: `Module` views of module ops, translation to LLVM IR.
+//! - [`handles`]: copyable lifetime-free handles for IR builders that keep
+//!   many values in maps.
 //! - [`drivers`]: running textual pass pipelines and the greedy pattern
 //!   driver on an op.
 
 pub mod attributes;
 pub mod blocks;
 pub mod drivers;
+pub mod handles;
+pub mod locations;
+pub mod modules;
 pub mod ops;
 pub mod types;
 pub mod values;
@@ -40,6 +48,8 @@ pub mod values;
 pub use attributes::*;
 pub use blocks::*;
 pub use drivers::*;
+pub use locations::*;
+pub use modules::*;
 pub use ops::*;
 pub use types::*;
 pub use values::*;

@@ -130,3 +130,57 @@ pub fn integer_type<'c>(location: melior::ir::Location<'c>, width: u32) -> Type<
         Type::from_raw(mlir_sys::mlirIntegerTypeGet(context, width))
     }
 }
+
+/// The element type of a shaped type (tensor, vector, memref), or `ty`
+/// itself when it is not shaped.
+pub fn shaped_element_or_self(ty: Type) -> Type {
+    // SAFETY: live types; only shaped types are asked for their element.
+    unsafe {
+        if mlir_sys::mlirTypeIsAShaped(ty.to_raw()) {
+            Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(ty.to_raw()))
+        } else {
+            ty
+        }
+    }
+}
+
+/// The fields of an `!llvm.struct<...>` type; `None` for other types.
+pub fn llvm_struct_fields(ty: Type<'_>) -> Option<Vec<Type<'_>>> {
+    let raw = ty.to_raw();
+    // SAFETY: a live type, read as an LLVM struct only when it is one.
+    unsafe {
+        mlir_sys::mlirTypeIsALLVMStructType(raw).then(|| {
+            (0..mlir_sys::mlirLLVMStructTypeGetNumElementTypes(raw))
+                .map(|i| Type::from_raw(mlir_sys::mlirLLVMStructTypeGetElementType(raw, i)))
+                .collect()
+        })
+    }
+}
+
+/// Whether `ty` is an `!llvm.ptr` (of any address space).
+pub fn is_llvm_pointer(ty: Type) -> bool {
+    // SAFETY: a kind query on a live type.
+    unsafe { mlir_sys::mlirTypeIsALLVMPointerType(ty.to_raw()) }
+}
+
+/// The result and parameter types of an `!llvm.func<...>` type. The C API
+/// has no test for that kind, so the caller must know `ty` is one.
+pub fn llvm_function_signature(ty: Type<'_>) -> (Type<'_>, Vec<Type<'_>>) {
+    let raw = ty.to_raw();
+    // SAFETY: a live LLVM function type (the caller's promise).
+    unsafe {
+        let inputs = (0..mlir_sys::mlirLLVMFunctionTypeGetNumInputs(raw))
+            .map(|i| Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetInput(raw, i)))
+            .collect();
+        (Type::from_raw(mlir_sys::mlirLLVMFunctionTypeGetReturnType(raw)), inputs)
+    }
+}
+
+/// The namespace of the dialect that defines `ty` (`builtin`, `llvm`,
+/// `tt`...), empty strings included (melior's accessor panics on those).
+pub fn type_dialect(ty: Type) -> String {
+    // SAFETY: a live type has a live dialect.
+    crate::access::string_ref_text(unsafe {
+        mlir_sys::mlirDialectGetNamespace(mlir_sys::mlirTypeGetDialect(ty.to_raw()))
+    })
+}

@@ -1,8 +1,8 @@
 //! Values: uses, definitions, block arguments' owners, retyping, RAUW,
 //! identity keys and value maps.
-use crate::access::as_op_result;
+use crate::access::{as_op_result, float_attribute, integer_attribute};
 use melior::ir::{
-    operation::OperationLike, BlockLike, BlockRef, Location, OperationRef, Type, TypeLike, Value, ValueLike,
+    operation::OperationLike, Attribute, BlockLike, BlockRef, Location, OperationRef, Type, TypeLike, Value, ValueLike,
 };
 
 /// A hashable identity of a value, op or block (its pointer).
@@ -21,6 +21,23 @@ pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>>
 /// The index of `value` among its defining op's results.
 pub fn result_number(value: Value) -> Option<usize> {
     as_op_result(value).map(|result| result.result_number())
+}
+
+/// The value of a constant: the `value` attribute of the `arith.constant`
+/// defining it (what MLIR's folders receive as a constant operand,
+/// `m_Constant`; Tritium's IR has one constant-like op).
+pub fn constant_attribute<'c>(value: Value<'c, '_>) -> Option<Attribute<'c>> {
+    defining_op(value).filter(|op| super::name_of(op) == "arith.constant")?.attribute("value").ok()
+}
+
+/// Upstream's `isZero`: an integer or float constant zero (either sign),
+/// scalar or splat.
+pub fn is_zero(value: Value) -> bool {
+    let Some(attribute) = constant_attribute(value).map(super::scalar_of) else { return false };
+    if let Ok(integer) = integer_attribute(attribute) {
+        return integer.value() == 0;
+    }
+    float_attribute(attribute).is_ok_and(|f| f.value() == 0.0)
 }
 
 /// Whether `value` is a block argument (else it is an op result).

@@ -16,7 +16,7 @@ use crate::{
 use melior::ir::{
     attribute::{FlatSymbolRefAttribute, StringAttribute},
     operation::OperationLike,
-    Attribute, BlockLike, Location, OperationRef, Type, TypeLike, ValueLike,
+    Attribute, BlockLike, OperationRef, Type, TypeLike, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
 
@@ -182,7 +182,9 @@ pub fn lower_assert<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Resul
         });
     }
     let failed = failed.ok_or_else(|| LowerError::at(&op, "has no condition"))?;
-    let (file, line) = file_and_line(op.location());
+    // The innermost source position (upstream follows call sites to their
+    // callee and names to their child).
+    let (file, line) = tritium_dialects::ir::file_and_line(op.location()).unwrap_or_else(|| ("unknown".into(), 0));
     if_then(l, failed, &[], |l| {
         let message = string_global(l, "assertMessage_", &message);
         let file = string_global(l, "assertFile_", &file);
@@ -202,27 +204,6 @@ pub fn lower_assert<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Resul
         l.b.barrier();
     }
     Ok(())
-}
-
-/// File and line of the innermost source position of `location` (upstream
-/// follows call sites to their callee and names to their child).
-fn file_and_line(location: Location) -> (String, u32) {
-    unsafe {
-        let mut raw = location.to_raw();
-        while mlir_sys::mlirLocationIsACallSite(raw) {
-            raw = mlir_sys::mlirLocationCallSiteGetCallee(raw);
-        }
-        while mlir_sys::mlirLocationIsAName(raw) {
-            raw = mlir_sys::mlirLocationNameGetChildLoc(raw);
-        }
-        if !mlir_sys::mlirLocationIsAFileLineColRange(raw) {
-            return ("unknown".into(), 0);
-        }
-        let name = mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationFileLineColRangeGetFilename(raw));
-        let bytes = std::slice::from_raw_parts(name.data as *const u8, name.length);
-        let line = mlir_sys::mlirLocationFileLineColRangeGetStartLine(raw);
-        (String::from_utf8_lossy(bytes).into_owned(), line.max(0) as u32)
-    }
 }
 
 /// A NUL-terminated constant string global `<prefix><n>` (n: the first free

@@ -7,10 +7,9 @@ use crate::{
     emit::{LowerError, Lowering, Result},
 };
 use melior::ir::{
-    operation::OperationLike, r#type::ShapedTypeLike, Attribute, AttributeLike, BlockLike, OperationRef, Type,
-    TypeLike, ValueLike,
+    operation::OperationLike, r#type::ShapedTypeLike, Attribute, BlockLike, OperationRef, Type, TypeLike, ValueLike,
 };
-use tritium_dialects::access::{dense_elements, float_attribute, ranked_tensor, OpAccess};
+use tritium_dialects::access::{float_attribute, ranked_tensor, OpAccess};
 
 /// The element-wise ops (`arith.*`, `math.*` and the `tt` ones the op table
 /// names): the op's name picks the scalar instruction in [`scalar`].
@@ -341,10 +340,7 @@ fn constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     }
     let layout = l.tensor_layout(&op, result.r#type())?;
     let element_type = ranked_tensor(result.r#type()).unwrap().element();
-    let splat = dense_elements(value)
-        .ok()
-        .filter(|_| unsafe { mlir_sys::mlirDenseElementsAttrIsSplat(value.to_raw()) })
-        .map(|_| unsafe { Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(value.to_raw())) })
+    let splat = tritium_dialects::ir::splat_value(value)
         .ok_or_else(|| LowerError::at(&op, "only splat tensor constants are supported"))?;
     let _ = float_attribute(splat);
     let v = l.in_prologue(|b| b.op1("arith.constant", &[], element_type, &[("value", splat)]));

@@ -15,12 +15,10 @@ use crate::{
     emit::{LowerError, Lowering, Result},
 };
 use melior::ir::{
-    attribute::{DenseI64ArrayAttribute, FloatAttribute},
-    operation::OperationLike,
-    r#type::ShapedTypeLike,
-    Attribute, AttributeLike, OperationRef, Type, TypeLike, ValueLike,
+    attribute::DenseI64ArrayAttribute, operation::OperationLike, r#type::ShapedTypeLike, OperationRef, Type, TypeLike,
+    ValueLike,
 };
-use tritium_dialects::access::{dense_elements, ranked_tensor, OpAccess};
+use tritium_dialects::access::{float_attribute, ranked_tensor, OpAccess};
 
 /// An 8-bit float format (MLIR's names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,17 +154,13 @@ pub fn lower_constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Res
     let format = Fp8::of(element_of(result.r#type())).expect("checked by is_fp8_constant");
     let value = op.attribute("value").map_err(|_| LowerError::at(&op, "has no value"))?;
     let scalar = if result.r#type().is_ranked_tensor() {
-        dense_elements(value)
-            .ok()
-            .filter(|_| unsafe { mlir_sys::mlirDenseElementsAttrIsSplat(value.to_raw()) })
-            .map(|_| unsafe { Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(value.to_raw())) })
+        tritium_dialects::ir::splat_value(value)
             .ok_or_else(|| LowerError::at(&op, "only splat fp8 tensor constants are supported"))?
     } else {
         value
     };
-    let _: FloatAttribute = scalar.try_into().map_err(|_| LowerError::at(&op, "the value is not a float"))?;
     // The attribute holds an fp8 value already, so the encoding is exact.
-    let number = unsafe { mlir_sys::mlirFloatAttrGetValueDouble(scalar.to_raw()) };
+    let number = float_attribute(scalar).map_err(|_| LowerError::at(&op, "the value is not a float"))?.value();
     let byte = format.encode(number, true, true);
     let count =
         if result.r#type().is_ranked_tensor() { l.tensor_layout(&op, result.r#type())?.num_registers() } else { 1 };

@@ -4,10 +4,10 @@
 //! `gpu.barrier` (`tl.debug_barrier`) is a CTA barrier, as upstream's
 //! GPU-to-NVVM conversion makes it.
 use crate::{
-    builder::{Cursor, V},
+    builder::V,
     emit::{LowerError, Lowering, Result},
 };
-use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, TypeLike, ValueLike};
+use melior::ir::{operation::OperationLike, OperationRef, TypeLike, ValueLike};
 use tritium_dialects::access::OpAccess;
 
 /// `gpu.barrier`: a barrier of the whole CTA.
@@ -35,18 +35,10 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     }
     // A copy of the op (attributes, properties, operand segments) with the
     // lowered operands, at the cursor.
-    let copy = unsafe { mlir_sys::mlirOperationClone(op.to_raw()) };
+    let copy = l.b.insert(tritium_dialects::ir::clone_op(&op), l.b.cursor);
     for (i, v) in operands.iter().enumerate() {
-        unsafe { mlir_sys::mlirOperationSetOperand(copy, i as isize, *v) };
+        tritium_dialects::ir::set_operand(&copy, i, crate::builder::value(*v));
     }
-    let copy = unsafe { melior::ir::Operation::from_raw(copy) };
-    let copy = match l.b.cursor {
-        Cursor::End(block) => unsafe { BlockRef::from_raw(block) }.append_operation(copy),
-        Cursor::Before(anchor) => {
-            let anchor = unsafe { OperationRef::from_raw(anchor) };
-            anchor.block().unwrap().insert_operation_before(anchor, copy)
-        }
-    };
     for i in 0..op.result_count() {
         let result = copy.result_at(i).unwrap().to_raw();
         l.set_result(&op, i, vec![result]);

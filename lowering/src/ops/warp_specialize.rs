@@ -113,22 +113,12 @@ fn lower_warp_specialize<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> 
         let region = Region::new();
         let block = region.append_block(Block::new(&capture_types.iter().map(|t| (*t, location)).collect::<Vec<_>>()));
         partition_blocks.push(block.to_raw());
-        partition_regions.push(region.into_raw());
+        partition_regions.push(region);
     }
-    let partitions_name = "ttg.warp_specialize.partitions";
-    // SAFETY: the state owns the regions until the op is created.
-    let partitions = unsafe {
-        let mut state = mlir_sys::mlirOperationStateGet(
-            mlir_sys::MlirStringRef { data: partitions_name.as_ptr().cast(), length: partitions_name.len() },
-            location.to_raw(),
-        );
-        mlir_sys::mlirOperationStateAddOwnedRegions(
-            &mut state,
-            partition_regions.len() as isize,
-            partition_regions.as_mut_ptr(),
-        );
-        melior::ir::Operation::from_raw(mlir_sys::mlirOperationCreate(&mut state))
-    };
+    let partitions = OperationBuilder::new("ttg.warp_specialize.partitions", location)
+        .add_regions_vec(partition_regions)
+        .build()
+        .map_err(|e| LowerError::at(&op, e.to_string()))?;
     let holder = Region::new();
     holder.append_block(Block::new(&[])).append_operation(partitions);
 
@@ -165,17 +155,19 @@ fn lower_warp_specialize<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> 
     l.b.cursor = saved;
 
     // Each partition, on its own warps.
+    // SAFETY: the partition blocks live in the new op, which outlives this function.
+    let partition_block = |i: usize| unsafe { melior::ir::BlockRef::from_raw(partition_blocks[i]) };
     for (i, region) in old_regions.iter().enumerate() {
         let old_block = region.first_block().ok_or_else(|| LowerError::at(&op, "a partition has no block"))?;
         for a in 0..old_block.argument_count() {
-            let argument = unsafe { mlir_sys::mlirBlockGetArgument(partition_blocks[i], a as isize) };
+            let argument = partition_block(i).argument(a).unwrap().to_raw();
             l.set(old_block.argument(a).unwrap().to_raw(), vec![argument]);
         }
         let num_warps =
             u32::try_from(partition_warps[i]).map_err(|_| LowerError::at(&op, "negative partition warps"))?;
         let saved_scratch = l.global_scratch;
         if let Some(index) = scratch_capture {
-            l.global_scratch = Some(unsafe { mlir_sys::mlirBlockGetArgument(partition_blocks[i], index as isize) });
+            l.global_scratch = Some(partition_block(i).argument(index).unwrap().to_raw());
         }
         let lowered = l.lower_isolated_block(&old_block, partition_blocks[i], i64::from(start_ids[i]), num_warps);
         l.global_scratch = saved_scratch;

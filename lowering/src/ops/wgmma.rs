@@ -17,9 +17,7 @@ use crate::{
     emit::{LowerError, Lowering, Result},
     layout::TensorLayout,
 };
-use melior::ir::{
-    attribute::DenseI64ArrayAttribute, operation::OperationLike, AttributeLike, OperationRef, Type, Value, ValueLike,
-};
+use melior::ir::{attribute::DenseI64ArrayAttribute, operation::OperationLike, OperationRef, Type, ValueLike};
 use std::collections::HashMap;
 use tritium_dialects::access::{ranked_tensor, OpAccess};
 use tritium_dialects::{layout::layout_of, types::MemDesc};
@@ -133,37 +131,6 @@ fn extract_all(l: &mut Lowering, aggregate: V, types: &[Type]) -> Vec<V> {
             l.b.op1("llvm.extractvalue", &[aggregate], *ty, &[("position", position.into())])
         })
         .collect()
-}
-
-/// Whether `value` is a splat zero constant (upstream `isZeroConst`).
-fn is_zero_constant(value: Value) -> bool {
-    let raw = value.to_raw();
-    unsafe {
-        if !mlir_sys::mlirValueIsAOpResult(raw) {
-            return false;
-        }
-        let owner = melior::ir::OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(raw));
-        if owner.name().as_string_ref().as_str() != Ok("arith.constant") {
-            return false;
-        }
-        let Ok(attribute) = owner.attribute("value") else { return false };
-        let raw = attribute.to_raw();
-        let splat = if mlir_sys::mlirAttributeIsADenseElements(raw) {
-            if !mlir_sys::mlirDenseElementsAttrIsSplat(raw) {
-                return false;
-            }
-            mlir_sys::mlirDenseElementsAttrGetSplatValue(raw)
-        } else {
-            raw
-        };
-        if mlir_sys::mlirAttributeIsAFloat(splat) {
-            mlir_sys::mlirFloatAttrGetValueDouble(splat) == 0.0
-        } else if mlir_sys::mlirAttributeIsAInteger(splat) {
-            mlir_sys::mlirIntegerAttrGetValueInt(splat) == 0
-        } else {
-            false
-        }
-    }
 }
 
 /// The lane bases of wgmma's accumulator and register-A fragments, as
@@ -704,7 +671,8 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     if !needs_trans_args && (trans_a || trans_b) {
         return Err(LowerError::at(&op, format!("wgmma of {a_kind} needs K-major A and B in shared memory")));
     }
-    let zero_accumulator = is_zero_constant(c_value);
+    // A zero constant accumulator (upstream's `isZeroConst`, scalar or splat).
+    let zero_accumulator = tritium_dialects::ir::is_zero(c_value);
     let use_c_operand = if op.operand_count() > 3 { Some(l.operand(&op, 3)?[0]) } else { None };
     let is_fp8 = matches!(a_kind, "e5m2" | "e4m3");
     let max_imprecise = crate::int_attribute(&op, "maxNumImpreciseAcc").unwrap_or(0) as u32;
