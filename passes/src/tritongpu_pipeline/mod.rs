@@ -17,6 +17,7 @@
 //! With `dump-intermediate-steps`, the IR after steps 1 and 2 goes to
 //! stderr, as upstream's dumps.
 pub(crate) mod builder;
+mod descriptors;
 mod expander;
 pub(crate) mod loops;
 mod lower_loops;
