@@ -14,6 +14,7 @@ pub mod pattern_driver;
 pub mod pipeline;
 pub mod registry;
 pub mod ssa;
+mod tensormap;
 mod test_internal_error;
 mod test_print_alignment;
 mod test_print_linear_layouts;

@@ -26,6 +26,7 @@
 use crate::{
     greedy::apply_with_folds,
     ir::{create, fail, name_of, tensor_parts},
+    tensormap,
 };
 use melior::ir::{
     attribute::{BoolAttribute, IntegerAttribute},
@@ -301,49 +302,17 @@ fn lower_store_like(op: OperationRef, rewriter: &Rewriter, tma_op: &str) -> bool
     true
 }
 
-/// The TMA element-type code (device numbering) of an element type.
-fn tma_element_type(element: Type) -> Option<i64> {
-    let text = element.to_string();
-    Some(match text.as_str() {
-        "bf16" => 10,
-        "f16" => 6,
-        "f32" => 7,
-        "f64" => 9,
-        // Integers by size; 32- and 64-bit signed ones have their own codes.
-        _ => match (crate::ir::element_bits(element), text.starts_with("si")) {
-            (8, _) => 0,
-            (16, _) => 1,
-            (32, false) => 2,
-            (32, true) => 3,
-            (64, false) => 4,
-            (64, true) => 5,
-            _ => return None,
-        },
-    })
-}
-
 fn lower_make_descriptor(op: OperationRef, rewriter: &Rewriter) -> bool {
     let result = op.result_at(0).unwrap();
-    let Some(block) = types::tensor_descriptor_block(result.r#type()) else { return false };
-    let Some((block_shape, element, Some(encoding))) = tensor_parts(block) else { return false };
-    let Ok(layout) = tritium_dialects::layout::layout_of(encoding) else { return false };
-    let Ok((boxed, swizzle)) = tritium_layout::kinds::tma_box(&block_shape, &layout) else { return false };
-    let Some(element_type) = tma_element_type(element) else { return false };
-    let rank = block_shape.len();
-    // (base, shape..., strides...)
-    if op.operand_count() != 1 + 2 * rank {
-        return false;
-    }
-    let base = op.operand_at(0).unwrap();
-    let shape: Vec<Value> = (0..rank).map(|i| op.operand_at(1 + i).unwrap()).collect();
-    let strides: Vec<Value> = (0..rank).map(|i| op.operand_at(1 + rank + i).unwrap()).collect();
     let context_ref = op.context();
     let context = unsafe { context_ref.to_ref() };
     let location = op.location();
     let i32_type: Type = IntegerType::new(context, 32).into();
-    let i64_type: Type = IntegerType::new(context, 64).into();
     let i32_attr = |v: i64| -> Attribute { IntegerAttribute::new(i32_type, v).into() };
-    let Some(i8_pointer) = Type::parse(context, "!tt.ptr<i8>") else { return false };
+    let Some(i8_pointer) = tensormap::i8_pointer(context) else { return false };
+    // A descriptor without a tensormap is left for the lowering, which
+    // names what it cannot do.
+    let Ok(map) = tensormap::Tensormap::of(&op) else { return false };
     rewriter.set_insertion_point_before(&op);
     let scratch: Value = rewriter
         .insert(create(
@@ -351,50 +320,12 @@ fn lower_make_descriptor(op: OperationRef, rewriter: &Rewriter) -> bool {
             location,
             &[],
             &[i8_pointer],
-            &[("nbytes", i32_attr(128)), ("alignment", i32_attr(128))],
+            &[("nbytes", i32_attr(tensormap::TMA_SIZE_BYTES)), ("alignment", i32_attr(tensormap::TMA_ALIGN))],
         ))
         .result(0)
         .unwrap()
         .into();
-    // Innermost dim first, as the tensormap takes them.
-    let mut box_dims = vec![int_constant(rewriter, context, &op, boxed[rank - 1], 32)];
-    for d in (0..rank - 1).rev() {
-        box_dims.push(int_constant(rewriter, context, &op, boxed[d], 32));
-    }
-    let element_bytes = int_constant(rewriter, context, &op, i64::from(crate::ir::element_bits(element)) / 8, 64);
-    let global_dims: Vec<Value> = shape.iter().rev().copied().collect();
-    let element_strides: Vec<Value> = (0..rank).map(|_| int_constant(rewriter, context, &op, 1, 32)).collect();
-    let mut global_strides = Vec::new();
-    for d in (0..rank - 1).rev() {
-        let bytes = create("arith.muli", location, &[strides[d], element_bytes], &[i64_type], &[]);
-        global_strides.push(rewriter.insert(bytes).result(0).unwrap().into());
-    }
-    // `padding` is tt's PaddingOption (1 zero, 2 NaN); the tensormap's fill
-    // mode is 1 for NaN ("OOB NaN request fill"), else 0.
-    const PAD_NAN: i64 = 2;
-    let fill = i64::from(crate::ir::int_attribute(&op, "padding") == Some(PAD_NAN));
-    let mut operands = vec![scratch, base];
-    operands.extend(&box_dims);
-    operands.extend(&global_dims);
-    operands.extend(&global_strides);
-    operands.extend(&element_strides);
-    let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(
-        context,
-        &[1, 1, rank as i32, rank as i32, rank as i32 - 1, rank as i32],
-    );
-    rewriter.insert(create(
-        "ttng.tensormap_create",
-        location,
-        &operands,
-        &[],
-        &[
-            ("elem_type", i32_attr(element_type)),
-            ("interleave_layout", i32_attr(0)),
-            ("swizzle_mode", i32_attr(i64::from(swizzle))),
-            ("fill_mode", i32_attr(fill)),
-            ("operandSegmentSizes", segments.into()),
-        ],
-    ));
+    map.write(&op, scratch, &mut |new| rewriter.insert(new));
     rewriter.insert(create("ttng.tensormap_fenceproxy_acquire", location, &[scratch], &[], &[]));
     let descriptor =
         rewriter.insert(create("ttng.reinterpret_tensor_descriptor", location, &[scratch], &[result.r#type()], &[]));

@@ -49,8 +49,8 @@ pub fn lower_loops(module: OperationRef) -> PassResult {
             unschedule(&lp);
             continue;
         }
-        check_supported(&lp)?;
         let lp = lower_loads(lp, &mut schedule, &axis)?;
+        let lp = super::descriptors::lower_tma_descriptors(lp, &mut schedule)?;
         schedule.serialize(&lp);
     }
     Ok(())
@@ -65,18 +65,6 @@ fn unschedule(lp: &OperationRef) {
             super::loops::remove_attribute(&op, name);
         }
     }
-}
-
-/// Fails on what upstream lowers but Tritium does not yet: tensor
-/// descriptors made in the loop.
-fn check_supported(lp: &OperationRef) -> PassResult {
-    for op in collect_ops(*lp, Order::Pre) {
-        let name = name_of(&op);
-        if matches!(name.as_str(), "tt.make_tensor_descriptor") {
-            return Err(fail(&op, format!("software pipelining of '{name}' is not supported yet")));
-        }
-    }
-    Ok(())
 }
 
 /// Ops that view a shared-memory buffer (upstream's `MemDescViewTrait`).

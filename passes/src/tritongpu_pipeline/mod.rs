@@ -4,7 +4,8 @@
 //!
 //! 1. [`lower_loops`]: loads used stages later become asynchronous copies
 //!    into multi-buffered shared memory (`cp.async`, or TMA with mbarriers
-//!    for descriptor loads: [`tma`]);
+//!    for descriptor loads: [`tma`]), and descriptors made in the loop
+//!    get rotating tensormap slots in global scratch ([`descriptors`]);
 //! 2. [`expander`]: the loop is expanded into a prologue and a kernel loop
 //!    whose iterations overlap the stages; [`mask`] then predicates the ops
 //!    of stages that must not run;
@@ -12,11 +13,13 @@
 //!    wgmmas asynchronous, [`waits`] sets how many copy groups each wait
 //!    leaves in flight, and the IR is folded;
 //! 4. [`tma_stores`]: the descriptor stores of loops with stages become
-//!    asynchronous TMA stores from a shared buffer.
+//!    asynchronous TMA stores from a shared buffer (and, through
+//!    device-side descriptors, the descriptors made in the loop get slots).
 //!
 //! With `dump-intermediate-steps`, the IR after steps 1 and 2 goes to
 //! stderr, as upstream's dumps.
 pub(crate) mod builder;
+mod descriptors;
 mod expander;
 pub(crate) mod loops;
 mod lower_loops;

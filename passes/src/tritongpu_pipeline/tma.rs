@@ -49,10 +49,22 @@ pub fn descriptor_encoding<'c>(load: &OperationRef<'c, '_>) -> Option<Attribute<
     (block_shape == shape).then_some(encoding).flatten()
 }
 
-/// Why the descriptor loads of `lp` cannot be pipelined by Tritium (the
-/// loop then runs unpipelined, its loads becoming synchronous TMA copies in
-/// triton-nvidia-tma-lowering), or `None` when they can.
+/// Why `lp` cannot be pipelined by Tritium (the loop then runs unpipelined,
+/// its descriptor loads becoming synchronous TMA copies in
+/// triton-nvidia-tma-lowering), or `None` when it can.
 pub fn unsupported_reason(lp: &OperationRef) -> Option<&'static str> {
+    // The ops writing the tensormap of a descriptor made directly in the
+    // body, in a stage the expander predicates, cannot be predicated
+    // (upstream's pipeliner stops with a fatal error there); made in an
+    // `scf.if`, they are, with the if.
+    let max_stage = crate::ir::int_attribute(lp, super::schedule::MAX_STAGE).unwrap_or(0);
+    for op in super::loops::body_ops(lp) {
+        if name_of(&op) == "tt.make_tensor_descriptor"
+            && crate::ir::int_attribute(&op, super::schedule::STAGE).is_some_and(|stage| stage < max_stage)
+        {
+            return Some("a tensor descriptor made at the top level of the loop body before its last stage");
+        }
+    }
     let ops = collect_ops(*lp, Order::Pre);
     if !ops.iter().any(is_tma_load) {
         return None;
@@ -62,9 +74,6 @@ pub fn unsupported_reason(lp: &OperationRef) -> Option<&'static str> {
     }
     for op in &ops {
         match name_of(op).as_str() {
-            // Descriptors made in the loop would need upstream's
-            // multi-buffered descriptors (`lowerTMADescriptors`).
-            "tt.make_tensor_descriptor" => return Some("a tensor descriptor made in the loop"),
             // Tritium lowers no TMA gather.
             "tt.descriptor_gather" => return Some("a descriptor gather"),
             "tt.descriptor_load" => {

@@ -13,12 +13,15 @@
 //! freed. Stores of one shape and element type share a buffer (each waits
 //! for the previous store first).
 //!
-//! Loops making tensor descriptors are left alone: upstream then also
-//! multi-buffers the descriptors (`lowerTMADescriptors`), which Tritium does
-//! not do yet; so are loops with descriptor reductions or scatters, which
-//! Tritium lowers to no TMA op yet (triton-nvidia-tma-lowering reports them).
+//! When a store goes through a descriptor made on the device, the
+//! descriptors made in the loop get rotating tensormap slots, as in
+//! pipelined loops (upstream `lowerTMADescriptorCreation`: the slots of a
+//! three-stage schedule). Loops with descriptor reductions or scatters are
+//! left alone: Tritium lowers them to no TMA op yet
+//! (triton-nvidia-tma-lowering reports them).
 use super::builder::Builder;
 use super::loops::is_for;
+use super::schedule::Schedule;
 use crate::ir::{erase, name_of, tensor_parts};
 use melior::ir::{
     attribute::{BoolAttribute, IntegerAttribute},
@@ -41,15 +44,8 @@ fn tma_stores<'c, 'a>(lp: &OperationRef<'c, 'a>) -> Option<Vec<OperationRef<'c, 
     while let Some(op) = stack.pop() {
         match name_of(&op).as_str() {
             "tt.descriptor_store" => stores.push(op),
-            "tt.descriptor_reduce" | "tt.descriptor_scatter" | "tt.make_tensor_descriptor" => return None,
-            _ if is_for(&op) => {
-                if crate::ir::collect_ops(op, crate::ir::Order::Pre)
-                    .iter()
-                    .any(|o| name_of(o) == "tt.make_tensor_descriptor")
-                {
-                    return None;
-                }
-            }
+            "tt.descriptor_reduce" | "tt.descriptor_scatter" => return None,
+            _ if is_for(&op) => {}
             _ => push_nested(&op, &mut stack),
         }
     }
@@ -118,6 +114,7 @@ pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
         };
         store_buffers.push(buffer);
     }
+    let device_side = stores.iter().any(|store| !is_host_side_descriptor(store.operand_at(0).unwrap()));
     let pendings = |n: i64| -> Attribute { IntegerAttribute::new(IntegerType::new(context, 32).into(), n).into() };
     for (store, buffer) in stores.iter().zip(&store_buffers) {
         let mut builder = Builder::before(*store);
@@ -137,7 +134,25 @@ pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
     for buffer in &buffers {
         after.create("ttg.local_dealloc", &[buffer.value], &[], &[]);
     }
+    if device_side {
+        // Coarse, as upstream's: every descriptor made in the loop gets
+        // slots, whichever op uses it.
+        super::descriptors::lower_tma_descriptors(lp, &mut Schedule::new(STORE_LOOP_STAGES))?;
+    }
     Ok(())
+}
+
+/// The stages upstream gives the descriptors of a loop whose stores are
+/// pipelined (two slots, three with a wgmma in the loop).
+const STORE_LOOP_STAGES: i64 = 3;
+
+/// Upstream `isHostSideDescriptor`: an argument of a kernel (a public
+/// `tt.func`), which the host made.
+fn is_host_side_descriptor(descriptor: Value) -> bool {
+    crate::ssa::argument_owner(descriptor).and_then(|block| block.parent_operation()).is_some_and(|function| {
+        name_of(&function) == "tt.func"
+            && function.attribute("sym_visibility").map_or(true, |v| v.to_string() == "\"public\"")
+    })
 }
 
 fn fail(op: &OperationRef, message: &str) -> PassFailed {

@@ -43,7 +43,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("tritongpu-optimize-thread-locality", 150),
     ("tritongpu-assign-latencies", 157),
     ("tritongpu-schedule-loops", 157),
-    ("tritongpu-pipeline", 157),
+    ("tritongpu-pipeline", 165),
     ("tritongpu-fuse-nested-loops", 157),
     ("tritongpu-combine-tensor-select-and-if", 314),
     ("tritongpu-prefetch", 157),

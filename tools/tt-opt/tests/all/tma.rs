@@ -39,6 +39,14 @@ const CASES: &[Case] = &[
     // cp.reduce.async.bulk.tensor, a TMA store that reduces into global memory.
     Case { kernel: "tma_reduce", stages: &["ttgir", "ttir"], sass: &["UTMAREDG.2D.ADD"] },
     Case { kernel: "device_desc_reduce", stages: &["ttgir", "ttir"], sass: &["UTMAREDG.2D.MIN", "UTMACCTL"] },
+    // Descriptors made inside the pipelined loop (a batch's, when its tile
+    // starts): their tensormaps rotate over slots in global scratch (upstream's
+    // global_scratch_size), the loads stay pipelined TMA copies.
+    Case {
+        kernel: "batched_desc_matmul",
+        stages: &["ttgir", "ttir"],
+        sass: &["UTMALDG.2D", "UTMASTG.2D", "HGMMA", "UTMACCTL"],
+    },
 ];
 
 pub(crate) fn nvdisasm() -> PathBuf {
@@ -260,8 +268,15 @@ fn tma_passes_match_upstream() {
         ("18-triton-nvidia-optimize-descriptor-encoding", "19-triton-loop-aware-cse"),
         ("38-triton-nvidia-tma-lowering", "39-tritongpu-remove-layout-conversions"),
     ];
-    let kernels =
-        ["tma_copy", "tma_matmul", "tma_store_epilogue", "device_desc_matmul", "tma_reduce", "device_desc_reduce"];
+    let kernels = [
+        "tma_copy",
+        "tma_matmul",
+        "tma_store_epilogue",
+        "device_desc_matmul",
+        "tma_reduce",
+        "device_desc_reduce",
+        "batched_desc_matmul",
+    ];
     let context = context();
     let mut failures = Vec::new();
     for kernel in kernels {
