@@ -32,7 +32,7 @@ use melior::ir::{
     attribute::{BoolAttribute, IntegerAttribute},
     operation::OperationLike,
     r#type::IntegerType,
-    Attribute, OperationRef, Type, Value, ValueLike,
+    Attribute, BlockLike, OperationRef, RegionLike, Type, Value, ValueLike,
 };
 use tritium_dialects::{
     access::OpAccess,
@@ -205,6 +205,38 @@ fn retype_waits_of(value: Value) {
     }
 }
 
+/// `user` now takes the mutable buffer (of type `buffer`) as operand
+/// `index`: the results passing it on follow. A `ttng.warp_group_dot_wait`
+/// passes its operands through, types included; a view of the buffer is
+/// mutable; a `ttg.warp_specialize` capturing it (attention's Q tile, read
+/// by the consumer warp groups) gives its partitions' argument the
+/// buffer's type, and the argument's views follow in turn.
+fn take_mutability(user: &OperationRef, index: usize, buffer: Type) {
+    let name = name_of(user);
+    if name == "ttng.warp_group_dot_wait" {
+        let passed: Value = user.result_at(index).unwrap().into();
+        crate::ir::set_type(passed, buffer);
+    } else if crate::ir::MEMDESC_VIEWS.contains(&name.as_str()) {
+        let view = user.result_at(0).unwrap();
+        if let Some(memdesc) = MemDesc::of(view.r#type()) {
+            if let Some(ty) = (MemDesc { mutable: true, ..memdesc }).to_type(user.location()) {
+                crate::ir::set_type(view.into(), ty);
+                retype_waits_of(view.into());
+            }
+        }
+    } else if name == "ttg.warp_specialize" {
+        let partitions = user.region(1).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation());
+        for partition in partitions.iter().flat_map(|p| p.regions()) {
+            let Some(argument) = partition.first_block().and_then(|b| b.argument(index).ok()) else { continue };
+            let argument: Value = argument.into();
+            crate::ir::set_type(argument, buffer);
+            for use_ in crate::ssa::uses(argument) {
+                take_mutability(&use_.owner, use_.index, buffer);
+            }
+        }
+    }
+}
+
 /// Upstream `replaceUsesWithLocalLoad`: a `ttg.local_alloc` of the loaded
 /// value in the buffer's encoding is the buffer itself (its users take the
 /// buffer, views of it and warp_group_dot_wait results its mutability);
@@ -229,19 +261,7 @@ fn replace_with_buffer<'c, 'a>(
             let user = use_.owner;
             rewriter.modify_in_place(&user, || {
                 crate::ssa::set_operand(&user, use_.index, buffer);
-                if name_of(&user) == "ttng.warp_group_dot_wait" {
-                    // Its results pass its operands through, types included.
-                    let passed: Value = user.result_at(use_.index).unwrap().into();
-                    crate::ir::set_type(passed, buffer.r#type());
-                } else if crate::ir::MEMDESC_VIEWS.contains(&name_of(&user).as_str()) {
-                    let view = user.result_at(0).unwrap();
-                    if let Some(memdesc) = MemDesc::of(view.r#type()) {
-                        if let Some(ty) = (MemDesc { mutable: true, ..memdesc }).to_type(user.location()) {
-                            crate::ir::set_type(view.into(), ty);
-                            retype_waits_of(view.into());
-                        }
-                    }
-                }
+                take_mutability(&user, use_.index, buffer.r#type());
             });
         }
         rewriter.erase_op(alloc);

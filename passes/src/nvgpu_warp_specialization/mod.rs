@@ -11,35 +11,43 @@
 //!   sets the bytes to expect (`barrier_expect`) and issues the TMA copies of
 //!   iteration i into buffer s = i mod S; the copies complete it;
 //! - `empty[s]` (count: the consumer groups): each consumer waits on
-//!   `full[s]` (phase (i / S) mod 2), runs the dot on the buffers
-//!   (synchronously: the wgmma has finished reading them), and arrives on
-//!   `empty[s]`; the producer waits on it with the opposite phase, so the
+//!   `full[s]` (phase (i / S) mod 2), runs the iteration on the buffers
+//!   (its wgmma dots synchronous: they have finished reading them at its
+//!   end), and arrives on `empty[s]`; the producer waits on it with the opposite phase, so the
 //!   first S waits pass at once.
 //!
-//! Task partition ([`shape`]): the marked loop is either the K loop of a TMA
-//! matmul (tutorial 09's `matmul_kernel_tma`) or a persistent tile loop
+//! Task partition ([`shape`]): the marked loop's descriptor loads go to the
+//! producer, everything else to the consumers. The loop is either a loop of
+//! wgmma dots itself (tutorial 09's `matmul_kernel_tma` K loop; tutorial
+//! 06's attention loop: QK^T, the online softmax, PV, carrying m_i, l_i and
+//! the accumulator, which live in the consumers) or a persistent tile loop
 //! holding one (tutorial 09's `matmul_kernel_descriptor_persistent`,
 //! `flatten=False`); in the latter the ring's counter runs across tiles.
-//! Data partition: when the tile has at least 128 rows (a multiple of 128),
-//! the wgmma layout puts the 4 warps along them and the epilogue stores the
-//! tile through a device-side descriptor, two consumer groups each take
-//! half the rows (a subslice of the left operand's buffer, a half-tile
-//! store descriptor), with 232 registers each and 40 for the producer, as
-//! upstream does; otherwise one consumer group takes the whole tile.
-//! Then the loops get `tt.num_stages = 0` (no software pipelining on top:
-//! the ring is the pipeline), as upstream does.
+//! Data partition ([`split`]): when the dots' tile has at least 128 rows (a
+//! multiple of 128) and the wgmma layout puts the 4 warps along them, two
+//! consumer groups each take half the rows of everything that shares them
+//! (a subslice of the left operand's shared-memory tile, the accumulators
+//! and row statistics, the epilogue down to a half-tile store descriptor),
+//! with 232 registers each and 40 for the producer, as upstream does;
+//! otherwise (or when the split reaches something that must stay whole,
+//! such as a store through a host-side descriptor) one consumer group takes
+//! the whole tile. Then the loops get `tt.num_stages = 0` (no software
+//! pipelining on top: the ring is the pipeline), as upstream does.
 //!
-//! Upstream goes further: it also specializes attention loops (two dots,
-//! softmax in between), and with a 64-row tile runs two consumer groups
-//! that both compute the whole tile. A loop upstream would specialize and
-//! this pass cannot gets a located warning saying why, and is compiled
-//! unspecialized (the results are the same). Loops upstream itself leaves
-//! alone (num_warps other than 4, kernels with an `scf.if` else block,
-//! before sm_90) are left to `tritium-warn-unspecialized-loops`, which says
-//! so.
+//! Upstream differs in the details (its own barriers per buffer and
+//! consumer, Q loaded by the producer too, i64 ring counters) and, with a
+//! 64-row tile, runs two consumer groups that both compute the whole tile.
+//! A loop this pass cannot specialize (a kernel with more than one marked
+//! loop, as tutorial 06's causal forward, on which upstream's pass fails;
+//! pointer loads in the loop) gets a located warning saying why, and is
+//! compiled unspecialized (the results are the same). Loops upstream itself
+//! leaves alone (num_warps other than 4, kernels with an `scf.if` else
+//! block, before sm_90) are left to `tritium-warn-unspecialized-loops`,
+//! which says so.
 mod emit;
 mod partitions;
 mod shape;
+mod split;
 
 use crate::{
     analysis::scratch::module_capability,
@@ -108,7 +116,7 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
         let decline = |lp: &OperationRef, reason: &str| {
             emit_warning(
                 lp.location(),
-                &format!("this loop asks for warp specialization (warp_specialize=True) but is compiled without it: {reason} (Tritium's nvgpu-warp-specialization handles TMA-matmul K loops and persistent tile loops holding one)"),
+                &format!("this loop asks for warp specialization (warp_specialize=True) but is compiled without it: {reason} (Tritium's nvgpu-warp-specialization handles loops of wgmma dots fed by descriptor loads, such as TMA-matmul K loops and attention loops, and persistent tile loops holding one)"),
             );
             // Said once: the later warning pass need not repeat it.
             unsafe { mlir_sys::mlirOperationRemoveAttributeByName(lp.to_raw(), string_ref("tt.warp_specialize")) };

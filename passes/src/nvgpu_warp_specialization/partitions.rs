@@ -83,9 +83,10 @@ pub(super) fn specialize(plan: &Plan, stages: i64) -> Result<(), String> {
     let i32 = b.i32_type();
     let function_entry = lp.block().unwrap();
 
-    // What the consumers use from before the loop: constants are made again
-    // inside the partitions, other values are captured (scalars, pointers
-    // and descriptors only: a tensor cannot be captured).
+    // What the consumers use from before the loop: constants and the
+    // prologue's tensors are made again inside the partitions, other values
+    // are captured (scalars, pointers, descriptors, shared-memory tiles: a
+    // tensor cannot be captured).
     let after_loop: Vec<OperationRef> = ops_after(lp).into_iter().filter(|o| name_of(o) != "tt.return").collect();
     let earlier: HashSet<usize> =
         block_ops(&function_entry).iter().take_while(|o| key(o) != key(&lp)).map(key).collect();
@@ -105,7 +106,7 @@ pub(super) fn specialize(plan: &Plan, stages: i64) -> Result<(), String> {
             continue;
         }
         let operands = (0..op.operand_count()).map(|i| op.operand(i).unwrap());
-        if plan.split.is_some() && name_of(&op) == "tt.descriptor_store" {
+        if name_of(&op) == "tt.descriptor_store" && plan.is_split(op.operand(1).unwrap()) {
             // The consumers make their own half-tile descriptor.
             let made = crate::ssa::defining_op(op.operand(0).unwrap()).unwrap();
             used.extend((0..made.operand_count()).map(|i| made.operand(i).unwrap()));
@@ -114,6 +115,10 @@ pub(super) fn specialize(plan: &Plan, stages: i64) -> Result<(), String> {
             used.extend(operands);
         }
     }
+    for op in &plan.prologue {
+        used.extend((0..op.operand_count()).map(|i| op.operand(i).unwrap()));
+    }
+    let prologue_keys: HashSet<usize> = plan.prologue.iter().map(key).collect();
     let mut captures: Vec<Value> = Vec::new();
     let mut constants: Vec<OperationRef> = Vec::new();
     let mut seen = HashSet::new();
@@ -123,6 +128,7 @@ pub(super) fn specialize(plan: &Plan, stages: i64) -> Result<(), String> {
         }
         match crate::ssa::defining_op(v) {
             Some(d) if name_of(&d) == "arith.constant" => constants.push(d),
+            Some(d) if prologue_keys.contains(&key(&d)) => {}
             _ if v.r#type().is_ranked_tensor() => return Err(
                 "the code after the loop uses a tensor computed before it (it cannot be passed to the consumer warps)"
                     .into(),
@@ -221,7 +227,7 @@ pub(super) fn specialize(plan: &Plan, stages: i64) -> Result<(), String> {
     build_producer(&b, plan, &channels, producer_block);
     for (group, block) in consumer_blocks.into_iter().enumerate() {
         let consumer =
-            Consumer { b: &b, plan, group: group as i64, halved: HashSet::new(), descriptors: HashMap::new() };
+            Consumer { b: &b, plan, group: group as i64, descriptors: HashMap::new(), half_constants: HashMap::new() };
         consumer.build(&channels, &captures, &constants, block, &after_loop)?;
     }
 
@@ -322,9 +328,10 @@ fn build_producer<'c>(b: &Build<'c>, plan: &Plan<'c, '_>, channels: &Channels<'c
     b.op(&at, "ttg.warp_yield", &[], &[], &[]);
 }
 
-/// The producer's K loop: per iteration, wait until the slot is released,
-/// expect the tiles' bytes on `full[slot]` and issue their TMA copies.
-/// Returns the counter after the loop.
+/// The producer's loop: per iteration, wait until the slot is released,
+/// expect the tiles' bytes on `full[slot]` and issue their TMA copies. It
+/// carries the counter and the scalars the original loop carries (the
+/// loads' coordinates may follow them). Returns the counter after the loop.
 fn producer_kloop<'c, 'a>(
     b: &Build<'c>,
     plan: &Plan<'c, '_>,
@@ -335,8 +342,14 @@ fn producer_kloop<'c, 'a>(
 ) -> Value<'c, 'a> {
     let k = &plan.kloop;
     let i32 = b.i32_type();
-    let (lp, body) = new_loop(b, at, &k.lp, map, &[it]);
+    let scalars = k.scalar_iter_args();
+    let mut inits = vec![it];
+    inits.extend(scalars.iter().map(|i| map.lookup(k.lp.operand(3 + i).unwrap())));
+    let (lp, body) = new_loop(b, at, &k.lp, map, &inits);
     no_pipelining(b, &lp);
+    for (n, i) in scalars.iter().enumerate() {
+        map.map(k.body.argument(1 + i).unwrap().into(), body.argument(2 + n).unwrap().into());
+    }
     clone_scalars(&block_ops(&k.body), &body, map);
     let inside = At::End(body);
     let it = body.argument(1).unwrap().into();
@@ -357,7 +370,13 @@ fn producer_kloop<'c, 'a>(
         b.op(&inside, "ttng.async_tma_copy_global_to_local", &operands, &[], &[]);
     }
     let next = b.value(&inside, "arith.addi", &[it, one], i32);
-    b.op(&inside, "scf.yield", &[next], &[], &[]);
+    let yield_op = k.body.terminator().unwrap();
+    let mut yielded = vec![next];
+    yielded.extend(scalars.iter().map(|i| map.lookup(yield_op.operand(*i).unwrap())));
+    b.op(&inside, "scf.yield", &yielded, &[], &[]);
+    for (n, i) in scalars.iter().enumerate() {
+        map.map(k.lp.result(*i).unwrap().into(), lp.result(1 + n).unwrap().into());
+    }
     lp.result(0).unwrap().into()
 }
 
@@ -367,16 +386,20 @@ struct Consumer<'b, 'c, 'p, 'q> {
     b: &'b Build<'c>,
     plan: &'p Plan<'c, 'q>,
     group: i64,
-    /// New values whose type is the half tile.
-    halved: HashSet<usize>,
     /// Half-tile descriptors made in the partition, by the original's key.
     descriptors: HashMap<usize, mlir_sys::MlirValue>,
+    /// Half-row splat constants made in the partition, by the original's
+    /// key and the block they are made in.
+    half_constants: HashMap<(usize, usize), mlir_sys::MlirValue>,
 }
 
 impl<'c> Consumer<'_, 'c, '_, '_> {
+    fn rows(&self) -> i64 {
+        self.plan.split.as_ref().map_or(0, |s| s.rows)
+    }
+
     fn half(&self, ty: Type<'c>) -> Option<Type<'c>> {
-        let split = self.plan.split?;
-        shape::halved_type_text(&ty.to_string(), split.rows).map(|t| self.b.ty(&t))
+        shape::halved_type_text(&ty.to_string(), self.plan.split.as_ref()?.rows).map(|t| self.b.ty(&t))
     }
 
     fn build(
@@ -401,11 +424,24 @@ impl<'c> Consumer<'_, 'c, '_, '_> {
             map.map(constant.result(0).unwrap().into(), clone.result(0).unwrap().into());
             cloned_constants.push(clone);
         }
+        // A shared-memory tile made before the loop (attention's Q): this
+        // group's rows of it.
+        for (i, v) in captures.iter().enumerate() {
+            if plan.is_split(*v) {
+                let rows = self.rows_of(&at, block.argument(i).unwrap().into(), self.rows());
+                map.map(*v, rows);
+            }
+        }
+        for op in &plan.prologue {
+            self.clone_op(op, &block, &mut map)?;
+        }
         let channels = channels.mapped(&map);
         if plan.split.is_some() {
             // The half-tile descriptors, made once (not per tile).
             for op in shape::epilogue(plan).iter().filter(|o| name_of(o) == "tt.descriptor_store") {
-                self.half_descriptor(&at, op.operand(0).unwrap(), &map)?;
+                if plan.is_split(op.operand(1).unwrap()) {
+                    self.half_descriptor(&at, op.operand(0).unwrap(), &map)?;
+                }
             }
         }
         let zero = b.constant(&at, b.i32_type(), 0);
@@ -422,11 +458,7 @@ impl<'c> Consumer<'_, 'c, '_, '_> {
                         cell.borrow_mut().clone_op(op, body, map).expect("a scalar op");
                     }
                 },
-                |at, map, it| {
-                    let (accumulator, it) = cell.borrow_mut().kloop(&channels, at, map, it)?;
-                    map.map(plan.kloop.lp.result(0).unwrap().into(), accumulator);
-                    Ok(it)
-                },
+                |at, map, it| cell.borrow_mut().kloop(&channels, at, map, it),
                 |ops, body, map| {
                     for op in ops {
                         cell.borrow_mut().clone_op(op, body, map)?;
@@ -439,8 +471,7 @@ impl<'c> Consumer<'_, 'c, '_, '_> {
                 map.map(plan.marked.result(r).unwrap().into(), tiles.result(r).unwrap().into());
             }
         } else {
-            let (accumulator, _) = self.kloop(&channels, &at, &mut map, zero)?;
-            map.map(plan.marked.result(0).unwrap().into(), accumulator);
+            self.kloop(&channels, &at, &mut map, zero)?;
         }
         for op in after_loop {
             self.clone_op(op, &block, &mut map)?;
@@ -454,68 +485,82 @@ impl<'c> Consumer<'_, 'c, '_, '_> {
         Ok(())
     }
 
-    /// The consumer's K loop: per iteration, wait until the slot is full,
-    /// run the dot on its tiles (this group's rows of the left one), release
-    /// the slot. Returns the accumulator and the counter after the loop.
+    /// `original` as this group sees it at the end of `block`: a split
+    /// constant made from before the loop becomes its half-row splat.
+    fn operand<'a>(
+        &mut self,
+        at: &At<'c, 'a>,
+        original: Value<'c, '_>,
+        map: &ValueMap,
+    ) -> Result<Value<'c, 'a>, String> {
+        let from_constant = crate::ssa::defining_op(original).is_some_and(|d| name_of(&d) == "arith.constant");
+        if self.plan.is_split(original) && from_constant {
+            return self.half_constant(at, original);
+        }
+        Ok(unsafe { Value::from_raw(map.lookup(original).to_raw()) })
+    }
+
+    /// The consumer's loop: per iteration, wait until the slot is full, run
+    /// the loop's ops but the loads on the slot's tiles (this group's rows
+    /// of the split ones), release the slot. It carries what the original
+    /// loop carries (this group's rows of it) and the counter. Maps the
+    /// original loop's results; returns the counter after the loop.
     fn kloop<'a>(
         &mut self,
         channels: &Channels<'c, '_>,
         at: &At<'c, 'a>,
         map: &mut ValueMap,
         it: Value<'c, '_>,
-    ) -> Result<(Value<'c, 'a>, Value<'c, 'a>), String> {
+    ) -> Result<Value<'c, 'a>, String> {
         let b = self.b;
         let k = &self.plan.kloop;
         let i32 = b.i32_type();
-        let init = k.lp.operand(3).unwrap();
-        let init = match self.plan.split {
-            Some(_) => self.half_constant(at, init)?,
-            None => map.lookup(init),
-        };
-        let (lp, body) = new_loop(b, at, &k.lp, map, &[init, it]);
+        let mut inits = Vec::new();
+        for i in 3..k.lp.operand_count() {
+            inits.push(self.operand(at, k.lp.operand(i).unwrap(), map)?);
+        }
+        inits.push(unsafe { Value::from_raw(it.to_raw()) });
+        let (lp, body) = new_loop(b, at, &k.lp, map, &inits);
         no_pipelining(b, &lp);
-        map.map(k.body.argument(1).unwrap().into(), body.argument(1).unwrap().into());
-        clone_scalars(&block_ops(&k.body), &body, map);
+        let carried = k.lp.result_count();
+        for i in 0..carried {
+            map.map(k.body.argument(1 + i).unwrap().into(), body.argument(1 + i).unwrap().into());
+        }
+        let ops = block_ops(&k.body);
+        clone_scalars(&ops, &body, map);
         let inside = At::End(body);
-        let it = body.argument(2).unwrap().into();
+        let it = body.argument(1 + carried).unwrap().into();
         let (slot, phase) = slot_and_phase(b, &inside, it, channels.stages);
         let full_slot = b.index(&inside, channels.full, slot, channels.barrier_type);
         b.wait(&inside, full_slot, phase);
-        for (i, ((_, alloc), ring)) in k.loads.iter().zip(&channels.rings).enumerate() {
+        for ((_, alloc), ring) in k.loads.iter().zip(&channels.rings) {
             let mut tile = b.index(&inside, ring.buffer, slot, ring.tile_type);
-            if let Some(split) = self.plan.split.filter(|s| s.lhs_load == i) {
-                tile = self.rows_of(&inside, tile, split.rows);
+            if self.plan.is_split(alloc.result(0).unwrap().into()) {
+                tile = self.rows_of(&inside, tile, self.rows());
             }
             map.map(alloc.result(0).unwrap().into(), tile);
         }
-        let mut dot_result = None;
-        for op in block_ops(&k.body) {
-            let name = name_of(&op);
-            if name == "ttg.memdesc_trans" || name == "ttng.warp_group_dot" {
-                let clone = body.append_operation(clone_with(&op, map));
-                let result: Value = clone.result(0).unwrap().into();
-                if name == "ttng.warp_group_dot" {
-                    if let Some(half) = self.half(result.r#type()) {
-                        crate::ir::set_type(result, half);
-                    }
-                    dot_result = Some(result);
-                }
-                map.map(op.result(0).unwrap().into(), result);
+        for op in &ops {
+            if shape::is_scalar_op(op) || k.is_producer_op(op) || name_of(op) == "scf.yield" {
+                continue;
             }
+            self.clone_op(op, &body, map)?;
         }
         let empty_slot = b.index(&inside, channels.empty, slot, channels.barrier_type);
         b.op(&inside, "ttng.arrive_barrier", &[empty_slot], &[], &[("count", b.int_attr(i32, 1))]);
         let one = b.constant(&inside, i32, 1);
         let next = b.value(&inside, "arith.addi", &[it, one], i32);
-        b.op(&inside, "scf.yield", &[dot_result.unwrap(), next], &[], &[]);
-        let accumulator: Value = lp.result(0).unwrap().into();
-        if self.plan.split.is_some() {
-            self.halved.insert(value_key(accumulator));
+        let yield_op = k.body.terminator().unwrap();
+        let mut yielded: Vec<Value> = (0..carried).map(|i| map.lookup(yield_op.operand(i).unwrap())).collect();
+        yielded.push(next);
+        b.op(&inside, "scf.yield", &yielded, &[], &[]);
+        for i in 0..carried {
+            map.map(k.lp.result(i).unwrap().into(), lp.result(i).unwrap().into());
         }
-        Ok((accumulator, lp.result(1).unwrap().into()))
+        Ok(lp.result(carried).unwrap().into())
     }
 
-    /// This group's rows of a loaded tile: `ttg.memdesc_subslice`.
+    /// This group's rows of a shared-memory tile: `ttg.memdesc_subslice`.
     fn rows_of<'a>(&self, at: &At<'c, 'a>, tile: Value<'c, '_>, rows: i64) -> Value<'c, 'a> {
         let b = self.b;
         let memdesc = MemDesc::of(tile.r#type()).unwrap();
@@ -534,48 +579,65 @@ impl<'c> Consumer<'_, 'c, '_, '_> {
         b.op(at, "ttg.memdesc_subslice", &[tile], &[ty], &[("offsets", offsets)]).result(0).unwrap().into()
     }
 
-    /// The accumulator's initial constant, for half the rows.
-    fn half_constant<'a>(&mut self, at: &At<'c, 'a>, init: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
+    /// A split splat constant with half the rows, made once per block.
+    fn half_constant<'a>(&mut self, at: &At<'c, 'a>, original: Value<'c, '_>) -> Result<Value<'c, 'a>, String> {
+        let block = match at {
+            At::End(block) => block.to_raw().ptr as usize,
+            At::Before(op) => op.block().map_or(0, |b| b.to_raw().ptr as usize),
+        };
+        if let Some(made) = self.half_constants.get(&(value_key(original), block)) {
+            return Ok(unsafe { Value::from_raw(*made) });
+        }
         let b = self.b;
-        let constant = crate::ssa::defining_op(init).ok_or("the accumulator's start is not a constant")?;
+        let constant = crate::ssa::defining_op(original).ok_or("a split constant that is not one")?;
         let value = constant.attribute("value").map_err(|_| "a constant without a value")?;
-        let half_type = self.half(init.r#type()).ok_or("the accumulator's start is not a tile")?;
-        let text = shape::halved_type_text(&value.to_string(), self.plan.split.unwrap().rows)
-            .ok_or("the accumulator's start is not a splat")?;
-        let half_value = Attribute::parse(b.context, &text).ok_or("the accumulator's start is not a splat")?;
-        let result = b.op(at, "arith.constant", &[], &[half_type], &[("value", half_value)]).result(0).unwrap().into();
-        self.halved.insert(value_key(result));
-        Ok(result)
+        let half_type = self.half(original.r#type()).ok_or("a split constant without the tile's rows")?;
+        let text =
+            shape::halved_type_text(&value.to_string(), self.rows()).ok_or("a split constant that is not a splat")?;
+        let half_value = Attribute::parse(b.context, &text).ok_or("a split constant that is not a splat")?;
+        let result: Value =
+            b.op(at, "arith.constant", &[], &[half_type], &[("value", half_value)]).result(0).unwrap().into();
+        self.half_constants.insert((value_key(original), block), result.to_raw());
+        Ok(unsafe { Value::from_raw(result.to_raw()) })
     }
 
-    /// Clones an op of the epilogue (or of the tile loop's head) into
-    /// `block`; with a row split, what derives from the tile gets half its
-    /// rows and its descriptor stores go through a half-tile descriptor, at
-    /// this group's first row.
+    /// Clones an op the consumers run into `block`. With a row split, what
+    /// the split reaches gets half the rows: split constants from before
+    /// the loop as their half-row splats, ranges starting at this group's
+    /// first row, descriptor stores of a split tile through a half-tile
+    /// descriptor at this group's first row.
     fn clone_op(
         &mut self,
         op: &OperationRef<'c, '_>,
         block: &BlockRef<'c, '_>,
         map: &mut ValueMap,
     ) -> Result<(), String> {
-        let uses_half =
-            (0..op.operand_count()).any(|i| self.halved.contains(&value_key(map.lookup(op.operand(i).unwrap()))));
-        let Some(split) = self.plan.split.filter(|_| uses_half) else {
-            let clone = block.append_operation(clone_with(op, map));
-            for r in 0..op.result_count() {
-                map.map(op.result(r).unwrap().into(), clone.result(r).unwrap().into());
-            }
+        let plan = self.plan;
+        let results_split = (0..op.result_count()).any(|r| plan.is_split(op.result(r).unwrap().into()));
+        let at = At::End(*block);
+        if name_of(op) == "arith.constant" && results_split {
+            let half = self.half_constant(&at, op.result(0).unwrap().into())?;
+            map.map(op.result(0).unwrap().into(), half);
             return Ok(());
-        };
+        }
+        for i in 0..op.operand_count() {
+            let operand = op.operand(i).unwrap();
+            let from_constant = crate::ssa::defining_op(operand)
+                .is_some_and(|d| name_of(&d) == "arith.constant" && !crate::ssa::is_ancestor(op, d));
+            if from_constant && plan.is_split(operand) {
+                let half = self.half_constant(&at, operand)?;
+                map.map(operand, half);
+            }
+        }
         let clone = block.append_operation(clone_with(op, map));
-        if name_of(op) == "tt.descriptor_store" {
+        if name_of(op) == "tt.descriptor_store" && plan.is_split(op.operand(1).unwrap()) {
             let at = At::Before(clone);
             let descriptor = self.half_descriptor(&at, op.operand(0).unwrap(), map)?;
             crate::ssa::set_operand(&clone, 0, descriptor);
             if self.group > 0 {
                 // Operands: the descriptor, the tile, then its coordinates.
                 let row = clone.operand(2).unwrap();
-                let offset = self.b.constant(&at, row.r#type(), self.group * split.rows / 2);
+                let offset = self.b.constant(&at, row.r#type(), self.group * self.rows() / 2);
                 let first_row = self.b.value(&at, "arith.addi", &[row, offset], row.r#type());
                 crate::ssa::set_operand(&clone, 2, first_row);
             }
@@ -583,11 +645,19 @@ impl<'c> Consumer<'_, 'c, '_, '_> {
         }
         for r in 0..op.result_count() {
             let result: Value = clone.result(r).unwrap().into();
-            let half =
-                self.half(result.r#type()).ok_or_else(|| format!("'{}' does not keep the tile's rows", name_of(op)))?;
-            crate::ir::set_type(result, half);
-            self.halved.insert(value_key(result));
+            if plan.is_split(op.result(r).unwrap().into()) {
+                let half = self
+                    .half(result.r#type())
+                    .ok_or_else(|| format!("'{}' does not keep the tile's rows", name_of(op)))?;
+                crate::ir::set_type(result, half);
+            }
             map.map(op.result(r).unwrap().into(), result);
+        }
+        if name_of(op) == "tt.make_range" && results_split {
+            let start = crate::ir::int_attribute(op, "start").unwrap_or(0) + self.group * self.rows() / 2;
+            let i32 = self.b.i32_type();
+            set_attribute(&clone, "start", self.b.int_attr(i32, start));
+            set_attribute(&clone, "end", self.b.int_attr(i32, start + self.rows() / 2));
         }
         Ok(())
     }

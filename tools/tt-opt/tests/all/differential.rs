@@ -7,6 +7,8 @@
 //!     cargo test -p tt-opt differential -- --nocapture
 //!
 //! Passes upstream runs that Tritium does not have yet are listed as such.
+//! With `DIFFERENTIAL_KERNELS=a,b` it also prints, for the corpus kernels
+//! whose names contain one of a, b, whether each pass matched.
 //! `FLOORS` holds the number of exact matches each pass has reached; the test
 //! fails if a pass falls below it (raise it when a pass improves).
 use crate::common::{context, corpus, repo_root, CorpusEntry};
@@ -129,6 +131,9 @@ fn differential_report() -> BTreeMap<String, PassReport> {
         }
     }
     let mut report: BTreeMap<String, PassReport> = BTreeMap::new();
+    let detail: Vec<String> = std::env::var("DIFFERENTIAL_KERNELS")
+        .map(|v| v.split(',').filter(|k| !k.is_empty()).map(String::from).collect())
+        .unwrap_or_default();
     for ((target, kernel), stages) in &by_kernel {
         for (index, input) in stages.iter().enumerate() {
             let flag = stage_flag(&input.stage).unwrap();
@@ -160,7 +165,16 @@ fn differential_report() -> BTreeMap<String, PassReport> {
                 .expect("upstream output parses");
             let row = report.entry(flag.to_string()).or_default();
             row.total += 1;
-            match run_pass(&context, &input.text(), &pipeline) {
+            let result = run_pass(&context, &input.text(), &pipeline);
+            if detail.iter().any(|d| kernel.contains(d.as_str())) {
+                let verdict = match &result {
+                    Ok(actual) if *actual == expected => "matches",
+                    Ok(_) => "differs",
+                    Err(_) => "fails",
+                };
+                println!("{target}/{kernel} {}: {verdict}", input.stage);
+            }
+            match result {
                 Ok(actual) if actual == expected => row.matched += 1,
                 Ok(actual) => row.failures.push(format!(
                     "{target}/{kernel} {}:\n{}",

@@ -8,10 +8,11 @@
 //! splits the loop into a TMA producer and one wgmma consumer group (8
 //! warps) for a 64-row tile, or two consumer groups of 64 rows each (12
 //! warps, USETMAXREG) for a 128-row tile stored through a device-side
-//! descriptor, a persistent tile loop included (the corpus kernels ws_* of
-//! hopper_cases.py); with 8 warps asked for, upstream and Tritium leave it
-//! unspecialized, and Tritium says so in a located warning, as it does for
-//! the attention loop it does not specialize yet.
+//! descriptor, a persistent tile loop included, and attention loops (K and
+//! V through TMA, QK^T, the online softmax and PV in two consumer groups of
+//! 64 rows; the corpus kernels ws_* of hopper_cases.py); with 8 warps asked
+//! for, upstream and Tritium leave it unspecialized, and Tritium says so in a
+//! located warning.
 use crate::common::{corpus, repo_root};
 use crate::tma::sass_of;
 use tritium_lowering::{compile_source, CompileOptions, Target};
@@ -113,13 +114,33 @@ fn ttir_of_a_128_row_tile_is_split_between_two_consumer_groups() {
     }
 }
 
+/// The attention forwards of the corpus (hopper_cases.py: ws_attn_fwd_d64,
+/// and tutorial 06's forward with D = 64 and 128, causal in one masked loop
+/// or not): the producer loads K and V through TMA, two consumer groups of
+/// 64 rows each run QK^T, the online softmax and PV on their rows of Q.
 #[test]
-fn loops_upstream_specializes_and_tritium_does_not_yet_get_a_warning() {
-    let compiled = compile_source(&corpus_ttir("ws_attn_fwd_d64"), "ws_attn_fwd_d64", &options(), false).unwrap();
-    let warnings = warnings(&compiled);
-    assert_eq!(warnings.len(), 1, "{:?}", compiled.warnings);
-    assert!(warnings[0].contains("hopper_cases.py:") && warnings[0].contains("compiled without it"), "{}", warnings[0]);
-    assert_eq!(compiled.bundle.info.num_warps, 4);
+fn ttir_of_an_attention_loop_is_split_between_two_consumer_groups() {
+    for kernel in [
+        "ws_attn_fwd_d64",
+        "ws_attn_tut06_d64",
+        "ws_attn_tut06_d128",
+        "ws_attn_tut06_d64_causal",
+        "ws_attn_tut06_d128_causal",
+    ] {
+        let compiled = compile_source(&corpus_ttir(kernel), kernel, &options(), false).unwrap();
+        assert!(warnings(&compiled).is_empty(), "{kernel}: {:?}", compiled.warnings);
+        assert_eq!(compiled.bundle.info.num_warps, 12, "{kernel}: the producer's 4 warps and two consumer groups");
+        let ptx = compiled.bundle.ptx.split_whitespace().collect::<Vec<_>>().join(" ");
+        for text in ["setmaxnreg.dec.sync.aligned.u32 40", "setmaxnreg.inc.sync.aligned.u32 232"] {
+            assert!(ptx.contains(text), "{kernel}: no `{text}` in the PTX");
+        }
+        let sass = sass_of(&compiled.bundle, kernel).unwrap();
+        for instruction in
+            ["USETMAXREG.DEALLOC", "USETMAXREG.TRY_ALLOC", "HGMMA.64x64x16.F32", "UTMALDG.2D", "UTMASTG.2D"]
+        {
+            assert!(sass.contains(instruction), "{kernel}: no {instruction} in the SASS");
+        }
+    }
 }
 
 #[test]
