@@ -153,7 +153,6 @@ pub fn is_fp8_constant(op: &OperationRef) -> bool {
 
 pub fn lower_constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
-    let format = Fp8::of(element_of(result.r#type())).expect("checked by is_fp8_constant");
     let value = op.attribute("value").map_err(|_| LowerError::at(&op, "has no value"))?;
     let scalar = if result.r#type().is_ranked_tensor() {
         dense_elements(value)
@@ -165,14 +164,13 @@ pub fn lower_constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Res
         value
     };
     let _: FloatAttribute = scalar.try_into().map_err(|_| LowerError::at(&op, "the value is not a float"))?;
-    // The attribute holds an fp8 value already, so the encoding is exact.
-    let number = unsafe { mlir_sys::mlirFloatAttrGetValueDouble(scalar.to_raw()) };
-    let byte = format.encode(number, true, true);
     let count =
         if result.r#type().is_ranked_tensor() { l.tensor_layout(&op, result.r#type())?.num_registers() } else { 1 };
+    // A byte constant holding the fp8 attribute, as upstream's: translation
+    // takes the value's own bits (LLVM has no fp8 types).
     let v = l.in_prologue(|b| {
         let i8 = b.int_type(8);
-        b.int(i8, byte as i8 as i64)
+        b.op1("llvm.mlir.constant", &[], i8, &[("value", scalar)])
     });
     l.set_result(&op, 0, vec![v; count]);
     Ok(())
@@ -468,7 +466,11 @@ fn cvt_scalar<'c>(l: &mut Lowering<'c>, v: V, to: Float, rounding: Rounding, out
 
 /// Inline PTX without side effects (the compiler may combine or drop it).
 fn pure_asm<'c>(l: &mut Lowering<'c>, asm: &str, constraints: &str, operands: &[V], result: Type<'c>) -> V {
-    let attributes = [("asm_string", l.b.str_attr(asm)), ("constraints", l.b.str_attr(constraints))];
+    let attributes = [
+        ("asm_string", l.b.str_attr(asm)),
+        ("constraints", l.b.str_attr(constraints)),
+        ("asm_dialect", l.b.att_asm_dialect()),
+    ];
     l.b.op1("llvm.inline_asm", operands, result, &attributes)
 }
 

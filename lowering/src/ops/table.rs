@@ -83,6 +83,7 @@ pub static LOWERINGS: &[(&str, LowerFn)] = &[
     ("ttg.local_load", shared::lower_local_load),
     ("ttg.local_store", shared::lower_local_store),
     ("ttg.memdesc_index", shared::lower_memdesc_index),
+    ("ttg.memdesc_reinterpret", shared::lower_memdesc_trans),
     ("ttg.memdesc_reshape", shared::lower_memdesc_trans),
     ("ttg.memdesc_subslice", shared::lower_memdesc_subslice),
     ("ttg.memdesc_trans", shared::lower_memdesc_trans),
