@@ -77,3 +77,20 @@ module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-wa
     tt.return
   }
 }
+
+// -----
+
+// i8 -> bf16 four at a time (no cvt from s8 to bf16): on Hopper by bit
+// tricks and one bf16x2 subtraction per pair.
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: @int8_to_bf16
+  // CHECK-NOT: llvm.sitofp
+  // CHECK: llvm.inline_asm asm_dialect = att "{{.*}}sub.bf16x2 $0{{.*}}sub.bf16x2 $1{{.*}}", "=r,=r,r" {{.*}} : (i32) -> !llvm.struct<(i32, i32)>
+  // CHECK-NOT: llvm.sitofp
+  tt.func public @int8_to_bf16(%x: tensor<128xi8, #blocked>, %out: tensor<128x!tt.ptr<bf16>, #blocked>) {
+    %y = arith.sitofp %x : tensor<128xi8, #blocked> to tensor<128xbf16, #blocked>
+    tt.store %out, %y : tensor<128x!tt.ptr<bf16>, #blocked>
+    tt.return
+  }
+}

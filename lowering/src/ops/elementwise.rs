@@ -35,6 +35,12 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             format!("operands and result are distributed differently (registers: operands {counts:?}, result {count})"),
         ));
     }
+    if name == "arith.sitofp" && count % 4 == 0 && result_type.to_string() == "bf16" {
+        if let Some(registers) = int8_to_bf16_by_fours(l, &operands[0]) {
+            l.set_result(&op, 0, registers);
+            return Ok(());
+        }
+    }
     let attributes: Vec<(String, Attribute<'c>)> =
         op.attributes().map(|(k, v)| (tritium_dialects::access::identifier_text(k), v)).collect();
     let representatives = constant_block_representatives(l, &op, name, result.into())?;
@@ -53,6 +59,34 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     }
     l.set_result(&op, 0, registers);
     Ok(())
+}
+
+/// i8 -> bf16 four registers (one packed word) at a time, as upstream: there
+/// is no cvt from s8 to bf16, and one cvt per element is slow. Before Hopper
+/// each byte goes through f32, whose high half is the bf16 (exact: |x| <=
+/// 128 needs 8 significant bits); on Hopper without cvt at all: a byte b
+/// under the high byte 0x43 is the bf16 128 + (b & 127) once the exponent's
+/// last bit (b's sign bit) is cleared, and subtracting that bit's own value
+/// (128, or 256 when it was set) leaves the signed byte.
+/// None when `inputs` are not bytes.
+fn int8_to_bf16_by_fours<'c>(l: &mut Lowering<'c>, inputs: &[V]) -> Option<Vec<V>> {
+    if type_of(*inputs.first()?).to_string() != "i8" {
+        return None;
+    }
+    let asm = if l.target.capability >= 90 {
+        "{\n\t.reg .b32 lo, hi, lo_value, hi_value, lo_bias, hi_bias;\n\t\
+         prmt.b32 lo, $2, 0x43, 0x4140;\n\tprmt.b32 hi, $2, 0x43, 0x4342;\n\t\
+         and.b32 lo_value, lo, 0xff7fff7f;\n\tand.b32 hi_value, hi, 0xff7fff7f;\n\t\
+         and.b32 lo_bias, lo, 0xff80ff80;\n\tand.b32 hi_bias, hi, 0xff80ff80;\n\t\
+         sub.bf16x2 $0, lo_value, lo_bias;\n\tsub.bf16x2 $1, hi_value, hi_bias;\n\t}"
+    } else {
+        "{\n\t.reg .s8 b<4>;\n\t.reg .f32 x<4>;\n\tmov.b32 {b0, b1, b2, b3}, $2;\n\t\
+         cvt.rn.f32.s8 x0, b0;\n\tcvt.rn.f32.s8 x1, b1;\n\tcvt.rn.f32.s8 x2, b2;\n\tcvt.rn.f32.s8 x3, b3;\n\t\
+         prmt.b32 $0, x0, x1, 0x7632;\n\tprmt.b32 $1, x2, x3, 0x7632;\n\t}"
+    };
+    let packed = super::fp8::Packed::new(asm, 32, 32, 4);
+    let bf16 = Type::parse(l.context(), "bf16")?;
+    Some(inputs.chunks(4).flat_map(|four| super::fp8::run_packed(l, &packed, four, bf16, 8, 16)).collect())
 }
 
 /// For each register of the result, the first register of the thread in the

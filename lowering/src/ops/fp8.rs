@@ -245,7 +245,7 @@ impl Rounding {
 /// the input registers packed into words of `in_word` bits (`$1`...), the
 /// outputs in words of `out_word` bits (`$0`...), the first element in the
 /// low bits.
-struct Packed {
+pub(crate) struct Packed {
     asm: String,
     in_word: u32,
     out_word: u32,
@@ -253,7 +253,7 @@ struct Packed {
 }
 
 impl Packed {
-    fn new(asm: impl Into<String>, in_word: u32, out_word: u32, elements: usize) -> Packed {
+    pub(crate) fn new(asm: impl Into<String>, in_word: u32, out_word: u32, elements: usize) -> Packed {
         Packed { asm: asm.into(), in_word, out_word, elements }
     }
 }
@@ -477,7 +477,7 @@ fn pure_asm<'c>(l: &mut Lowering<'c>, asm: &str, constraints: &str, operands: &[
 /// Packs `inputs` (registers of `in_bits`) into words, runs the PTX, and
 /// unpacks its words into `packed.elements` elements of `out_type`
 /// (`out_bits` wide).
-fn run_packed<'c>(
+pub(crate) fn run_packed<'c>(
     l: &mut Lowering<'c>,
     packed: &Packed,
     inputs: &[V],
