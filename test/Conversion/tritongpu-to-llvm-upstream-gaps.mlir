@@ -94,3 +94,25 @@ module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-wa
     tt.return
   }
 }
+
+// -----
+
+// An integer sum over all 32 lanes: one redux.sync instead of five
+// butterfly shuffles (i8 widened to 32 bits and back).
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: @warp_sum
+  // CHECK: llvm.zext {{.*}} : i8 to i32
+  // CHECK: nvvm.redux.sync  add
+  // CHECK-NOT: shfl.sync.bfly
+  // CHECK: llvm.trunc {{.*}} : i32 to i8
+  tt.func public @warp_sum(%x: tensor<64xi8, #blocked>, %out: !tt.ptr<i8>) {
+    %sum = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: i8, %b: i8):
+      %c = arith.addi %a, %b : i8
+      tt.reduce.return %c : i8
+    }) : (tensor<64xi8, #blocked>) -> i8
+    tt.store %out, %sum : !tt.ptr<i8>
+    tt.return
+  }
+}
