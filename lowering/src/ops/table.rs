@@ -152,9 +152,11 @@ mod tests {
 
     /// Every op the lowering dispatched to a function before the table (the
     /// arms of the former `match` in `ops/mod.rs`, 2026-11-25), and those
-    /// added since (`ttg.memdesc_reshape`, `ttng.async_tma_reduce`).
+    /// added since (`ttg.memdesc_reshape`, `ttng.async_tma_reduce`,
+    /// `ttg.memdesc_reinterpret`).
     const LOWERED_BEFORE_THE_TABLE: &[&str] = &[
         "ttg.memdesc_reshape",
+        "ttg.memdesc_reinterpret",
         "ttng.async_tma_reduce",
         "tt.return",
         "tt.call",
