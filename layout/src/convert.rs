@@ -106,6 +106,21 @@ pub fn is_convert_layout_trivial(src: &LinearLayout, dst: &LinearLayout) -> Resu
     Ok(ins.is_empty() || ins == [Dim::Register])
 }
 
+/// Upstream `isCvtWarpSync`: every warp reads back only what it wrote when
+/// the conversion goes through shared memory, so a warp barrier
+/// (`bar.warp.sync`) can separate the writes from the reads instead of a
+/// barrier of the whole CTA. That holds when the conversion maps each warp
+/// to itself and nothing else across warps, and neither layout broadcasts
+/// over warps (two warps holding one element would write one shared slot).
+pub fn is_warp_synchronous_conversion(src: &LinearLayout, dst: &LinearLayout) -> bool {
+    let Ok(conversion) = dst.invert_and_compose(src) else {
+        return false;
+    };
+    conversion.is_trivial_over(&[Dim::Warp])
+        && src.free_variable_mask(&Dim::Warp) == 0
+        && dst.free_variable_mask(&Dim::Warp) == 0
+}
+
 /// A warp-local conversion written as a permutation of register and lane
 /// index bits, factored as `P = P_mixed ∘ P_lane ∘ P_reg` (upstream
 /// `DecomposedWarpConversion`, without the byte-permute selectors).

@@ -237,17 +237,34 @@ impl<'c> Builder<'c> {
         }
     }
 
-    /// Inline PTX with side effects.
+    /// Inline PTX with side effects, in the shape upstream's PTXBuilder
+    /// gives it (an explicit AT&T dialect, which is LLVM's default, and no
+    /// operand attributes), so that the LLVM dialect reads the same.
     pub fn inline_asm(&self, asm: &str, constraints: &str, operands: &[V], result: Option<Type<'c>>) -> Option<V> {
         let unit: Attribute = Attribute::unit(self.context);
         let attributes = [
             ("asm_string", self.str_attr(asm)),
             ("constraints", self.str_attr(constraints)),
             ("has_side_effects", unit),
+            ("asm_dialect", self.att_asm_dialect()),
+            ("operand_attrs", melior::ir::attribute::ArrayAttribute::new(self.context, &[]).into()),
         ];
         let results: Vec<Type> = result.into_iter().collect();
         let values = self.op("llvm.inline_asm", operands, &results, &attributes);
         values.first().copied()
+    }
+
+    /// `asm_dialect = att` (the i64 enum value 0): the dialect PTX inline
+    /// asm is written in.
+    pub fn att_asm_dialect(&self) -> Attribute<'c> {
+        self.int_attr(self.i64(), 0)
+    }
+
+    /// `bar.warp.sync -1`: the lanes of this warp, and their shared-memory
+    /// accesses.
+    pub fn warp_barrier(&mut self) {
+        let all_lanes = self.i32_const(-1);
+        self.op("nvvm.bar.warp.sync", &[all_lanes], &[], &[]);
     }
 
     /// `bar.sync 0`: all threads of the CTA, and their shared-memory accesses.

@@ -527,8 +527,9 @@ fn lane_and_warp<'c>(b: &mut Builder<'c>, tid: V, threads_per_warp: u32) -> (V, 
     // only on the warp (wgmma descriptors, warp slots) lives in uniform
     // registers instead of being recomputed per thread.
     let i32 = b.i32();
-    let broadcast = format!("shfl.sync.idx.b32 $0, $1, 0, {last_lane}, -1;");
-    let warp = b.inline_asm(&broadcast, "=r,r", &[warp], Some(i32)).unwrap();
+    let (all_lanes, lane_zero, clamp) = (b.i32_const(-1), b.i32_const(0), b.i32_const(last_lane));
+    let idx = Attribute::parse(b.context, "#nvvm<shfl_kind idx>").expect("shuffle kind");
+    let warp = b.op1("nvvm.shfl.sync", &[all_lanes, warp, lane_zero, clamp], i32, &[("kind", idx)]);
     (lane, warp)
 }
 
@@ -751,13 +752,14 @@ fn lower_function<'c>(
     // too (tritongpu-allocate-warp-groups counts them as ttg.total-num-warps).
     let launch_warps = if kernel { total_num_warps.unwrap_or(num_warps) } else { num_warps };
     let threads = launch_warps * threads_per_warp;
-    let unit = Attribute::unit(context);
     let mut attributes = vec![
         (Identifier::new(context, "sym_name"), StringAttribute::new(context, &name).into()),
         (Identifier::new(context, "function_type"), b.type_attr(llvm_function_type)),
     ];
     if kernel {
-        attributes.push((Identifier::new(context, "nvvm.kernel"), unit));
+        // `1 : ui1`, the value upstream gives it (translation reads only the name).
+        let kernel_flag = b.int_attr(melior::ir::r#type::IntegerType::unsigned(context, 1).into(), 1);
+        attributes.push((Identifier::new(context, "nvvm.kernel"), kernel_flag));
         // Warp specialization: the warp states' shared memory, and the
         // register budget ptxas needs to accept setmaxnreg (kernels only:
         // .maxnreg belongs on the .entry).

@@ -6,7 +6,7 @@
 // predicated v4 access each; the kernel takes upstream's two trailing scratch
 // pointers unless asked not to, and runs 128 threads.
 // CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
-// CHECK: llvm.func @add(%arg0: !llvm.ptr<1>, %arg1: !llvm.ptr<1>, %arg2: i32, %arg3: !llvm.ptr<1>, %arg4: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128>}
+// CHECK: llvm.func @add(%arg0: !llvm.ptr<1>, %arg1: !llvm.ptr<1>, %arg2: i32, %arg3: !llvm.ptr<1>, %arg4: !llvm.ptr<1>) attributes {nvvm.kernel = 1 : ui1, nvvm.reqntid = array<i32: 128>}
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK: llvm.icmp "slt"
 // CHECK: @$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];

@@ -33,7 +33,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // The lowering keeps the op, on the registers of its captures; the
 // partition computes its own thread id and shared-memory base, with the
 // partition's warps for layouts.
-// LLVM: llvm.func @store_in_partition({{.*}}) attributes {allocation.offset = {{[0-9]+}} : i32, nvvm.kernel, nvvm.maxnreg = 256 : i32, nvvm.reqntid = array<i32: 256>}
+// LLVM: llvm.func @store_in_partition({{.*}}) attributes {allocation.offset = {{[0-9]+}} : i32, nvvm.kernel = 1 : ui1, nvvm.maxnreg = 256 : i32, nvvm.reqntid = array<i32: 256>}
 // 64K registers over 8 warps: 256 each; the partition asks for 128, which
 // would leave the default warps 384 (setmaxnreg caps it at 256, as upstream).
 // LLVM: ttg.warp_specialize(%{{.*}}, %{{.*}}) attributes {actualRegisters = array<i32: 384, 128>, allocation.offset = {{[0-9]+}} : i32, requestedRegisters = array<i32: 128>, warpGroupStartIds = array<i32: 4>}

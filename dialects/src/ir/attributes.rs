@@ -74,6 +74,21 @@ pub fn splat_value(attribute: Attribute) -> Option<Attribute> {
     }
 }
 
+/// The element of an elements attribute (dense, splat or sparse) at the
+/// multi-dimensional `index`; `None` for another attribute or an index
+/// outside its shape.
+pub fn element_at<'c>(attribute: Attribute<'c>, index: &[u64]) -> Option<Attribute<'c>> {
+    let raw = attribute.to_raw();
+    let mut index = index.to_vec();
+    let rank = index.len() as isize;
+    // SAFETY: a live attribute; the index is checked before it is read.
+    unsafe {
+        (mlir_sys::mlirAttributeIsAElements(raw)
+            && mlir_sys::mlirElementsAttrIsValidIndex(raw, rank, index.as_mut_ptr()))
+        .then(|| Attribute::from_raw(mlir_sys::mlirElementsAttrGetValue(raw, rank, index.as_mut_ptr())))
+    }
+}
+
 /// The element of a splat, or the attribute itself.
 pub fn scalar_of(attribute: Attribute) -> Attribute {
     splat_value(attribute).unwrap_or(attribute)

@@ -46,18 +46,22 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let plan = plan_conversion(&src, &dst, stored_bytes(element), l.target.capability, rounds_log2)
         .map_err(|e| LowerError::at(&op, e))?;
     // Barriers around the whole op are tritongpu-membar's; these separate
-    // the op's own writes from its reads, and each round from the next.
+    // the op's own writes from its reads, and each round from the next. Where
+    // each warp reads back only what it wrote, the warp's own barrier is
+    // enough (tritongpu-membar does not count on this op to sync the CTA).
+    let warp_synchronous = tritium_layout::convert::is_warp_synchronous_conversion(&src.linear, &dst.linear);
+    let barrier = |l: &mut Lowering<'c>| if warp_synchronous { l.b.warp_barrier() } else { l.b.barrier() };
     let mut result = vec![None; dst.num_registers()];
     for round in 0..plan.rounds.count() {
         if round > 0 {
-            l.b.barrier();
+            barrier(l);
         }
         let written: Vec<V> = Rounds::registers(&plan.rounds.src_bits, src.num_registers(), round)
             .into_iter()
             .map(|r| registers[r])
             .collect();
         store_registers(l, &plan.write_access, &plan.write, &written, base);
-        l.b.barrier();
+        barrier(l);
         let read = Rounds::registers(&plan.rounds.dst_bits, dst.num_registers(), round);
         let values = load_registers(l, &plan.read_access, &plan.read, read.len(), element, base)
             .ok_or_else(|| LowerError::at(&op, "the conversion's reads leave registers unread"))?;

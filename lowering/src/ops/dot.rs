@@ -86,7 +86,9 @@ fn fma_dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &Tensor
                 y = l.b.op1(cast, &[y], element, &[]);
             }
             accumulator = if is_float {
-                l.b.op1("math.fma", &[x, y, accumulator], element, &[])
+                // fmuladd, as upstream: LLVM fuses it (NVPTX's fma.rn) unless
+                // FP fusion is forbidden altogether.
+                l.b.op1("llvm.intr.fmuladd", &[x, y, accumulator], element, &[])
             } else {
                 let product = l.b.op1("arith.muli", &[x, y], element, &[]);
                 l.b.op1("arith.addi", &[product, accumulator], element, &[])

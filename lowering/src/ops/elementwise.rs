@@ -34,6 +34,12 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             format!("operands and result are distributed differently (registers: operands {counts:?}, result {count})"),
         ));
     }
+    if name == "arith.sitofp" && count % 4 == 0 && result_type.to_string() == "bf16" {
+        if let Some(registers) = int8_to_bf16_by_fours(l, &operands[0]) {
+            l.set_result(&op, 0, registers);
+            return Ok(());
+        }
+    }
     let attributes: Vec<(String, Attribute<'c>)> =
         op.attributes().map(|(k, v)| (tritium_dialects::access::identifier_text(k), v)).collect();
     let representatives = constant_block_representatives(l, &op, name, result.into())?;
@@ -52,6 +58,34 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     }
     l.set_result(&op, 0, registers);
     Ok(())
+}
+
+/// i8 -> bf16 four registers (one packed word) at a time, as upstream: there
+/// is no cvt from s8 to bf16, and one cvt per element is slow. Before Hopper
+/// each byte goes through f32, whose high half is the bf16 (exact: |x| <=
+/// 128 needs 8 significant bits); on Hopper without cvt at all: a byte b
+/// under the high byte 0x43 is the bf16 128 + (b & 127) once the exponent's
+/// last bit (b's sign bit) is cleared, and subtracting that bit's own value
+/// (128, or 256 when it was set) leaves the signed byte.
+/// None when `inputs` are not bytes.
+fn int8_to_bf16_by_fours<'c>(l: &mut Lowering<'c>, inputs: &[V]) -> Option<Vec<V>> {
+    if type_of(*inputs.first()?).to_string() != "i8" {
+        return None;
+    }
+    let asm = if l.target.capability >= 90 {
+        "{\n\t.reg .b32 lo, hi, lo_value, hi_value, lo_bias, hi_bias;\n\t\
+         prmt.b32 lo, $2, 0x43, 0x4140;\n\tprmt.b32 hi, $2, 0x43, 0x4342;\n\t\
+         and.b32 lo_value, lo, 0xff7fff7f;\n\tand.b32 hi_value, hi, 0xff7fff7f;\n\t\
+         and.b32 lo_bias, lo, 0xff80ff80;\n\tand.b32 hi_bias, hi, 0xff80ff80;\n\t\
+         sub.bf16x2 $0, lo_value, lo_bias;\n\tsub.bf16x2 $1, hi_value, hi_bias;\n\t}"
+    } else {
+        "{\n\t.reg .s8 b<4>;\n\t.reg .f32 x<4>;\n\tmov.b32 {b0, b1, b2, b3}, $2;\n\t\
+         cvt.rn.f32.s8 x0, b0;\n\tcvt.rn.f32.s8 x1, b1;\n\tcvt.rn.f32.s8 x2, b2;\n\tcvt.rn.f32.s8 x3, b3;\n\t\
+         prmt.b32 $0, x0, x1, 0x7632;\n\tprmt.b32 $1, x2, x3, 0x7632;\n\t}"
+    };
+    let packed = super::fp8::Packed::new(asm, 32, 32, 4);
+    let bf16 = Type::parse(l.context(), "bf16")?;
+    Some(inputs.chunks(4).flat_map(|four| super::fp8::run_packed(l, &packed, four, bf16, 8, 16)).collect())
 }
 
 /// For each register of the result, the first register of the thread in the
@@ -171,6 +205,9 @@ fn scalar<'c>(
         "tt.clampf" => {
             // clamp(x, lo, hi) = min(max(x, lo), hi); propagateNan = all keeps NaNs.
             let propagate = attributes.iter().any(|(k, v)| k == "propagateNan" && v.to_string().contains("65535"));
+            if let Some(intrinsic) = symmetric_clamp_intrinsic(l.target.capability, op, result_type, propagate) {
+                return Ok(call_intrinsic(&l.b, &intrinsic, &[args[0], args[2]], result_type));
+            }
             let (max, min) =
                 if propagate { ("arith.maximumf", "arith.minimumf") } else { ("arith.maxnumf", "arith.minnumf") };
             let low = b.op1(max, &[args[0], args[1]], result_type, &[]);
@@ -230,6 +267,58 @@ fn scalar<'c>(
         attributes.push(("fastmath", contract(l.context())));
     }
     Ok(l.b.op1(name, args, result_type, &attributes))
+}
+
+/// Hopper's `min.xorsign.abs` for `clampf(x, -limit, limit)`, as upstream:
+/// min(|x|, |limit|) with x's sign (limit's sign bit is clear for a limit
+/// that can bound anything) is the clamp in one instruction. The pattern is
+/// upstream's: `-limit` is `0.0 - limit`, or both bounds are constants of
+/// opposite value. The intrinsic's name, or None where it does not apply.
+fn symmetric_clamp_intrinsic(capability: u32, op: &OperationRef, ty: Type, propagate_nan: bool) -> Option<String> {
+    let suffix = match ty.to_string().as_str() {
+        "f32" => "f",
+        "f16" => "f16",
+        _ => return None,
+    };
+    if capability < 90 {
+        return None;
+    }
+    let (low, high) = (op.operand_at(1).ok()?, op.operand_at(2).ok()?);
+    let negated_high = tritium_dialects::ir::defining_op(low).is_some_and(|sub| {
+        super::name_of(&sub) == "arith.subf"
+            && sub.operand_at(1).is_ok_and(|subtrahend| subtrahend == high)
+            && sub.operand_at(0).ok().and_then(float_constant) == Some(0.0)
+    });
+    let opposite_constants = matches!((float_constant(low), float_constant(high)), (Some(l), Some(h)) if l == -h);
+    if !negated_high && !opposite_constants {
+        return None;
+    }
+    let nan = if propagate_nan { ".nan" } else { "" };
+    Some(format!("llvm.nvvm.fmin{nan}.xorsign.abs.{suffix}"))
+}
+
+/// The value of a float `arith.constant`, scalar or splat.
+fn float_constant(value: melior::ir::Value) -> Option<f64> {
+    let constant = tritium_dialects::ir::defining_op(value)?;
+    if super::name_of(&constant) != "arith.constant" {
+        return None;
+    }
+    let attribute = constant.attribute("value").ok()?;
+    let element = tritium_dialects::ir::splat_value(attribute).unwrap_or(attribute);
+    melior::ir::attribute::FloatAttribute::try_from(element).ok().map(|f| f.value())
+}
+
+/// `llvm.call_intrinsic "name"(args)`: an LLVM intrinsic the LLVM dialect
+/// has no op for.
+pub(crate) fn call_intrinsic<'c>(b: &crate::builder::Builder<'c>, name: &str, args: &[V], result: Type<'c>) -> V {
+    let segments = melior::ir::attribute::DenseI32ArrayAttribute::new(b.context, &[args.len() as i32, 0]).into();
+    let bundles = melior::ir::attribute::DenseI32ArrayAttribute::new(b.context, &[]).into();
+    b.op1(
+        "llvm.call_intrinsic",
+        args,
+        result,
+        &[("intrin", b.str_attr(name)), ("operandSegmentSizes", segments), ("op_bundle_sizes", bundles)],
+    )
 }
 
 /// `#arith.fastmath<contract>`: the multiply and add may fuse.
@@ -315,6 +404,36 @@ pub fn lower_constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Res
     }
 }
 
+/// The registers of a non-splat dense tensor constant: register `i` holds
+/// the element at its coordinates. Only where lanes and warps add nothing to
+/// the coordinates (every thread holds the whole tensor, as upstream
+/// requires), so that the registers are the same constants in every thread.
+fn per_register_constants<'c>(
+    l: &mut Lowering<'c>,
+    op: &OperationRef,
+    value: Attribute<'c>,
+    layout: &crate::layout::TensorLayout,
+    element_type: Type<'c>,
+) -> Result<Vec<V>> {
+    let is_zero = |bases: &[Vec<u32>]| bases.iter().all(|b| b.iter().all(|&x| x == 0));
+    if !is_zero(&layout.lane_bases) || !is_zero(&layout.warp_bases) {
+        return Err(LowerError::at(
+            op,
+            "a non-splat tensor constant is supported only in a layout where every thread holds all its elements",
+        ));
+    }
+    layout
+        .register_coords
+        .iter()
+        .map(|coords| {
+            let index: Vec<u64> = coords.iter().map(|&c| u64::from(c)).collect();
+            let element = tritium_dialects::ir::element_at(value, &index)
+                .ok_or_else(|| LowerError::at(op, "a dense constant without an element at a register's coordinates"))?;
+            Ok(l.in_prologue(|b| b.op1("arith.constant", &[], element_type, &[("value", element)])))
+        })
+        .collect()
+}
+
 /// `ub.poison` (the value of a function that returns nothing on some path):
 /// LLVM's poison, in every register of a tensor.
 pub fn lower_poison<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
@@ -328,7 +447,9 @@ pub fn lower_poison<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Resul
 }
 
 /// A non-fp8 `arith.constant`: scalars are copied; a splat tensor becomes
-/// one scalar shared by all registers.
+/// one scalar shared by all registers; other dense tensors, one constant per
+/// register where every thread holds the same elements (see
+/// [`per_register_constants`]).
 fn constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let value = op.attribute("value").map_err(|_| LowerError::at(&op, "has no value"))?;
@@ -340,8 +461,11 @@ fn constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     }
     let layout = l.tensor_layout(&op, result.r#type())?;
     let element_type = ranked_tensor(result.r#type()).unwrap().element();
-    let splat = tritium_dialects::ir::splat_value(value)
-        .ok_or_else(|| LowerError::at(&op, "only splat tensor constants are supported"))?;
+    let Some(splat) = tritium_dialects::ir::splat_value(value) else {
+        let registers = per_register_constants(l, &op, value, &layout, element_type)?;
+        l.set_result(&op, 0, registers);
+        return Ok(());
+    };
     let _ = float_attribute(splat);
     let v = l.in_prologue(|b| b.op1("arith.constant", &[], element_type, &[("value", splat)]));
     l.set_result(&op, 0, vec![v; layout.num_registers()]);

@@ -151,7 +151,6 @@ pub fn is_fp8_constant(op: &OperationRef) -> bool {
 
 pub fn lower_constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
-    let format = Fp8::of(element_of(result.r#type())).expect("checked by is_fp8_constant");
     let value = op.attribute("value").map_err(|_| LowerError::at(&op, "has no value"))?;
     let scalar = if result.r#type().is_ranked_tensor() {
         tritium_dialects::ir::splat_value(value)
@@ -159,14 +158,15 @@ pub fn lower_constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Res
     } else {
         value
     };
-    // The attribute holds an fp8 value already, so the encoding is exact.
-    let number = float_attribute(scalar).map_err(|_| LowerError::at(&op, "the value is not a float"))?.value();
-    let byte = format.encode(number, true, true);
+    // Only a float attribute can be an fp8 value.
+    float_attribute(scalar).map_err(|_| LowerError::at(&op, "the value is not a float"))?;
     let count =
         if result.r#type().is_ranked_tensor() { l.tensor_layout(&op, result.r#type())?.num_registers() } else { 1 };
+    // A byte constant holding the fp8 attribute, as upstream's: translation
+    // takes the value's own bits (LLVM has no fp8 types).
     let v = l.in_prologue(|b| {
         let i8 = b.int_type(8);
-        b.int(i8, byte as i8 as i64)
+        b.op1("llvm.mlir.constant", &[], i8, &[("value", scalar)])
     });
     l.set_result(&op, 0, vec![v; count]);
     Ok(())
@@ -241,7 +241,7 @@ impl Rounding {
 /// the input registers packed into words of `in_word` bits (`$1`...), the
 /// outputs in words of `out_word` bits (`$0`...), the first element in the
 /// low bits.
-struct Packed {
+pub(crate) struct Packed {
     asm: String,
     in_word: u32,
     out_word: u32,
@@ -249,7 +249,7 @@ struct Packed {
 }
 
 impl Packed {
-    fn new(asm: impl Into<String>, in_word: u32, out_word: u32, elements: usize) -> Packed {
+    pub(crate) fn new(asm: impl Into<String>, in_word: u32, out_word: u32, elements: usize) -> Packed {
         Packed { asm: asm.into(), in_word, out_word, elements }
     }
 }
@@ -462,14 +462,18 @@ fn cvt_scalar<'c>(l: &mut Lowering<'c>, v: V, to: Float, rounding: Rounding, out
 
 /// Inline PTX without side effects (the compiler may combine or drop it).
 fn pure_asm<'c>(l: &mut Lowering<'c>, asm: &str, constraints: &str, operands: &[V], result: Type<'c>) -> V {
-    let attributes = [("asm_string", l.b.str_attr(asm)), ("constraints", l.b.str_attr(constraints))];
+    let attributes = [
+        ("asm_string", l.b.str_attr(asm)),
+        ("constraints", l.b.str_attr(constraints)),
+        ("asm_dialect", l.b.att_asm_dialect()),
+    ];
     l.b.op1("llvm.inline_asm", operands, result, &attributes)
 }
 
 /// Packs `inputs` (registers of `in_bits`) into words, runs the PTX, and
 /// unpacks its words into `packed.elements` elements of `out_type`
 /// (`out_bits` wide).
-fn run_packed<'c>(
+pub(crate) fn run_packed<'c>(
     l: &mut Lowering<'c>,
     packed: &Packed,
     inputs: &[V],

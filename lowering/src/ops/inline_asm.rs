@@ -104,7 +104,11 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             }
         }
         let unit = Attribute::unit(l.context());
-        let mut attributes = vec![("asm_string", l.b.str_attr(&asm)), ("constraints", l.b.str_attr(&constraints))];
+        let mut attributes = vec![
+            ("asm_string", l.b.str_attr(&asm)),
+            ("constraints", l.b.str_attr(&constraints)),
+            ("asm_dialect", l.b.att_asm_dialect()),
+        ];
         if !pure {
             attributes.push(("has_side_effects", unit));
         }

@@ -119,14 +119,21 @@ pub fn lower_reduce<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Resul
         }
     }
 
-    // 2. Across lanes: butterfly over the lane bits that move along the axis.
-    for (bit, basis) in layout.lane_bases.clone().iter().enumerate() {
-        if basis[axis] == 0 {
-            continue;
-        }
+    // 2. Across lanes: one redux.sync where it applies, else a butterfly
+    // over the lane bits that move along the axis.
+    if let Some(kind) = whole_warp_redux_kind(l, &op, &block, &layout, axis) {
         for group in groups.iter_mut() {
-            let partner: Vec<V> = group.1.iter().map(|v| shuffle_xor(l, *v, 1 << bit)).collect();
-            group.1 = combine(l, &block, &group.1.clone(), &partner)?;
+            group.1 = vec![redux_sync(l, group.1[0], kind)];
+        }
+    } else {
+        for (bit, basis) in layout.lane_bases.clone().iter().enumerate() {
+            if basis[axis] == 0 {
+                continue;
+            }
+            for group in groups.iter_mut() {
+                let partner: Vec<V> = group.1.iter().map(|v| shuffle_xor(l, *v, 1 << bit)).collect();
+                group.1 = combine(l, &block, &group.1.clone(), &partner)?;
+            }
         }
     }
 
@@ -161,6 +168,72 @@ pub fn lower_reduce<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Resul
         l.set_result(&op, i, registers);
     }
     Ok(())
+}
+
+/// The `redux.sync` kind that reduces across the warp's 32 lanes at once,
+/// as upstream does on sm_80+: one operand of at most 32 bits whose combiner
+/// is a single integer add, min, max, and, or or xor of its two arguments,
+/// over an axis that all lanes (and nothing else of theirs) step along.
+fn whole_warp_redux_kind(
+    l: &Lowering,
+    op: &OperationRef,
+    block: &BlockRef,
+    layout: &TensorLayout,
+    axis: usize,
+) -> Option<&'static str> {
+    if l.target.capability < 80 || op.operand_count() != 1 || layout.lane_bases.len() != 5 {
+        return None;
+    }
+    let lanes_along_axis_only =
+        layout.lane_bases.iter().all(|b| b.iter().enumerate().all(|(d, &x)| (d == axis) == (x != 0)));
+    if !lanes_along_axis_only {
+        return None;
+    }
+    let combiner = block.first_operation()?;
+    let returned = combiner.next_in_block()?;
+    if !crate::ops::name_of(&returned).ends_with(".return")
+        || returned.operand_at(0).ok()? != combiner.result_at(0).ok()?.into()
+    {
+        return None;
+    }
+    let arguments = [block.argument(0).ok()?.into(), block.argument(1).ok()?.into()];
+    let reads_arguments = combiner.operand_count() == 2
+        && (0..2).all(|i| combiner.operand_at(i).is_ok_and(|v| arguments.contains(&v)))
+        && combiner.operand_at(0).ok() != combiner.operand_at(1).ok();
+    let width = combiner.result_at(0).ok()?.r#type().to_string();
+    let narrow_int = matches!(width.as_str(), "i1" | "i8" | "i16" | "i32");
+    if !reads_arguments || !narrow_int {
+        return None;
+    }
+    Some(match crate::ops::name_of(&combiner).as_str() {
+        "arith.addi" => "add",
+        "arith.minsi" => "min",
+        "arith.maxsi" => "max",
+        "arith.minui" => "umin",
+        "arith.maxui" => "umax",
+        "arith.andi" => "and",
+        "arith.ori" => "or",
+        "arith.xori" => "xor",
+        _ => return None,
+    })
+}
+
+/// `redux.sync.<kind>` over all lanes of `v`, widened to 32 bits for it
+/// (sign-extended for the signed min and max) and narrowed back.
+fn redux_sync<'c>(l: &mut Lowering<'c>, v: V, kind: &str) -> V {
+    let ty = type_of(v);
+    let i32 = l.b.i32();
+    let narrow = ty.to_string() != "i32";
+    let extend = if matches!(kind, "min" | "max") { "arith.extsi" } else { "arith.extui" };
+    let wide = if narrow { l.b.op1(extend, &[v], i32, &[]) } else { v };
+    let all_lanes = l.b.i32_const(-1);
+    let kind = melior::ir::Attribute::parse(l.context(), &format!("#nvvm<redux_kind {kind}>")).expect("redux kind");
+    let reduced = l.b.op1("nvvm.redux.sync", &[wide, all_lanes], i32, &[("kind", kind)]);
+    if narrow {
+        l.b.op1("arith.trunci", &[reduced], ty, &[])
+    } else {
+        reduced
+    }
 }
 
 /// Each warp writes its partial results to shared memory (one slot per warp

@@ -328,6 +328,9 @@ pub fn lower_memdesc_index<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -
 /// `ttg.memdesc_trans` and `ttg.memdesc_reshape`: a view of the same bytes;
 /// the result type's layout describes the transposition or the new shape
 /// (the verifier checked that it maps every element to the same offset).
+/// `ttg.memdesc_reinterpret` too: the same bytes from the same start, read
+/// with another shape, element type and layout (a memdesc is the address of
+/// its first element here; subslices and indexing already moved it there).
 pub fn lower_memdesc_trans<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let pointer = l.operand(&op, 0)?[0];
     l.set_result(&op, 0, vec![pointer]);

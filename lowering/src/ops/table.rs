@@ -83,6 +83,7 @@ pub static LOWERINGS: &[(&str, LowerFn)] = &[
     ("ttg.local_load", shared::lower_local_load),
     ("ttg.local_store", shared::lower_local_store),
     ("ttg.memdesc_index", shared::lower_memdesc_index),
+    ("ttg.memdesc_reinterpret", shared::lower_memdesc_trans),
     ("ttg.memdesc_reshape", shared::lower_memdesc_trans),
     ("ttg.memdesc_subslice", shared::lower_memdesc_subslice),
     ("ttg.memdesc_trans", shared::lower_memdesc_trans),
@@ -151,9 +152,11 @@ mod tests {
 
     /// Every op the lowering dispatched to a function before the table (the
     /// arms of the former `match` in `ops/mod.rs`, 2026-11-25), and those
-    /// added since (`ttg.memdesc_reshape`, `ttng.async_tma_reduce`).
+    /// added since (`ttg.memdesc_reshape`, `ttng.async_tma_reduce`,
+    /// `ttg.memdesc_reinterpret`).
     const LOWERED_BEFORE_THE_TABLE: &[&str] = &[
         "ttg.memdesc_reshape",
+        "ttg.memdesc_reinterpret",
         "ttng.async_tma_reduce",
         "tt.return",
         "tt.call",
