@@ -648,25 +648,37 @@ pub fn replace_uses_with_local_load<'c, 'a>(
 
 /// Upstream `replaceUsesAndPropagateType`: the users of `old` (a buffer)
 /// use `new` instead; buffer views of it take `new`'s mutability, and so
-/// do the results of waits it goes through.
+/// do the results of waits it goes through, and so on down chains of views
+/// (a reshape then a transpose of a pipelined TMA tile).
 fn replace_uses_and_propagate_type<'c, 'a>(old: &OperationRef<'c, 'a>, new: Value<'c, 'a>) {
-    let mutable = MemDesc::of(new.r#type()).is_some_and(|m| m.mutable);
     for use_ in uses(old.result_at(0).unwrap().into()) {
+        crate::ssa::set_operand(&use_.owner, use_.index, new);
+    }
+    let mutable = MemDesc::of(new.r#type()).is_some_and(|m| m.mutable);
+    propagate_mutability(new, mutable);
+}
+
+/// Gives the views of `value` (and the waits it passes through), and theirs
+/// in turn, the mutability `mutable`.
+fn propagate_mutability(value: Value, mutable: bool) {
+    for use_ in uses(value) {
         let user = use_.owner;
-        crate::ssa::set_operand(&user, use_.index, new);
-        let name = name_of(&user);
-        if is_memdesc_view(&user) {
+        let result: Value = if is_memdesc_view(&user) {
             let result = user.result_at(0).unwrap();
-            if let Some(memdesc) = MemDesc::of(result.r#type()) {
-                let retyped = MemDesc { mutable, ..memdesc };
-                if let Some(ty) = retyped.to_type(user.location()) {
+            let Some(memdesc) = MemDesc::of(result.r#type()) else { continue };
+            if memdesc.mutable != mutable {
+                if let Some(ty) = (MemDesc { mutable, ..memdesc }).to_type(user.location()) {
                     set_type(result.into(), ty);
                 }
             }
-            // The view's users see the new type; nothing else changes.
-        } else if name == "ttng.warp_group_dot_wait" {
+            result.into()
+        } else if name_of(&user) == "ttng.warp_group_dot_wait" {
             let result: Value = user.result_at(use_.index).unwrap().into();
-            set_type(result, new.r#type());
-        }
+            set_type(result, value.r#type());
+            result
+        } else {
+            continue;
+        };
+        propagate_mutability(result, mutable);
     }
 }
