@@ -19,19 +19,21 @@ from cuda.bindings import driver as cu
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kernels as K  # noqa: E402
-from fp8_cases import fp8_cases  # noqa: E402
+from fp8_cases import fp8_cases, scaled_mm_call  # noqa: E402
 
-def _load_tma_kernels():
-    """The TMA kernels, test/fixtures/tma/kernels.py (another module named kernels)."""
+def _load_fixture_kernels(module_name, *path):
+    """A kernels module of the test fixtures (test/fixtures/tma/kernels.py is another module named kernels)."""
     import importlib.util
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test", "fixtures", "tma", "kernels.py")
-    spec = importlib.util.spec_from_file_location("tma_kernels", path)
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test", "fixtures", *path)
+    spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-TK = _load_tma_kernels()
+TK = _load_fixture_kernels("tma_kernels", "tma", "kernels.py")
+# The Hopper kernels of the corpus: persistent TMA matmuls, warp-specialized matmuls, TMA attention.
+HC = _load_fixture_kernels("hopper_cases", "corpus", "hopper_cases.py")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -331,7 +333,8 @@ def case_list():
     cases.append(("matmul_tf32", "matmul_tf32", "4096^3", lambda: matmul_tf32(4096)))
     cases.append(("matmul_tf32", "matmul_tf32", "2000^3 (masked)", lambda: matmul_tf32(2000)))
 
-    def attention(z, h, n_ctx, d, causal, stages=3):
+    def attention_inputs(z, h, n_ctx, d, causal):
+        """q, k, v, o ([Z, H, N, D] fp16), the scale, the fp32 reference and the flops of a forward."""
         q, k, v = (torch.randn(z, h, n_ctx, d, device=dev, dtype=torch.float16) for _ in range(3))
         o = torch.empty_like(q)
         scale = 1.0 / math.sqrt(d)
@@ -344,6 +347,10 @@ def case_list():
             ref[b] = (torch.softmax(s, dim=-1) @ v[b].float()).half()
             del s
         flops = 4 * z * h * n_ctx * n_ctx * d // (2 if causal else 1)
+        return q, k, v, o, scale, ref, flops
+
+    def attention(z, h, n_ctx, d, causal, stages=3):
+        q, k, v, o, scale, ref, flops = attention_inputs(z, h, n_ctx, d, causal)
         return dict(args=[q, k, v, o, scale, q.stride(0), q.stride(1), q.stride(2), h, n_ctx], out=[o], ref=[ref],
                     grid=(n_ctx // 128, z * h), constexprs=dict(HEAD_DIM=d, BLOCK_M=128, BLOCK_N=64, CAUSAL=causal),
                     tol=(1e-2, 1e-2), flops=flops, jit=K.attn_fwd, jit_opts=dict(num_stages=stages),
@@ -473,6 +480,80 @@ def case_list():
                     grid=(m // 64, n // 64), constexprs=dict(BM=64, BN=64), tol=(0, 0), bytes=2 * 4 * m * n,
                     jit=TK.tma_store_epilogue)
     cases.append(("tma_store_epilogue", "tma_store_epilogue", "8192x8192", lambda: tma_store_epilogue(8192, 8192)))
+
+    # The Hopper kernels of the corpus (test/fixtures/corpus/hopper_cases.py, sm_90 only), with the
+    # constexprs, warps and stages their corpus entries were compiled with. Persistent kernels run
+    # NUM_SMS = 132 programs (a constexpr of theirs), whatever the GPU's count.
+    persistent_programs = 132
+
+    def persist_tma_matmul(size, fp8):
+        m = n = k = size
+        dtype = torch.float8_e4m3fn if fp8 else torch.float16
+        a = torch.randn(m, k, device=dev).to(dtype)
+        b = torch.randn(n, k, device=dev).to(dtype)  # K-major B, as the kernel's b_desc
+        c = torch.empty(m, n, device=dev, dtype=torch.float16)
+        ref = (a.float() @ b.float().T).to(torch.float16)
+        bk = 128 if fp8 else 64
+        jd = lambda t, block: TensorDescriptor(t, list(t.shape), list(t.stride()), block)
+        return dict(args=desc_args(a) + desc_args(b) + desc_args(c) + [m, n, k],
+                    jit_args=[jd(a, [128, bk]), jd(b, [128, bk]), jd(c, [128, 128]), m, n, k], out=[c], ref=[ref],
+                    grid=(min(persistent_programs, (m // 128) * (n // 128)),),
+                    constexprs=dict(BM=128, BN=128, BK=bk, GROUP_M=8, NUM_SMS=persistent_programs),
+                    tol=(1.0, 2e-2) if fp8 else (0.25, 1e-2), flops=2 * m * n * k, jit=HC.persist_tma_matmul,
+                    jit_opts=dict(num_stages=4),
+                    torch=[scaled_mm_call(a, b.T) if fp8 else cublas(a, b.T, c)], moonshot="fp8" if fp8 else "fp16")
+    for size in (4096, 8192):
+        cases.append(("persist_tma_matmul_f16", "persist_tma_matmul_f16", f"{size}^3",
+                      lambda size=size: persist_tma_matmul(size, False)))
+        cases.append(("persist_tma_matmul_fp8e4m3", "persist_tma_matmul_fp8e4m3", f"{size}^3",
+                      lambda size=size: persist_tma_matmul(size, True)))
+
+    def device_desc_kernel(size, jit, grid, constexprs, jit_opts):
+        """A matmul over device-side descriptors, (a, b, c, M, N, K) with B K-major."""
+        triton.set_allocator(lambda nbytes, align, stream: torch.empty(nbytes, dtype=torch.int8, device=dev))
+        m = n = k = size
+        a = torch.randn(m, k, device=dev, dtype=torch.float16)
+        b = torch.randn(n, k, device=dev, dtype=torch.float16)
+        c = torch.empty(m, n, device=dev, dtype=torch.float16)
+        ref = (a.float() @ b.float().T).to(torch.float16)
+        return dict(args=[a, b, c, m, n, k], out=[c], ref=[ref], grid=grid(m, n), constexprs=constexprs,
+                    tol=(0.25, 1e-2), flops=2 * m * n * k, jit=jit, jit_opts=jit_opts, torch=[cublas(a, b.T, c)],
+                    moonshot="fp16")
+    persistent = lambda m, n: (min(persistent_programs, (m // 128) * (n // 128)),)
+    for size in (4096, 8192):
+        cases.append(("persist_device_desc_matmul_f16", "persist_device_desc_matmul_f16", f"{size}^3",
+                      lambda size=size: device_desc_kernel(
+                          size, HC.persist_device_desc_matmul, persistent,
+                          dict(BM=128, BN=128, BK=64, GROUP_M=8, NUM_SMS=persistent_programs), dict(num_stages=4))))
+        # Warp-specialized: compiled with 4 warps (the bundles' num_warps counts the partitions' too).
+        cases.append(("ws_device_desc_matmul_128x256", "ws_device_desc_matmul_128x256", f"{size}^3",
+                      lambda size=size: device_desc_kernel(
+                          size, HC.ws_device_desc_matmul, lambda m, n: ((m // 128) * (n // 256),),
+                          dict(BM=128, BN=256, BK=64), dict(num_warps=4, num_stages=3))))
+        cases.append(("ws_persistent_desc_matmul", "ws_persistent_desc_matmul", f"{size}^3",
+                      lambda size=size: device_desc_kernel(
+                          size, HC.ws_persistent_desc_matmul, persistent,
+                          dict(BM=128, BN=128, BK=64, GROUP_M=8, NUM_SMS=persistent_programs, FLATTEN=False),
+                          dict(num_warps=4, num_stages=3))))
+
+    def attention_tma(z, h, n_ctx, d, causal, block_n=64):
+        """attn_fwd_tma: Q, K, V, O as [Z * H * N, D] rows behind host-side descriptors."""
+        q, k, v, o, scale, ref, flops = attention_inputs(z, h, n_ctx, d, causal)
+        rows = lambda t: t.view(z * h * n_ctx, d)
+        jd = lambda t, block: TensorDescriptor(rows(t), [z * h * n_ctx, d], [d, 1], block)
+        return dict(args=desc_args(rows(q)) + desc_args(rows(k)) + desc_args(rows(v)) + desc_args(rows(o))
+                    + [scale, n_ctx],
+                    jit_args=[jd(q, [128, d]), jd(k, [block_n, d]), jd(v, [block_n, d]), jd(o, [128, d]), scale, n_ctx],
+                    out=[o], ref=[ref], grid=(n_ctx // 128, z * h),
+                    constexprs=dict(HEAD_DIM=d, BLOCK_M=128, BLOCK_N=block_n, CAUSAL=causal), tol=(1e-2, 1e-2),
+                    flops=flops, jit=HC.attn_fwd_tma, jit_opts=dict(num_stages=3),
+                    torch=sdpa_calls(q, k, v, causal, scale))
+    cases.append(("attn_fwd_tma_d64", "attn_fwd_tma_d64", "Z4 H16 N4096 D64", lambda: attention_tma(4, 16, 4096, 64, False)))
+    cases.append(("attn_fwd_tma_d64", "attn_fwd_tma_d64", "B4 H32 S4096 D64", lambda: attention_tma(4, 32, 4096, 64, False)))
+    cases.append(("attn_fwd_tma_d128_causal", "attn_fwd_tma_d128_causal", "Z4 H16 N4096 D128 causal",
+                  lambda: attention_tma(4, 16, 4096, 128, True)))
+    cases.append(("attn_fwd_tma_d128_causal", "attn_fwd_tma_d128_causal", "B4 H32 S4096 D128 causal",
+                  lambda: attention_tma(4, 32, 4096, 128, True)))
     return cases
 
 
@@ -613,16 +694,24 @@ def main():
                     tensordesc_meta=ttir_meta.get("tensordesc_meta"),
                     global_scratch_size=ttir_meta.get("global_scratch_size"))
             if upstream_meta:
+                upstream_descriptors = upstream_meta.get("tensordesc_meta")
+                if not upstream_descriptors and meta and meta.get("tensordesc_meta"):
+                    # Upstream compiling TTGIR text (bench/upstream_ptx.py) reports no tensordesc_meta;
+                    # Tritium's equals upstream's on every TMA fixture that has both
+                    # (test/fixtures/tma/upstream_meta.json), and a wrong box would fail the check.
+                    upstream_descriptors = meta["tensordesc_meta"]
+                    row["triton_ptx_tensordesc_meta"] = "tritium's"
                 launchers["triton_ptx"] = PtxKernel(os.path.join(bench_dir, "upstream", args.target, case + ".ptx"),
                                                     upstream_meta["name"], upstream_meta["num_warps"],
                                                     upstream_meta["shared"], extra_null_args=2,
-                                                    tensordesc_meta=upstream_meta.get("tensordesc_meta"),
+                                                    tensordesc_meta=upstream_descriptors,
                                                     global_scratch_size=upstream_meta.get("global_scratch_size"))
             num_warps = (meta or upstream_meta or {}).get("num_warps", 4)
             jit = c["jit"]
             jit_args = c.get("jit_args", c["args"])
-            launchers["triton_jit"] = lambda grid, a: jit[grid](*jit_args, **c["constexprs"], num_warps=num_warps,
-                                                                **c.get("jit_opts", {}))
+            # jit_opts may set num_warps (warp-specialized kernels: the bundles count the partitions' warps).
+            jit_opts = {"num_warps": num_warps, **c.get("jit_opts", {})}
+            launchers["triton_jit"] = lambda grid, a: jit[grid](*jit_args, **c["constexprs"], **jit_opts)
             # LAUNCHERS=tritium,triton_jit runs only those (e.g. to find which one faults).
             only = os.environ.get("LAUNCHERS")
             if only:
