@@ -111,7 +111,25 @@ def matmul(fmt, size, blocks, b_k_major, dev):
     # fragment's error and above the accumulation's.
     return dict(args=compiled, jit_args=full, out=[c], ref=[ref], grid=(cdiv(m, bm) * cdiv(n, bn),),
                 constexprs=dict(BM=bm, BN=bn, BK=bk, GROUP_M=8), tol=(1.0, 2e-2), flops=2 * m * n * k,
-                jit=F8.matmul_fp8, jit_opts=dict(num_stages=3))
+                jit=F8.matmul_fp8, jit_opts=dict(num_stages=3), torch=[scaled_mm_call(a, b)],
+                moonshot="fp8" if fmt == "e4m3" else None)
+
+
+def scaled_mm_call(a, b):
+    """cuBLASLt's fp8 matmul on the same values, through torch._scaled_mm with unit scales and an
+    f16 output, as the kernels write. _scaled_mm wants A row-major and B column-major: an N-major
+    B is copied into that layout once, here, outside the timing. use_fast_accum: the kernels'
+    fp8 wgmma accumulates without promotion too (Triton's sm_90 default for
+    max_num_imprecise_acc), so both sides do the same arithmetic. cuBLASLt has no e5m2 x e5m2
+    matmul: that call raises, and the harness reports '-'."""
+    if b.stride(0) != 1:
+        b = b.T.contiguous().T
+    one = torch.ones((), device=a.device, dtype=torch.float32)
+
+    def call():
+        result = torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.float16, use_fast_accum=True)
+        return result[0] if isinstance(result, tuple) else result  # torch < 2.4: (out, amax)
+    return dict(key="torch", backend="cuBLASLt _scaled_mm", fn=call)
 
 
 E2M1_VALUES = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]

@@ -11,7 +11,7 @@ triton.testing.do_bench, next to upstream Triton's JIT on the Python kernel
 
 Usage (on the GPU machine): python3 bench/harness.py [--out DIR] [--filter REGEX]
 """
-import argparse, ctypes, json, math, os, re, sys, time
+import argparse, contextlib, ctypes, json, math, os, re, sys, time
 
 import torch
 import triton
@@ -19,19 +19,21 @@ from cuda.bindings import driver as cu
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kernels as K  # noqa: E402
-from fp8_cases import fp8_cases  # noqa: E402
+from fp8_cases import fp8_cases, scaled_mm_call  # noqa: E402
 
-def _load_tma_kernels():
-    """The TMA kernels, test/fixtures/tma/kernels.py (another module named kernels)."""
+def _load_fixture_kernels(module_name, *path):
+    """A kernels module of the test fixtures (test/fixtures/tma/kernels.py is another module named kernels)."""
     import importlib.util
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test", "fixtures", "tma", "kernels.py")
-    spec = importlib.util.spec_from_file_location("tma_kernels", path)
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test", "fixtures", *path)
+    spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-TK = _load_tma_kernels()
+TK = _load_fixture_kernels("tma_kernels", "tma", "kernels.py")
+# The Hopper kernels of the corpus: persistent TMA matmuls, warp-specialized matmuls, TMA attention.
+HC = _load_fixture_kernels("hopper_cases", "corpus", "hopper_cases.py")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -159,10 +161,50 @@ def cdiv(a, b):
     return (a + b - 1) // b
 
 
+# torch's numbering of its attention backends (at::SDPBackend), for _fused_sdp_choice's answer.
+SDP_BACKENDS = {-1: "none", 0: "math", 1: "flash", 2: "efficient", 3: "cuDNN", 4: "overrideable"}
+
+
+def sdpa_calls(q, k, v, causal, scale):
+    """torch's own attention on the same q, k, v (fp16, [Z, H, N, D]): F.scaled_dot_product_attention
+    with the backend torch chooses (its choice named through torch._fused_sdp_choice, the function
+    the dispatcher asks, when this torch has it), then with cuDNN's forced (reported as torch_cudnn;
+    '-' where this torch or cuDNN has none for the shape)."""
+    import torch.nn.functional as F
+
+    def attend():
+        return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)
+
+    def chosen_backend():
+        try:
+            return "SDPA " + SDP_BACKENDS.get(int(torch._fused_sdp_choice(q, k, v, None, 0.0, causal, scale=scale)), "?")
+        except Exception:
+            return "SDPA"
+    calls = [dict(key="torch", backend=chosen_backend, fn=attend)]
+    try:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        calls.append(dict(key="torch_cudnn", backend="SDPA cuDNN", fn=attend,
+                          context=lambda: sdpa_kernel(SDPBackend.CUDNN_ATTENTION)))
+    except (ImportError, AttributeError):
+        pass
+    return calls
+
+
 def case_list():
-    """(case name, corpus kernel, shape text, make(inputs), grid, args, outputs, reference, tolerance, bytes)"""
+    """(case name, corpus kernel, shape text, make(inputs), grid, args, outputs, reference, tolerance, bytes)
+
+    A case may also give `torch`: torch's own library calls on the same inputs (dicts: key, the
+    prefix of the row's keys, "torch" or "torch_cudnn"; backend, a name or a function giving it;
+    fn, which returns the output to compare with the first reference; context, optional, a
+    function giving the context manager the call runs in), and `moonshot`: "fp16" or "fp8" for
+    the matmuls the moonshot summary compares."""
     dev = "cuda"
     cases = []
+
+    def cublas(a, b, like, backend="cuBLAS"):
+        """torch's own matmul of the same operands (cuBLAS), into an output allocated once."""
+        out = torch.empty(like.shape, device=dev, dtype=like.dtype)
+        return dict(key="torch", backend=backend, fn=lambda: torch.matmul(a, b, out=out))
 
     def vector_add(n, kernel, tiles):
         x = torch.randn(n, device=dev); y = torch.randn(n, device=dev); out = torch.empty(n, device=dev)
@@ -226,7 +268,8 @@ def case_list():
         grid = (cdiv(m, bm) * cdiv(n, bn),) if group else (cdiv(m, bm), cdiv(n, bn))
         return dict(args=compiled, jit_args=full, out=[c], ref=[ref], grid=grid, constexprs=constexprs,
                     tol=(0.25, 1e-2) if dtype == torch.float16 else (1.0, 2e-2), flops=2 * m * n * k, jit=getattr(K, kernel),
-                    jit_opts=dict(num_stages=stages or (3 if group else 1)))
+                    jit_opts=dict(num_stages=stages or (3 if group else 1)), torch=[cublas(a, b, c)],
+                    moonshot="fp16" if dtype == torch.float16 else None)
     cases.append(("matmul_naive_f16", "matmul_naive", "2048^3", lambda: matmul(2048, "matmul_naive", (64, 64, 32), 0)))
     cases.append(("matmul_grouped_f16", "matmul_grouped", "4096^3", lambda: matmul(4096, "matmul_grouped", (128, 128, 64), 8)))
     cases.append(("matmul_bf16", "matmul_grouped", "4096^3",
@@ -244,14 +287,14 @@ def case_list():
         def fill_(self, value):
             return super().fill_(-(1 << 31))
 
-    def plain_matmul(a, b, c, ref, blocks, tol, jit):
+    def plain_matmul(a, b, c, ref, blocks, tol, jit, library):
         (m, k), n = a.shape, b.shape[1]
         bm, bn, bk = blocks
         full = [a, b, c, m, n, k, a.stride(0), 1, b.stride(0), 1, c.stride(0), 1]
         compiled = [a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0)]
         return dict(args=compiled, jit_args=full, out=[c], ref=[ref], grid=(cdiv(m, bm), cdiv(n, bn)),
                     constexprs=dict(BM=bm, BN=bn, BK=bk), tol=tol, flops=2 * m * n * k, jit=jit,
-                    jit_opts=dict(num_stages=3))
+                    jit_opts=dict(num_stages=3), torch=[library])
 
     def matmul_i8(size):
         a = torch.randint(-8, 9, (size, size), device=dev, dtype=torch.int8)
@@ -259,7 +302,8 @@ def case_list():
         c = torch.empty(size, size, device=dev, dtype=torch.int32).as_subclass(IntPoisoned)
         # Exact in float64: every |sum| <= 64 * K is far below 2^53.
         ref = (a.double() @ b.double()).to(torch.int32)
-        return plain_matmul(a, b, c, ref, (128, 128, 64), (0, 0), K.matmul_i8)
+        int_mm = dict(key="torch", backend="cuBLAS int8 (_int_mm)", fn=lambda: torch._int_mm(a, b))
+        return plain_matmul(a, b, c, ref, (128, 128, 64), (0, 0), K.matmul_i8, int_mm)
     cases.append(("matmul_i8", "matmul_i8", "4096^3", lambda: matmul_i8(4096)))
     cases.append(("matmul_i8", "matmul_i8", "2000^3 (masked)", lambda: matmul_i8(2000)))
 
@@ -274,11 +318,23 @@ def case_list():
         # tf32 keeps 10 mantissa bits: for randn inputs the error of a K-long dot has a standard
         # deviation of about 7.5e-4 * sqrt(K) (0.048 at K = 4096, simulated), against sums of
         # about sqrt(K); atol 0.5 is ten of those, while a misplaced fragment errs by ~sqrt(K).
-        return plain_matmul(a, b, c, ref, (128, 128, 32), (0.5, 1e-2), K.matmul_tf32)
+        library = cublas(a, b, c, backend="cuBLAS tf32")
+        fp32_call = library["fn"]
+
+        def tf32_call():  # cuBLAS in tf32, as the kernel computes; the flag restored after each call
+            saved = torch.backends.cuda.matmul.allow_tf32
+            torch.backends.cuda.matmul.allow_tf32 = True
+            try:
+                return fp32_call()
+            finally:
+                torch.backends.cuda.matmul.allow_tf32 = saved
+        library["fn"] = tf32_call
+        return plain_matmul(a, b, c, ref, (128, 128, 32), (0.5, 1e-2), K.matmul_tf32, library)
     cases.append(("matmul_tf32", "matmul_tf32", "4096^3", lambda: matmul_tf32(4096)))
     cases.append(("matmul_tf32", "matmul_tf32", "2000^3 (masked)", lambda: matmul_tf32(2000)))
 
-    def attention(z, h, n_ctx, d, causal, stages=3):
+    def attention_inputs(z, h, n_ctx, d, causal):
+        """q, k, v, o ([Z, H, N, D] fp16), the scale, the fp32 reference and the flops of a forward."""
         q, k, v = (torch.randn(z, h, n_ctx, d, device=dev, dtype=torch.float16) for _ in range(3))
         o = torch.empty_like(q)
         scale = 1.0 / math.sqrt(d)
@@ -291,9 +347,14 @@ def case_list():
             ref[b] = (torch.softmax(s, dim=-1) @ v[b].float()).half()
             del s
         flops = 4 * z * h * n_ctx * n_ctx * d // (2 if causal else 1)
+        return q, k, v, o, scale, ref, flops
+
+    def attention(z, h, n_ctx, d, causal, stages=3):
+        q, k, v, o, scale, ref, flops = attention_inputs(z, h, n_ctx, d, causal)
         return dict(args=[q, k, v, o, scale, q.stride(0), q.stride(1), q.stride(2), h, n_ctx], out=[o], ref=[ref],
                     grid=(n_ctx // 128, z * h), constexprs=dict(HEAD_DIM=d, BLOCK_M=128, BLOCK_N=64, CAUSAL=causal),
-                    tol=(1e-2, 1e-2), flops=flops, jit=K.attn_fwd, jit_opts=dict(num_stages=stages))
+                    tol=(1e-2, 1e-2), flops=flops, jit=K.attn_fwd, jit_opts=dict(num_stages=stages),
+                    torch=sdpa_calls(q, k, v, causal, scale))
     cases.append(("attn_fwd_d64", "attn_fwd", "Z4 H16 N4096 D64", lambda: attention(4, 16, 4096, 64, False)))
     cases.append(("attn_fwd_causal_d128", "attn_fwd", "Z4 H16 N4096 D128 causal", lambda: attention(4, 16, 4096, 128, True)))
     # The reference shapes and configurations: B=4 H=32 S=4096, 8 warps.
@@ -391,8 +452,10 @@ def case_list():
         return dict(args=desc_args(a) + desc_args(b) + desc_args(c) + [k],
                     jit_args=[jd(a, [128, 64]), jd(b, [128, 64]), jd(c, [128, 128]), k], out=[c], ref=[ref],
                     grid=(m // 128, n // 128), constexprs=dict(BM=128, BN=128, BK=64), tol=(0.25, 1e-2),
-                    flops=2 * m * n * k, jit=TK.tma_matmul, jit_opts=dict(num_stages=3))
+                    flops=2 * m * n * k, jit=TK.tma_matmul, jit_opts=dict(num_stages=3),
+                    torch=[cublas(a, b.T, c)], moonshot="fp16")
     cases.append(("tma_matmul", "tma_matmul", "4096^3", lambda: tma_matmul(4096)))
+    cases.append(("tma_matmul", "tma_matmul", "8192^3", lambda: tma_matmul(8192)))
 
     def device_desc_matmul(size):
         # Device-side descriptors: the kernel builds its tensormaps in global scratch (the
@@ -405,7 +468,8 @@ def case_list():
         ref = (a.float() @ b.float().T).to(torch.float16)
         return dict(args=[a, b, c, m, n, k], out=[c], ref=[ref], grid=(m // 128, n // 128),
                     constexprs=dict(BM=128, BN=128, BK=64), tol=(0.25, 1e-2), flops=2 * m * n * k,
-                    jit=TK.device_desc_matmul, jit_opts=dict(num_stages=3))
+                    jit=TK.device_desc_matmul, jit_opts=dict(num_stages=3), torch=[cublas(a, b.T, c)],
+                    moonshot="fp16")
     cases.append(("device_desc_matmul", "device_desc_matmul", "4096^3", lambda: device_desc_matmul(4096)))
 
     def tma_store_epilogue(m, n):
@@ -416,6 +480,80 @@ def case_list():
                     grid=(m // 64, n // 64), constexprs=dict(BM=64, BN=64), tol=(0, 0), bytes=2 * 4 * m * n,
                     jit=TK.tma_store_epilogue)
     cases.append(("tma_store_epilogue", "tma_store_epilogue", "8192x8192", lambda: tma_store_epilogue(8192, 8192)))
+
+    # The Hopper kernels of the corpus (test/fixtures/corpus/hopper_cases.py, sm_90 only), with the
+    # constexprs, warps and stages their corpus entries were compiled with. Persistent kernels run
+    # NUM_SMS = 132 programs (a constexpr of theirs), whatever the GPU's count.
+    persistent_programs = 132
+
+    def persist_tma_matmul(size, fp8):
+        m = n = k = size
+        dtype = torch.float8_e4m3fn if fp8 else torch.float16
+        a = torch.randn(m, k, device=dev).to(dtype)
+        b = torch.randn(n, k, device=dev).to(dtype)  # K-major B, as the kernel's b_desc
+        c = torch.empty(m, n, device=dev, dtype=torch.float16)
+        ref = (a.float() @ b.float().T).to(torch.float16)
+        bk = 128 if fp8 else 64
+        jd = lambda t, block: TensorDescriptor(t, list(t.shape), list(t.stride()), block)
+        return dict(args=desc_args(a) + desc_args(b) + desc_args(c) + [m, n, k],
+                    jit_args=[jd(a, [128, bk]), jd(b, [128, bk]), jd(c, [128, 128]), m, n, k], out=[c], ref=[ref],
+                    grid=(min(persistent_programs, (m // 128) * (n // 128)),),
+                    constexprs=dict(BM=128, BN=128, BK=bk, GROUP_M=8, NUM_SMS=persistent_programs),
+                    tol=(1.0, 2e-2) if fp8 else (0.25, 1e-2), flops=2 * m * n * k, jit=HC.persist_tma_matmul,
+                    jit_opts=dict(num_stages=4),
+                    torch=[scaled_mm_call(a, b.T) if fp8 else cublas(a, b.T, c)], moonshot="fp8" if fp8 else "fp16")
+    for size in (4096, 8192):
+        cases.append(("persist_tma_matmul_f16", "persist_tma_matmul_f16", f"{size}^3",
+                      lambda size=size: persist_tma_matmul(size, False)))
+        cases.append(("persist_tma_matmul_fp8e4m3", "persist_tma_matmul_fp8e4m3", f"{size}^3",
+                      lambda size=size: persist_tma_matmul(size, True)))
+
+    def device_desc_kernel(size, jit, grid, constexprs, jit_opts):
+        """A matmul over device-side descriptors, (a, b, c, M, N, K) with B K-major."""
+        triton.set_allocator(lambda nbytes, align, stream: torch.empty(nbytes, dtype=torch.int8, device=dev))
+        m = n = k = size
+        a = torch.randn(m, k, device=dev, dtype=torch.float16)
+        b = torch.randn(n, k, device=dev, dtype=torch.float16)
+        c = torch.empty(m, n, device=dev, dtype=torch.float16)
+        ref = (a.float() @ b.float().T).to(torch.float16)
+        return dict(args=[a, b, c, m, n, k], out=[c], ref=[ref], grid=grid(m, n), constexprs=constexprs,
+                    tol=(0.25, 1e-2), flops=2 * m * n * k, jit=jit, jit_opts=jit_opts, torch=[cublas(a, b.T, c)],
+                    moonshot="fp16")
+    persistent = lambda m, n: (min(persistent_programs, (m // 128) * (n // 128)),)
+    for size in (4096, 8192):
+        cases.append(("persist_device_desc_matmul_f16", "persist_device_desc_matmul_f16", f"{size}^3",
+                      lambda size=size: device_desc_kernel(
+                          size, HC.persist_device_desc_matmul, persistent,
+                          dict(BM=128, BN=128, BK=64, GROUP_M=8, NUM_SMS=persistent_programs), dict(num_stages=4))))
+        # Warp-specialized: compiled with 4 warps (the bundles' num_warps counts the partitions' too).
+        cases.append(("ws_device_desc_matmul_128x256", "ws_device_desc_matmul_128x256", f"{size}^3",
+                      lambda size=size: device_desc_kernel(
+                          size, HC.ws_device_desc_matmul, lambda m, n: ((m // 128) * (n // 256),),
+                          dict(BM=128, BN=256, BK=64), dict(num_warps=4, num_stages=3))))
+        cases.append(("ws_persistent_desc_matmul", "ws_persistent_desc_matmul", f"{size}^3",
+                      lambda size=size: device_desc_kernel(
+                          size, HC.ws_persistent_desc_matmul, persistent,
+                          dict(BM=128, BN=128, BK=64, GROUP_M=8, NUM_SMS=persistent_programs, FLATTEN=False),
+                          dict(num_warps=4, num_stages=3))))
+
+    def attention_tma(z, h, n_ctx, d, causal, block_n=64):
+        """attn_fwd_tma: Q, K, V, O as [Z * H * N, D] rows behind host-side descriptors."""
+        q, k, v, o, scale, ref, flops = attention_inputs(z, h, n_ctx, d, causal)
+        rows = lambda t: t.view(z * h * n_ctx, d)
+        jd = lambda t, block: TensorDescriptor(rows(t), [z * h * n_ctx, d], [d, 1], block)
+        return dict(args=desc_args(rows(q)) + desc_args(rows(k)) + desc_args(rows(v)) + desc_args(rows(o))
+                    + [scale, n_ctx],
+                    jit_args=[jd(q, [128, d]), jd(k, [block_n, d]), jd(v, [block_n, d]), jd(o, [128, d]), scale, n_ctx],
+                    out=[o], ref=[ref], grid=(n_ctx // 128, z * h),
+                    constexprs=dict(HEAD_DIM=d, BLOCK_M=128, BLOCK_N=block_n, CAUSAL=causal), tol=(1e-2, 1e-2),
+                    flops=flops, jit=HC.attn_fwd_tma, jit_opts=dict(num_stages=3),
+                    torch=sdpa_calls(q, k, v, causal, scale))
+    cases.append(("attn_fwd_tma_d64", "attn_fwd_tma_d64", "Z4 H16 N4096 D64", lambda: attention_tma(4, 16, 4096, 64, False)))
+    cases.append(("attn_fwd_tma_d64", "attn_fwd_tma_d64", "B4 H32 S4096 D64", lambda: attention_tma(4, 32, 4096, 64, False)))
+    cases.append(("attn_fwd_tma_d128_causal", "attn_fwd_tma_d128_causal", "Z4 H16 N4096 D128 causal",
+                  lambda: attention_tma(4, 16, 4096, 128, True)))
+    cases.append(("attn_fwd_tma_d128_causal", "attn_fwd_tma_d128_causal", "B4 H32 S4096 D128 causal",
+                  lambda: attention_tma(4, 32, 4096, 128, True)))
     return cases
 
 
@@ -426,6 +564,96 @@ def load_bundle(directory, kernel):
     with open(meta_path) as f:
         meta = json.load(f)
     return meta
+
+
+def compare(outs, refs, tol):
+    """(every output within tolerance of its reference and free of NaN, the largest difference)"""
+    ok, err = True, 0.0
+    atol, rtol = tol
+    for o, r in zip(outs, refs):
+        diff = (o.double() - r.double()).abs()
+        err = max(err, diff.max().item())
+        ok = ok and not torch.isnan(o.double()).any().item() and torch.allclose(o.double(), r.double(), atol=atol, rtol=rtol)
+    return ok, err
+
+
+def time_into(row, who, fn, c):
+    """The harness's one timing method, for kernels and library calls alike: the mean of two
+    medians of triton.testing.do_bench (warmup 25 ms, rep 100 ms); row[who_ms] and its rate."""
+    times = [triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median") for _ in range(2)]
+    row[who + "_ms"] = sum(times) / 2
+    if "flops" in c:
+        row[who + "_tflops"] = c["flops"] / (row[who + "_ms"] * 1e-3) / 1e12
+    else:
+        row[who + "_gbs"] = c["bytes"] / (row[who + "_ms"] * 1e-3) / 1e9
+
+
+def run_library_call(row, call, c):
+    """Checks and times one of torch's library calls of a case (cuBLAS, cuBLASLt, SDPA) into
+    row[key_*]; if the call raises (no such kernel in this torch, or for this shape/type),
+    row[key_error] says why and the table shows '-'."""
+    key = call["key"]
+    try:
+        with call["context"]() if "context" in call else contextlib.nullcontext():
+            backend = call["backend"]
+            row[key + "_backend"] = backend() if callable(backend) else backend
+            out = call["fn"]()
+            torch.cuda.synchronize()
+            row[key + "_ok"], row[key + "_err"] = compare([out], c["ref"][:1], c["tol"])
+            time_into(row, key, call["fn"], c)
+    except Exception as e:
+        row[key + "_error"] = f"{type(e).__name__}: {e}"
+
+
+def library_cell(r):
+    """The table's torch column: torch's time, the backend, cuDNN's forced time for attention."""
+    if not r.get("torch_ms"):
+        return "-"
+    text = f"{r['torch_ms']:.4f} ({r.get('torch_backend', '?')}{'' if r.get('torch_ok') else ', wrong'})"
+    if r.get("torch_cudnn_ms"):
+        text += f"; cuDNN {r['torch_cudnn_ms']:.4f}{'' if r.get('torch_cudnn_ok') else ' (wrong)'}"
+    return text
+
+
+def moonshot_summary(rows):
+    """The moonshot, from this run's rows: Tritium's fastest correct fp16 matmul at 8192^3 against
+    cuBLAS's (torch.matmul on the same inputs), and Tritium's fastest correct fp8 e4m3 matmul at
+    8192^3 against 1.3x that fp16 figure. Both Tritium bundles count (from upstream's TTGIR and
+    from TTIR). Returns (lines to print, a dict for moonshot.json)."""
+    def fastest(tag, sources):
+        best = None
+        for r in rows:
+            if r.get("moonshot") != tag or r["shape"] != "8192^3":
+                continue
+            for source, label in sources:
+                if r.get(source + "_ok") and r.get(source + "_tflops"):
+                    if best is None or r[source + "_tflops"] > best["tflops"]:
+                        best = dict(kernel=r["kernel"], source=label, ms=r[source + "_ms"], tflops=r[source + "_tflops"])
+        return best
+    tritium = [("tritium", "from upstream's TTGIR"), ("tritium_from_ttir", "from TTIR")]
+    fp16, fp8 = fastest("fp16", tritium), fastest("fp8", tritium)
+    cublas, cublas_fp8 = fastest("fp16", [("torch", "cuBLAS")]), fastest("fp8", [("torch", "cuBLASLt")])
+    figure = lambda b: f"{b['tflops']:.0f} TFLOP/s ({b['kernel']} {b['source']}, {b['ms']:.4f} ms)"
+    lines = ["", "Moonshot (8192^3, this run):"]
+    result = dict(fp16=fp16, fp8=fp8, cublas_fp16=cublas, cublas_fp8=cublas_fp8)
+    if fp16 and cublas:
+        result["fp16_met"] = fp16["tflops"] >= cublas["tflops"]
+        lines.append(f"- fp16 Tritium >= cuBLAS: {'met' if result['fp16_met'] else 'not met'}: Tritium {figure(fp16)} "
+                     f"vs cuBLAS {figure(cublas)}, {fp16['tflops'] / cublas['tflops']:.3f}x")
+    else:
+        lines.append(f"- fp16 Tritium >= cuBLAS: not measured (no correct {'Tritium' if not fp16 else 'cuBLAS'} "
+                     "fp16 8192^3 timing in this run)")
+    if fp8 and fp16:
+        result["fp8_met"] = fp8["tflops"] >= 1.3 * fp16["tflops"]
+        lines.append(f"- fp8 e4m3 >= 1.3x fp16: {'met' if result['fp8_met'] else 'not met'}: Tritium fp8 {figure(fp8)} "
+                     f"vs 1.3 x {fp16['tflops']:.0f} = {1.3 * fp16['tflops']:.0f} TFLOP/s, {fp8['tflops'] / fp16['tflops']:.3f}x")
+    else:
+        lines.append(f"- fp8 e4m3 >= 1.3x fp16: not measured (no correct Tritium {'fp8' if not fp8 else 'fp16'} "
+                     "8192^3 timing in this run)")
+    if cublas_fp8:
+        lines.append(f"- for reference, cuBLASLt fp8 (torch._scaled_mm, fast accumulation): {figure(cublas_fp8)}"
+                     + (f", {cublas_fp8['tflops'] / cublas['tflops']:.3f}x cuBLAS fp16" if cublas else ""))
+    return lines, result
 
 
 def main():
@@ -466,16 +694,24 @@ def main():
                     tensordesc_meta=ttir_meta.get("tensordesc_meta"),
                     global_scratch_size=ttir_meta.get("global_scratch_size"))
             if upstream_meta:
+                upstream_descriptors = upstream_meta.get("tensordesc_meta")
+                if not upstream_descriptors and meta and meta.get("tensordesc_meta"):
+                    # Upstream compiling TTGIR text (bench/upstream_ptx.py) reports no tensordesc_meta;
+                    # Tritium's equals upstream's on every TMA fixture that has both
+                    # (test/fixtures/tma/upstream_meta.json), and a wrong box would fail the check.
+                    upstream_descriptors = meta["tensordesc_meta"]
+                    row["triton_ptx_tensordesc_meta"] = "tritium's"
                 launchers["triton_ptx"] = PtxKernel(os.path.join(bench_dir, "upstream", args.target, case + ".ptx"),
                                                     upstream_meta["name"], upstream_meta["num_warps"],
                                                     upstream_meta["shared"], extra_null_args=2,
-                                                    tensordesc_meta=upstream_meta.get("tensordesc_meta"),
+                                                    tensordesc_meta=upstream_descriptors,
                                                     global_scratch_size=upstream_meta.get("global_scratch_size"))
             num_warps = (meta or upstream_meta or {}).get("num_warps", 4)
             jit = c["jit"]
             jit_args = c.get("jit_args", c["args"])
-            launchers["triton_jit"] = lambda grid, a: jit[grid](*jit_args, **c["constexprs"], num_warps=num_warps,
-                                                                **c.get("jit_opts", {}))
+            # jit_opts may set num_warps (warp-specialized kernels: the bundles count the partitions' warps).
+            jit_opts = {"num_warps": num_warps, **c.get("jit_opts", {})}
+            launchers["triton_jit"] = lambda grid, a: jit[grid](*jit_args, **c["constexprs"], **jit_opts)
             # LAUNCHERS=tritium,triton_jit runs only those (e.g. to find which one faults).
             only = os.environ.get("LAUNCHERS")
             if only:
@@ -485,23 +721,15 @@ def main():
                     o.fill_(float("nan")) if o.is_floating_point() else o.fill_(-1)
                 launch(c["grid"], c["args"])
                 torch.cuda.synchronize()
-                ok, err = True, 0.0
-                for o, r in zip(c["out"], c["ref"]):
-                    atol, rtol = c["tol"]
-                    diff = (o.double() - r.double()).abs()
-                    err = max(err, diff.max().item())
-                    ok = ok and not torch.isnan(o.double()).any().item() and torch.allclose(o.double(), r.double(), atol=atol, rtol=rtol)
-                row[who + "_ok"] = ok
-                row[who + "_err"] = err
+                row[who + "_ok"], row[who + "_err"] = compare(c["out"], c["ref"], c["tol"])
             if shape != "n=98432":
                 for who, launch in launchers.items():
-                    fn = lambda launch=launch: launch(c["grid"], c["args"])
-                    times = [triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median") for _ in range(2)]
-                    row[who + "_ms"] = sorted(times)[0] if False else sum(times) / 2
-                    if "flops" in c:
-                        row[who + "_tflops"] = c["flops"] / (row[who + "_ms"] * 1e-3) / 1e12
-                    else:
-                        row[who + "_gbs"] = c["bytes"] / (row[who + "_ms"] * 1e-3) / 1e9
+                    time_into(row, who, lambda launch=launch: launch(c["grid"], c["args"]), c)
+            if c.get("moonshot"):
+                row["moonshot"] = c["moonshot"]
+            for call in c.get("torch", []):
+                if not only or call["key"] in only.split(","):
+                    run_library_call(row, call, c)
         except Exception as e:  # report and go on with the next case
             row["error"] = f"{type(e).__name__}: {e}"
         rows.append(row)
@@ -509,8 +737,8 @@ def main():
 
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump(rows, f, indent=1)
-    say("\n| kernel | shape | Tritium ms (upstream TTGIR) | Triton ms (same TTGIR) | Triton JIT ms | ratio | Tritium GB/s or TFLOP/s | correct | Tritium ms (from TTIR) | correct |")
-    say("|---|---|---:|---:|---:|---:|---:|:---:|---:|:---:|")
+    say("\n| kernel | shape | Tritium ms (upstream TTGIR) | Triton ms (same TTGIR) | Triton JIT ms | ratio | Tritium GB/s or TFLOP/s | correct | Tritium ms (from TTIR) | correct | torch ms (library) | Tritium/torch |")
+    say("|---|---|---:|---:|---:|---:|---:|:---:|---:|:---:|---:|---:|")
     for r in rows:
         t, u, j = r.get("tritium_ms"), r.get("triton_ptx_ms"), r.get("triton_jit_ms")
         fmt = lambda x: f"{x:.4f}" if x else "-"
@@ -519,8 +747,15 @@ def main():
             f"{r['tritium_tflops']:.0f} TFLOP/s" if r.get("tritium_tflops") else "-")
         ok = "yes" if r.get("tritium_ok") else ("no" if "tritium_ok" in r else r.get("error", "-"))
         ttir_ok = "yes" if r.get("tritium_from_ttir_ok") else ("no" if "tritium_from_ttir_ok" in r else "-")
+        library = r.get("torch_ms")
         say(f"| {r['kernel']} | {r['shape']} | {fmt(t)} | {fmt(u)} | {fmt(j)} | {ratio} | {gbs} | {ok} | "
-            f"{fmt(r.get('tritium_from_ttir_ms'))} | {ttir_ok} |")
+            f"{fmt(r.get('tritium_from_ttir_ms'))} | {ttir_ok} | {library_cell(r)} | "
+            f"{f'{t / library:.2f}' if t and library else '-'} |")
+    lines, moonshot = moonshot_summary(rows)
+    for line in lines:
+        say(line)
+    with open(os.path.join(args.out, "moonshot.json"), "w") as f:
+        json.dump(moonshot, f, indent=1)
 
 
 if __name__ == "__main__":

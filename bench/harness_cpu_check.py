@@ -1,0 +1,90 @@
+"""CPU check of bench/harness.py (no GPU, no torch needed): torch and cuda-python stubbed with mocks, every
+matmul/attention case's make() runs (the library calls built and called on the stubs), a failing library call is
+reported rather than raised, and the moonshot summary and the torch column are formatted from made-up rows.
+
+    python3 bench/harness_cpu_check.py
+"""
+import sys, types, json, contextlib
+from unittest import mock
+torch = mock.MagicMock(name="torch")
+sys.modules["torch"] = torch
+for sub in ["nn", "nn.functional", "nn.attention"]:
+    sys.modules["torch." + sub] = eval("torch." + sub)
+
+def fake_tensor(*shape, **kw):
+    shape = tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], tuple) else shape
+    t = mock.MagicMock(name=f"tensor{shape}")
+    t.shape = shape
+    t.stride.return_value = tuple(__import__("math").prod(shape[i + 1:]) for i in range(len(shape)))
+    t.dim.return_value = len(shape); t.data_ptr.return_value = 0; t.element_size.return_value = 2; t.dtype.itemsize = 2
+    t.to.side_effect = lambda *a, **kw: fake_tensor(*shape)
+    t.view.side_effect = lambda *s: fake_tensor(*s)
+    return t
+torch.randn.side_effect = fake_tensor
+torch.empty_like.side_effect = lambda t, **kw: fake_tensor(*t.shape)
+torch.empty.side_effect = lambda *s, **kw: fake_tensor(*s)
+torch.randint.side_effect = lambda lo, hi, shape, **kw: fake_tensor(*shape)
+cuda = types.ModuleType("cuda"); bindings = types.ModuleType("cuda.bindings"); bindings.driver = mock.MagicMock()
+cuda.bindings = bindings
+sys.modules.update({"cuda": cuda, "cuda.bindings": bindings, "cuda.bindings.driver": bindings.driver})
+sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
+import harness as H
+
+cases = H.case_list()
+names = [(c[0], c[2]) for c in cases]
+assert ("tma_matmul", "8192^3") in names and ("matmul_ref_s3", "8192^3") in names and ("matmul_fp8_e4m3", "8192^3") in names
+print(len(cases), "cases; matmul/attention cases:", [n for n in names if "mat" in n[0] or "attn" in n[0]])
+
+# error path of a library call: reported, not raised
+row = {}
+def boom(): raise RuntimeError("no e5m2 x e5m2 in cuBLASLt")
+H.run_library_call(row, dict(key="torch", backend="cuBLASLt _scaled_mm", fn=boom), dict(ref=[None], tol=(0, 0)))
+print(row); assert row["torch_error"].startswith("RuntimeError")
+# the context is entered around the call
+entered = []
+@contextlib.contextmanager
+def ctx():
+    entered.append(1); yield
+row = {}
+H.run_library_call(row, dict(key="torch_cudnn", backend="SDPA cuDNN", fn=boom, context=ctx), dict(ref=[None], tol=(0, 0)))
+assert entered and row["torch_cudnn_backend"] == "SDPA cuDNN" and "torch_cudnn_error" in row
+
+f = 2 * 8192 ** 3 / 1e12
+def r(kernel, shape, tag, t, ttir, lib, ok=True):
+    d = dict(kernel=kernel, shape=shape, tritium_ms=t, tritium_ok=ok, tritium_tflops=f / (t * 1e-3),
+             torch_ms=lib, torch_ok=True, torch_tflops=f / (lib * 1e-3), torch_backend="cuBLAS")
+    if ttir:
+        d.update(tritium_from_ttir_ms=ttir, tritium_from_ttir_ok=True, tritium_from_ttir_tflops=f / (ttir * 1e-3))
+    if tag:
+        d["moonshot"] = tag
+    return d
+rows = [r("matmul_ref_s3", "8192^3", "fp16", 1.80, 1.85, 1.70), r("tma_matmul", "8192^3", "fp16", 2.2, None, 1.75),
+        r("matmul_ref_s4", "4096^3", "fp16", 0.2, None, 0.19), r("matmul_fp8_e4m3", "8192^3", "fp8", 1.30, 1.31, 1.0),
+        r("matmul_fp8_e4m3", "8192^3", "fp8", 0.9, None, 1.0, ok=False)]
+lines, result = H.moonshot_summary(rows)
+print("\n".join(lines)); json.dumps(result)
+assert result["fp16_met"] is False and result["fp8_met"] is True and result["fp16"]["kernel"] == "matmul_ref_s3"
+assert abs(result["cublas_fp16"]["ms"] - 1.70) < 1e-9  # the fastest cuBLAS is the bar
+lines, result = H.moonshot_summary([rows[0]])
+print("\n".join(lines)); assert "fp8_met" not in result
+lines, result = H.moonshot_summary([])
+print("\n".join(lines))
+print(H.library_cell(rows[0]), "|", H.library_cell(dict(torch_ms=1.0, torch_ok=True, torch_backend="SDPA flash", torch_cudnn_ms=0.9, torch_cudnn_ok=True)), "|", H.library_cell({}))
+print("cpu checks ok")
+
+# every make() on the stub: the code paths that build the library calls run
+failed = []
+for name, kernel, shape, make in cases:
+    if not ("mat" in name or "attn" in name):
+        continue
+    try:
+        c = make()
+        for call in c.get("torch", []):
+            assert call["key"] in ("torch", "torch_cudnn")
+            call["fn"]()
+            b = call["backend"]; b() if callable(b) else b
+        print(name, shape, [(call["key"], call["backend"] if isinstance(call["backend"], str) else "fn") for call in c.get("torch", [])], c.get("moonshot"))
+    except Exception as e:
+        failed.append((name, shape, repr(e)))
+print("failed:", failed)
+assert not failed
