@@ -29,6 +29,7 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::tritongpu_assign_latencies::PASS,
     &crate::tritongpu_schedule_loops::PASS,
     &crate::tritongpu_pipeline::PASS,
+    &crate::tritongpu_test_pipeline_lower_loop::PASS,
     &crate::triton_nvidia_optimize_descriptor_encoding::PASS,
     &crate::triton_nvidia_tma_lowering::PASS,
     &crate::tritium_ttgir_pipeline::PASS,

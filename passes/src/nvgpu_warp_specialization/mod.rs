@@ -119,7 +119,7 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
                 &format!("this loop asks for warp specialization (warp_specialize=True) but is compiled without it: {reason} (Tritium's nvgpu-warp-specialization handles loops of wgmma dots fed by descriptor loads, such as TMA-matmul K loops and attention loops, and persistent tile loops holding one)"),
             );
             // Said once: the later warning pass need not repeat it.
-            unsafe { mlir_sys::mlirOperationRemoveAttributeByName(lp.to_raw(), string_ref("tt.warp_specialize")) };
+            tritium_dialects::ir::remove_attribute(lp, "tt.warp_specialize");
         };
         if loops.len() > 1 {
             for lp in &loops {
@@ -130,8 +130,7 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
         match shape::analyze(loops[0], &entry).and_then(|plan| partitions::specialize(&plan, stages)) {
             Ok(()) => {
                 // As upstream: no software pipelining of any loop of the kernel on top.
-                let context_ref = function.context();
-                let context = unsafe { context_ref.to_ref() };
+                let context = tritium_dialects::ir::context_of(function.location());
                 let i32: Type = IntegerType::new(context, 32).into();
                 for lp in collect_ops(function, Order::Pre).into_iter().filter(|o| name_of(o) == "scf.for") {
                     set_attribute(&lp, "tt.num_stages", IntegerAttribute::new(i32, 0).into());
@@ -141,8 +140,4 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
         }
     }
     Ok(())
-}
-
-fn string_ref(text: &str) -> mlir_sys::MlirStringRef {
-    mlir_sys::MlirStringRef { data: text.as_ptr().cast(), length: text.len() }
 }

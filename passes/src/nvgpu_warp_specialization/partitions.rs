@@ -21,6 +21,7 @@ use melior::ir::{
 };
 use std::collections::{HashMap, HashSet};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::ir::handles::ValueHandle;
 use tritium_dialects::types::MemDesc;
 
 /// Registers each consumer warp group asks for when there are two (upstream's
@@ -232,9 +233,9 @@ pub(super) fn specialize(plan: &Plan, stages: i64) -> Result<(), String> {
     }
 
     for op in after_loop.iter().rev() {
-        unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+        crate::ir::erase(*op);
     }
-    unsafe { mlir_sys::mlirOperationDestroy(lp.to_raw()) };
+    crate::ir::erase(lp);
     Ok(())
 }
 
@@ -387,10 +388,10 @@ struct Consumer<'b, 'c, 'p, 'q> {
     plan: &'p Plan<'c, 'q>,
     group: i64,
     /// Half-tile descriptors made in the partition, by the original's key.
-    descriptors: HashMap<usize, mlir_sys::MlirValue>,
+    descriptors: HashMap<usize, ValueHandle>,
     /// Half-row splat constants made in the partition, by the original's
     /// key and the block they are made in.
-    half_constants: HashMap<(usize, usize), mlir_sys::MlirValue>,
+    half_constants: HashMap<(usize, usize), ValueHandle>,
 }
 
 impl<'c> Consumer<'_, 'c, '_, '_> {

@@ -28,8 +28,8 @@ use crate::ssa::{
 };
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
-    Block, BlockLike, BlockRef, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type, TypeLike,
-    Value, ValueLike,
+    Block, BlockLike, BlockRef, Identifier, Location, Operation, OperationRef, Region, RegionLike, Type, Value,
+    ValueLike,
 };
 use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
@@ -105,8 +105,7 @@ struct Expander<'c, 'a> {
 /// An `arith.constant` of `index` type.
 fn constant_index(value: Value) -> Option<i64> {
     defining_op(value).filter(|op| name_of(op) == "arith.constant")?;
-    // SAFETY: a live type.
-    if !unsafe { mlir_sys::mlirTypeIsAIndex(value.r#type().to_raw()) } {
+    if !tritium_dialects::ir::is_index(value.r#type()) {
         return None;
     }
     crate::op_traits::constant_integer(value)
@@ -521,8 +520,7 @@ fn div_ceil(a: i64, b: i64) -> i64 {
 
 /// A detached deep copy of `op`.
 pub fn clone<'c>(op: &OperationRef<'c, '_>) -> Operation<'c> {
-    // SAFETY: a live op; the clone is owned by the returned handle.
-    unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) }
+    tritium_dialects::ir::clone_op(op)
 }
 
 /// MLIR's `OpBuilder::clone(op, mapping)`: a copy of `op` at the builder's

@@ -136,10 +136,7 @@ pub fn add_iter_args<'c, 'a>(lp: OperationRef<'c, 'a>, extra: &[Value<'c, 'a>]) 
         .build()
         .expect("a valid scf.for");
     let new = lp.block().expect("a loop in a block").insert_operation_before(lp, new);
-    // SAFETY: both regions are live; the new one is empty.
-    unsafe {
-        mlir_sys::mlirRegionTakeBody(new.region_at(0).unwrap().to_raw(), lp.region_at(0).unwrap().to_raw());
-    }
+    tritium_dialects::ir::take_region_body(&new, &lp, 0).expect("scf.for has a body region");
     let block = body(&new).expect("the moved body");
     for value in extra {
         block.add_argument(value.r#type(), value.location());
@@ -153,9 +150,7 @@ pub fn add_iter_args<'c, 'a>(lp: OperationRef<'c, 'a>, extra: &[Value<'c, 'a>]) 
 
 /// Removes attribute `name` from `op` if it has it.
 pub fn remove_attribute(op: &OperationRef, name: &str) {
-    let name = mlir_sys::MlirStringRef { data: name.as_ptr().cast(), length: name.len() };
-    // SAFETY: a live op; removing an attribute it may not have is a no-op.
-    unsafe { mlir_sys::mlirOperationRemoveAttributeByName(op.to_raw(), name) };
+    tritium_dialects::ir::remove_attribute(op, name);
 }
 
 /// Replaces the uses of `old` by `new` where `keep` holds for the user.

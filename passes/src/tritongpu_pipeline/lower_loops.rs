@@ -148,7 +148,8 @@ pub fn first_use_of<'c, 'a>(
 
 /// Upstream `getDefUseStageDiff`: how many stages after a load its first
 /// user runs (users of a `local_alloc` of the load count, the alloc going
-/// away; a user in a later cluster counts one stage later).
+/// away; a user in a later cluster counts one stage later; a
+/// `ttng.wait_barrier` on the buffer holds it up to its own stage).
 fn def_use_stage_diff(load: &OperationRef, lp: &OperationRef, schedule: &Schedule) -> Result<i64, PassFailed> {
     let (def_stage, def_cluster) = schedule.get(load).ok_or_else(|| fail(load, "op not found in the schedule"))?;
     let mut users = top_level_users(load, lp);
@@ -167,6 +168,12 @@ fn def_use_stage_diff(load: &OperationRef, lp: &OperationRef, schedule: &Schedul
             stage += 1;
         }
         use_stage = Some(use_stage.map_or(stage, |s| s.min(stage)));
+    }
+    // A `ttng.wait_barrier` depending on the buffer keeps it in use until
+    // the wait is over: the buffer must live until the latest such wait.
+    for wait in users.iter().filter(|user| name_of(user) == "ttng.wait_barrier") {
+        let (stage, _) = schedule.get(wait).ok_or_else(|| fail(wait, "op not found in the schedule"))?;
+        use_stage = Some(use_stage.map_or(stage, |s| s.max(stage)));
     }
     Ok(use_stage.map_or(0, |s| s - def_stage))
 }

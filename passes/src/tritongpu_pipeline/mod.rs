@@ -23,6 +23,8 @@ mod descriptors;
 mod expander;
 pub(crate) mod loops;
 mod lower_loops;
+
+pub(crate) use lower_loops::lower_loops;
 mod mask;
 pub(crate) mod schedule;
 pub(crate) mod shared;

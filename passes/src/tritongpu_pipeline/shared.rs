@@ -9,8 +9,8 @@ use crate::dot_operand_layouts::swizzled_shared_for_dot_operand;
 use crate::ir::{name_of, tensor_parts};
 use crate::ssa::{defining_op, uses};
 use melior::ir::{
-    attribute::DenseI32ArrayAttribute, operation::OperationLike, Attribute, AttributeLike, Location, OperationRef,
-    Type, Value, ValueLike,
+    attribute::DenseI32ArrayAttribute, operation::OperationLike, Attribute, Location, OperationRef, Type, Value,
+    ValueLike,
 };
 use tritium_dialects::access::{float_attribute, OpAccess};
 use tritium_dialects::{
@@ -44,14 +44,7 @@ pub fn load_operands<'c, 'a>(load: &OperationRef<'c, 'a>) -> Option<LoadOperands
 pub fn is_zero_constant(value: Value) -> bool {
     let Some(producer) = defining_op(value).filter(|p| name_of(p) == "arith.constant") else { return false };
     let Ok(attribute) = producer.attribute("value") else { return false };
-    let raw = attribute.to_raw();
-    // SAFETY: live attributes; splat values are read only from splats.
-    let element = unsafe {
-        if !(mlir_sys::mlirAttributeIsADenseElements(raw) && mlir_sys::mlirDenseElementsAttrIsSplat(raw)) {
-            return false;
-        }
-        Attribute::from_raw(mlir_sys::mlirDenseElementsAttrGetSplatValue(raw))
-    };
+    let Some(element) = tritium_dialects::ir::splat_value(attribute) else { return false };
     if let Ok(float) = float_attribute(element) {
         return float.value() == 0.0;
     }

@@ -36,6 +36,10 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
         "allocate-shared-memory-nv's allocation for the module's own target (its snapshots); upstream's lit tests check it",
     ),
     (
+        "tritongpu-test-pipeline-lower-loop",
+        "the first step of tritongpu-pipeline (its snapshots) under upstream's test flag; no corpus stage precedes it, upstream's pipeline-lower-loop lit test checks it",
+    ),
+    (
         "tritium-warn-unspecialized-loops",
         "only warns (no IR change); the warp_specialize tests and TritonGPU lit tests check its diagnostics",
     ),
