@@ -72,18 +72,7 @@ pub fn num_stages_or_default(lp: &OperationRef, default: i64) -> i64 {
     int_attribute(lp, NUM_STAGES).unwrap_or(default)
 }
 
-/// The op of `block` that is or contains `op` (upstream
-/// `Block::findAncestorOpInBlock`).
-pub fn ancestor_in_block<'c, 'a>(block: &BlockRef<'c, 'a>, op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let mut current = Some(op);
-    while let Some(op) = current {
-        if op.block().as_ref() == Some(block) {
-            return Some(op);
-        }
-        current = op.parent_operation();
-    }
-    None
-}
+pub use tritium_dialects::ir::ancestor_in_block;
 
 /// `op` and the ops nested in it, nested ones first (MLIR's default
 /// post-order walk).
