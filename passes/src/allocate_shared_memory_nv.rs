@@ -141,11 +141,11 @@ pub(crate) fn allocate_module(module: OperationRef, capability: u32, limit: Opti
     for inner in &nested {
         allocate_module(*inner, capability, limit)?;
     }
-    if !nested.is_empty() && crate::ir::module_functions(module).is_empty() {
+    let order = crate::ir::module_functions(module);
+    if !nested.is_empty() && order.is_empty() {
         return Ok(());
     }
     let mut functions = HashMap::new();
-    let order = crate::ir::module_functions(module);
     for op in &order {
         let name = op.attribute("sym_name").ok().and_then(tritium_dialects::access::string_attribute_value);
         functions.insert(name.unwrap_or_default(), *op);

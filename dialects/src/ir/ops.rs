@@ -206,21 +206,7 @@ pub fn module_functions<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRe
 /// modules parses as one implicit module holding them, as upstream's lit
 /// tests have it): passes that work module by module visit each.
 pub fn nested_modules<'c, 'a>(module: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut found = Vec::new();
-    for region in module.regions() {
-        let mut block = region.first_block();
-        while let Some(b) = block {
-            let mut next = b.first_operation();
-            while let Some(op) = next {
-                if name_of(&op) == "builtin.module" {
-                    found.push(op);
-                }
-                next = op.next_in_block();
-            }
-            block = b.next_in_region();
-        }
-    }
-    found
+    crate::ir::ops_in_regions(&module).into_iter().filter(|op| name_of(op) == "builtin.module").collect()
 }
 
 /// Builds an operation by name with operands, result types and attributes.
