@@ -95,22 +95,28 @@ fn warnings(compiled: &tritium_lowering::Compiled) -> Vec<&String> {
     compiled.warnings.iter().filter(|w| w.contains(": warning: ")).collect()
 }
 
+/// `kernel`'s TTIR compiles without warnings into a producer warp group and
+/// two consumer groups: 12 warps, registers handed over with setmaxnreg
+/// (40 / 232), and SASS with the register reallocation, `hgmma` (the
+/// consumers' wgmma shape) and TMA loads and stores.
+fn assert_two_consumer_groups(kernel: &str, hgmma: &str) {
+    let compiled = compile_source(&corpus_ttir(kernel), kernel, &options(), false).unwrap();
+    assert!(warnings(&compiled).is_empty(), "{kernel}: {:?}", compiled.warnings);
+    assert_eq!(compiled.bundle.info.num_warps, 12, "{kernel}: the producer's 4 warps and two consumer groups");
+    let ptx = compiled.bundle.ptx.split_whitespace().collect::<Vec<_>>().join(" ");
+    for text in ["setmaxnreg.dec.sync.aligned.u32 40", "setmaxnreg.inc.sync.aligned.u32 232"] {
+        assert!(ptx.contains(text), "{kernel}: no `{text}` in the PTX");
+    }
+    let sass = sass_of(&compiled.bundle, kernel).unwrap();
+    for instruction in ["USETMAXREG.DEALLOC", "USETMAXREG.TRY_ALLOC", hgmma, "UTMALDG.2D", "UTMASTG.2D"] {
+        assert!(sass.contains(instruction), "{kernel}: no {instruction} in the SASS");
+    }
+}
+
 #[test]
 fn ttir_of_a_128_row_tile_is_split_between_two_consumer_groups() {
     for kernel in ["ws_device_desc_matmul", "ws_persistent_desc_matmul"] {
-        let compiled = compile_source(&corpus_ttir(kernel), kernel, &options(), false).unwrap();
-        assert!(warnings(&compiled).is_empty(), "{kernel}: {:?}", compiled.warnings);
-        assert_eq!(compiled.bundle.info.num_warps, 12, "{kernel}: the producer's 4 warps and two consumer groups");
-        let ptx = compiled.bundle.ptx.split_whitespace().collect::<Vec<_>>().join(" ");
-        for text in ["setmaxnreg.dec.sync.aligned.u32 40", "setmaxnreg.inc.sync.aligned.u32 232"] {
-            assert!(ptx.contains(text), "{kernel}: no `{text}` in the PTX");
-        }
-        let sass = sass_of(&compiled.bundle, kernel).unwrap();
-        for instruction in
-            ["USETMAXREG.DEALLOC", "USETMAXREG.TRY_ALLOC", "HGMMA.64x128x16.F32", "UTMALDG.2D", "UTMASTG.2D"]
-        {
-            assert!(sass.contains(instruction), "{kernel}: no {instruction} in the SASS");
-        }
+        assert_two_consumer_groups(kernel, "HGMMA.64x128x16.F32");
     }
 }
 
@@ -127,19 +133,7 @@ fn ttir_of_an_attention_loop_is_split_between_two_consumer_groups() {
         "ws_attn_tut06_d64_causal",
         "ws_attn_tut06_d128_causal",
     ] {
-        let compiled = compile_source(&corpus_ttir(kernel), kernel, &options(), false).unwrap();
-        assert!(warnings(&compiled).is_empty(), "{kernel}: {:?}", compiled.warnings);
-        assert_eq!(compiled.bundle.info.num_warps, 12, "{kernel}: the producer's 4 warps and two consumer groups");
-        let ptx = compiled.bundle.ptx.split_whitespace().collect::<Vec<_>>().join(" ");
-        for text in ["setmaxnreg.dec.sync.aligned.u32 40", "setmaxnreg.inc.sync.aligned.u32 232"] {
-            assert!(ptx.contains(text), "{kernel}: no `{text}` in the PTX");
-        }
-        let sass = sass_of(&compiled.bundle, kernel).unwrap();
-        for instruction in
-            ["USETMAXREG.DEALLOC", "USETMAXREG.TRY_ALLOC", "HGMMA.64x64x16.F32", "UTMALDG.2D", "UTMASTG.2D"]
-        {
-            assert!(sass.contains(instruction), "{kernel}: no {instruction} in the SASS");
-        }
+        assert_two_consumer_groups(kernel, "HGMMA.64x64x16.F32");
     }
 }
 
