@@ -457,20 +457,21 @@ def case_list():
     cases.append(("tma_matmul", "tma_matmul", "4096^3", lambda: tma_matmul(4096)))
     cases.append(("tma_matmul", "tma_matmul", "8192^3", lambda: tma_matmul(8192)))
 
-    def device_desc_matmul(size):
-        # Device-side descriptors: the kernel builds its tensormaps in global scratch (the
-        # JIT's comes from triton.set_allocator).
+    def device_desc_kernel(size, jit, grid, constexprs, jit_opts):
+        """A matmul over device-side descriptors, (a, b, c, M, N, K) with B K-major: the kernel
+        builds its tensormaps in global scratch (the JIT's comes from triton.set_allocator)."""
         triton.set_allocator(lambda nbytes, align, stream: torch.empty(nbytes, dtype=torch.int8, device=dev))
         m = n = k = size
         a = torch.randn(m, k, device=dev, dtype=torch.float16)
         b = torch.randn(n, k, device=dev, dtype=torch.float16)
         c = torch.empty(m, n, device=dev, dtype=torch.float16)
         ref = (a.float() @ b.float().T).to(torch.float16)
-        return dict(args=[a, b, c, m, n, k], out=[c], ref=[ref], grid=(m // 128, n // 128),
-                    constexprs=dict(BM=128, BN=128, BK=64), tol=(0.25, 1e-2), flops=2 * m * n * k,
-                    jit=TK.device_desc_matmul, jit_opts=dict(num_stages=3), torch=[cublas(a, b.T, c)],
+        return dict(args=[a, b, c, m, n, k], out=[c], ref=[ref], grid=grid(m, n), constexprs=constexprs,
+                    tol=(0.25, 1e-2), flops=2 * m * n * k, jit=jit, jit_opts=jit_opts, torch=[cublas(a, b.T, c)],
                     moonshot="fp16")
-    cases.append(("device_desc_matmul", "device_desc_matmul", "4096^3", lambda: device_desc_matmul(4096)))
+    cases.append(("device_desc_matmul", "device_desc_matmul", "4096^3",
+                  lambda: device_desc_kernel(4096, TK.device_desc_matmul, lambda m, n: (m // 128, n // 128),
+                                             dict(BM=128, BN=128, BK=64), dict(num_stages=3))))
 
     def tma_store_epilogue(m, n):
         x = torch.randn(m, n, device=dev, dtype=torch.float32)
@@ -509,17 +510,6 @@ def case_list():
         cases.append(("persist_tma_matmul_fp8e4m3", "persist_tma_matmul_fp8e4m3", f"{size}^3",
                       lambda size=size: persist_tma_matmul(size, True)))
 
-    def device_desc_kernel(size, jit, grid, constexprs, jit_opts):
-        """A matmul over device-side descriptors, (a, b, c, M, N, K) with B K-major."""
-        triton.set_allocator(lambda nbytes, align, stream: torch.empty(nbytes, dtype=torch.int8, device=dev))
-        m = n = k = size
-        a = torch.randn(m, k, device=dev, dtype=torch.float16)
-        b = torch.randn(n, k, device=dev, dtype=torch.float16)
-        c = torch.empty(m, n, device=dev, dtype=torch.float16)
-        ref = (a.float() @ b.float().T).to(torch.float16)
-        return dict(args=[a, b, c, m, n, k], out=[c], ref=[ref], grid=grid(m, n), constexprs=constexprs,
-                    tol=(0.25, 1e-2), flops=2 * m * n * k, jit=jit, jit_opts=jit_opts, torch=[cublas(a, b.T, c)],
-                    moonshot="fp16")
     persistent = lambda m, n: (min(persistent_programs, (m // 128) * (n // 128)),)
     for size in (4096, 8192):
         cases.append(("persist_device_desc_matmul_f16", "persist_device_desc_matmul_f16", f"{size}^3",
