@@ -140,8 +140,7 @@ def run(args):
                 if not os.path.exists(meta_path):
                     continue
                 meta = json.load(open(meta_path))
-                kernel = harness.PtxKernel(os.path.join(folder, f"{stage}.ptx"), meta["name"], meta["num_warps"],
-                                           meta["shared"])
+                kernel = harness.PtxKernel.from_bundle(os.path.join(folder, f"{stage}.ptx"), meta)
                 poison(spec, values, torch)
                 # Scalars: harness.PtxKernel passes Python ints as i32 and floats as f32 (the SPEC's types).
                 kernel(spec["grid"], values)

@@ -99,6 +99,15 @@ class PtxKernel:
             check(cu.cuFuncSetAttribute(self.function,
                   cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared))
 
+    @classmethod
+    def from_bundle(cls, ptx_path, meta, extra_null_args=0, tensordesc_meta=None):
+        """The kernel of a bundle (its PTX and json): the json gives the name, warps, shared
+        memory, descriptors and global scratch, so that every launcher passes the parameters
+        the kernel declares (a missing scratch pointer fails the launch with INVALID_VALUE)."""
+        return cls(ptx_path, meta["name"], meta["num_warps"], meta["shared"], extra_null_args=extra_null_args,
+                   tensordesc_meta=tensordesc_meta if tensordesc_meta is not None else meta.get("tensordesc_meta"),
+                   global_scratch_size=meta.get("global_scratch_size"))
+
     def __call__(self, grid, args):
         if any(isinstance(a, TmaDesc) for a in args):
             return self.launch_with_descriptors(grid, args)
@@ -673,17 +682,12 @@ def main():
             upstream_meta = load_bundle(os.path.join(bench_dir, "upstream", args.target), case)
             launchers = {}
             if meta:
-                launchers["tritium"] = PtxKernel(os.path.join(bench_dir, "tritium", args.target, case + ".ptx"),
-                                                 meta["name"], meta["num_warps"], meta["shared"],
-                                                 tensordesc_meta=meta.get("tensordesc_meta"),
-                                                 global_scratch_size=meta.get("global_scratch_size"))
+                launchers["tritium"] = PtxKernel.from_bundle(
+                    os.path.join(bench_dir, "tritium", args.target, case + ".ptx"), meta)
             ttir_meta = load_bundle(os.path.join(bench_dir, "tritium-ttir", args.target), case)
             if ttir_meta:
-                launchers["tritium_from_ttir"] = PtxKernel(
-                    os.path.join(bench_dir, "tritium-ttir", args.target, case + ".ptx"),
-                    ttir_meta["name"], ttir_meta["num_warps"], ttir_meta["shared"],
-                    tensordesc_meta=ttir_meta.get("tensordesc_meta"),
-                    global_scratch_size=ttir_meta.get("global_scratch_size"))
+                launchers["tritium_from_ttir"] = PtxKernel.from_bundle(
+                    os.path.join(bench_dir, "tritium-ttir", args.target, case + ".ptx"), ttir_meta)
             if upstream_meta:
                 upstream_descriptors = upstream_meta.get("tensordesc_meta")
                 if not upstream_descriptors and meta and meta.get("tensordesc_meta"):
@@ -692,11 +696,9 @@ def main():
                     # (test/fixtures/tma/upstream_meta.json), and a wrong box would fail the check.
                     upstream_descriptors = meta["tensordesc_meta"]
                     row["triton_ptx_tensordesc_meta"] = "tritium's"
-                launchers["triton_ptx"] = PtxKernel(os.path.join(bench_dir, "upstream", args.target, case + ".ptx"),
-                                                    upstream_meta["name"], upstream_meta["num_warps"],
-                                                    upstream_meta["shared"], extra_null_args=2,
-                                                    tensordesc_meta=upstream_descriptors,
-                                                    global_scratch_size=upstream_meta.get("global_scratch_size"))
+                launchers["triton_ptx"] = PtxKernel.from_bundle(
+                    os.path.join(bench_dir, "upstream", args.target, case + ".ptx"), upstream_meta,
+                    extra_null_args=2, tensordesc_meta=upstream_descriptors)
             num_warps = (meta or upstream_meta or {}).get("num_warps", 4)
             jit = c["jit"]
             jit_args = c.get("jit_args", c["args"])

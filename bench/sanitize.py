@@ -90,9 +90,7 @@ def run(args):
                 print(f"@@@ CASE {case} | {shape} | {launcher} | {target}", flush=True)
                 try:
                     c = make()
-                    kernel_fn = harness.PtxKernel(os.path.join(directory, case + ".ptx"), meta["name"],
-                                                  meta["num_warps"], meta["shared"],
-                                                  tensordesc_meta=meta.get("tensordesc_meta"))
+                    kernel_fn = harness.PtxKernel.from_bundle(os.path.join(directory, case + ".ptx"), meta)
                     for o in c["out"]:
                         o.fill_(float("nan")) if o.is_floating_point() else o.fill_(-1)
                     grid = tuple(c["grid"])
