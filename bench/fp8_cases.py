@@ -179,7 +179,8 @@ def scaled_dot(type_a, type_b, scale_a, scale_b, blocks, dev, jit):
                 tol=(bound * 2.0 ** -16, 0), flops=2 * bm * bn * bk, jit=jit)
 
 
-def fp8_cases(dev="cuda"):
+def fp8_cases(dev="cuda", dim=lambda big, little: big):
+    """dim: harness.case_list's sizes (the big ones, or cut down for racecheck)."""
     cases = []
     for fmt in ["e4m3", "e5m2"]:
         cases.append((f"fp8_copy_{fmt}", "fp8_copy", "n=16777216", lambda f=fmt: copy(f, 1 << 24, dev)))
@@ -193,11 +194,11 @@ def fp8_cases(dev="cuda"):
     cases.append(("fp8_cast_f32_to_e5m2_rtz", "fp8_cast_rtz", "n=1048576",
                   lambda: downcast("f32", "e5m2", 1 << 20, dev, rtz=True)))
     big = (128, 256, 128)
-    cases.append(("matmul_fp8_e4m3", "matmul_fp8", "4096^3", lambda: matmul("e4m3", 4096, big, True, dev)))
-    cases.append(("matmul_fp8_e4m3", "matmul_fp8", "8192^3", lambda: matmul("e4m3", 8192, big, True, dev)))
-    cases.append(("matmul_fp8_e5m2", "matmul_fp8", "4096^3", lambda: matmul("e5m2", 4096, big, True, dev)))
-    cases.append(("matmul_fp8_e4m3_bn", "matmul_fp8", "4096^3",
-                  lambda: matmul("e4m3", 4096, (128, 128, 64), False, dev)))
+    cases.append(("matmul_fp8_e4m3", "matmul_fp8", f"{dim(4096, 512)}^3", lambda: matmul("e4m3", dim(4096, 512), big, True, dev)))
+    cases.append(("matmul_fp8_e4m3", "matmul_fp8", f"{dim(8192, 1024)}^3", lambda: matmul("e4m3", dim(8192, 1024), big, True, dev)))
+    cases.append(("matmul_fp8_e5m2", "matmul_fp8", f"{dim(4096, 512)}^3", lambda: matmul("e5m2", dim(4096, 512), big, True, dev)))
+    cases.append(("matmul_fp8_e4m3_bn", "matmul_fp8", f"{dim(4096, 512)}^3",
+                  lambda: matmul("e4m3", dim(4096, 512), (128, 128, 64), False, dev)))
     for case in F8.SCALED + F8.SCALED_SM90_ONLY:
         k = case["const"]
         blocks = (k["BM"], k["BN"], k["BK"])

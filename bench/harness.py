@@ -199,16 +199,24 @@ def sdpa_calls(q, k, v, causal, scale):
     return calls
 
 
-def case_list():
+def case_list(small=False):
     """(case name, corpus kernel, shape text, make(inputs), grid, args, outputs, reference, tolerance, bytes)
 
     A case may also give `torch`: torch's own library calls on the same inputs (dicts: key, the
     prefix of the row's keys, "torch" or "torch_cudnn"; backend, a name or a function giving it;
     fn, which returns the output to compare with the first reference; context, optional, a
     function giving the context manager the call runs in), and `moonshot`: "fp16" or "fp8" for
-    the matmuls the moonshot summary compares."""
+    the matmuls the moonshot summary compares.
+
+    small: the loops' trip counts cut down (K, sequence lengths, the rows of a persistent
+    program) for compute-sanitizer's racecheck, whose cost grows with every shared-memory
+    access of a program; `dim(big, little)` gives each such size, and shapes stay masked
+    where the big one is."""
     dev = "cuda"
     cases = []
+
+    def dim(big, little):
+        return little if small else big
 
     def cublas(a, b, like, backend="cuBLAS"):
         """torch's own matmul of the same operands (cuBLAS), into an output allocated once."""
@@ -238,7 +246,7 @@ def case_list():
         return dict(args=args, out=[out], ref=[ref], grid=grid, constexprs=dict(BLOCK=block), tol=(1e-6, 1e-4),
                     bytes=2 * 4 * rows * cols, jit=K.softmax_persistent if persistent else K.softmax)
     cases.append(("softmax", "softmax", "32768x1024", lambda: softmax(32768, 1024, 1024, False)))
-    cases.append(("softmax_persistent", "softmax_persistent", "4096x4096", lambda: softmax(4096, 4096, 4096, True)))
+    cases.append(("softmax_persistent", "softmax_persistent", f"{dim(4096, 256)}x4096", lambda: softmax(dim(4096, 256), 4096, 4096, True)))
 
     def norm(kind, rows, cols, block, dtype):
         x = torch.randn(rows, cols, device=dev, dtype=dtype); w = torch.randn(cols, device=dev, dtype=dtype)
@@ -279,13 +287,13 @@ def case_list():
                     tol=(0.25, 1e-2) if dtype == torch.float16 else (1.0, 2e-2), flops=2 * m * n * k, jit=getattr(K, kernel),
                     jit_opts=dict(num_stages=stages or (3 if group else 1)), torch=[cublas(a, b, c)],
                     moonshot="fp16" if dtype == torch.float16 else None)
-    cases.append(("matmul_naive_f16", "matmul_naive", "2048^3", lambda: matmul(2048, "matmul_naive", (64, 64, 32), 0)))
-    cases.append(("matmul_grouped_f16", "matmul_grouped", "4096^3", lambda: matmul(4096, "matmul_grouped", (128, 128, 64), 8)))
-    cases.append(("matmul_bf16", "matmul_grouped", "4096^3",
-                  lambda: matmul(4096, "matmul_grouped", (128, 128, 64), 8, dtype=torch.bfloat16)))
+    cases.append(("matmul_naive_f16", "matmul_naive", f"{dim(2048, 512)}^3", lambda: matmul(dim(2048, 512), "matmul_naive", (64, 64, 32), 0)))
+    cases.append(("matmul_grouped_f16", "matmul_grouped", f"{dim(4096, 512)}^3", lambda: matmul(dim(4096, 512), "matmul_grouped", (128, 128, 64), 8)))
+    cases.append(("matmul_bf16", "matmul_grouped", f"{dim(4096, 512)}^3",
+                  lambda: matmul(dim(4096, 512), "matmul_grouped", (128, 128, 64), 8, dtype=torch.bfloat16)))
     # The reference configurations (../shared/reference/triton-3.6-h100.md): 128x256x64, 8 warps.
-    cases.append(("matmul_ref_s4", "matmul_grouped", "4096^3", lambda: matmul(4096, "matmul_grouped", (128, 256, 64), 8, 4)))
-    cases.append(("matmul_ref_s3", "matmul_grouped", "8192^3", lambda: matmul(8192, "matmul_grouped", (128, 256, 64), 8, 3)))
+    cases.append(("matmul_ref_s4", "matmul_grouped", f"{dim(4096, 512)}^3", lambda: matmul(dim(4096, 512), "matmul_grouped", (128, 256, 64), 8, 4)))
+    cases.append(("matmul_ref_s3", "matmul_grouped", f"{dim(8192, 512)}^3", lambda: matmul(dim(8192, 512), "matmul_grouped", (128, 256, 64), 8, 3)))
 
     # The ungrouped int8 and tf32 kernels (grid M/BM x N/BN, unit inner strides). Shapes that
     # are not multiples of the blocks exercise the masks (M, N, K stay multiples of 16, as the
@@ -313,8 +321,8 @@ def case_list():
         ref = (a.double() @ b.double()).to(torch.int32)
         int_mm = dict(key="torch", backend="cuBLAS int8 (_int_mm)", fn=lambda: torch._int_mm(a, b))
         return plain_matmul(a, b, c, ref, (128, 128, 64), (0, 0), K.matmul_i8, int_mm)
-    cases.append(("matmul_i8", "matmul_i8", "4096^3", lambda: matmul_i8(4096)))
-    cases.append(("matmul_i8", "matmul_i8", "2000^3 (masked)", lambda: matmul_i8(2000)))
+    cases.append(("matmul_i8", "matmul_i8", f"{dim(4096, 512)}^3", lambda: matmul_i8(dim(4096, 512))))
+    cases.append(("matmul_i8", "matmul_i8", f"{dim(2000, 464)}^3 (masked)", lambda: matmul_i8(dim(2000, 464))))
 
     def matmul_tf32(size):
         a = torch.randn(size, size, device=dev)
@@ -339,8 +347,8 @@ def case_list():
                 torch.backends.cuda.matmul.allow_tf32 = saved
         library["fn"] = tf32_call
         return plain_matmul(a, b, c, ref, (128, 128, 32), (0.5, 1e-2), K.matmul_tf32, library)
-    cases.append(("matmul_tf32", "matmul_tf32", "4096^3", lambda: matmul_tf32(4096)))
-    cases.append(("matmul_tf32", "matmul_tf32", "2000^3 (masked)", lambda: matmul_tf32(2000)))
+    cases.append(("matmul_tf32", "matmul_tf32", f"{dim(4096, 512)}^3", lambda: matmul_tf32(dim(4096, 512))))
+    cases.append(("matmul_tf32", "matmul_tf32", f"{dim(2000, 464)}^3 (masked)", lambda: matmul_tf32(dim(2000, 464))))
 
     def attention_inputs(z, h, n_ctx, d, causal):
         """q, k, v, o ([Z, H, N, D] fp16), the scale, the fp32 reference and the flops of a forward."""
@@ -364,13 +372,13 @@ def case_list():
                     grid=(n_ctx // 128, z * h), constexprs=dict(HEAD_DIM=d, BLOCK_M=128, BLOCK_N=64, CAUSAL=causal),
                     tol=(1e-2, 1e-2), flops=flops, jit=K.attn_fwd, jit_opts=dict(num_stages=stages),
                     torch=sdpa_calls(q, k, v, causal, scale))
-    cases.append(("attn_fwd_d64", "attn_fwd", "Z4 H16 N4096 D64", lambda: attention(4, 16, 4096, 64, False)))
-    cases.append(("attn_fwd_causal_d128", "attn_fwd", "Z4 H16 N4096 D128 causal", lambda: attention(4, 16, 4096, 128, True)))
+    cases.append(("attn_fwd_d64", "attn_fwd", f"Z4 H16 N{dim(4096, 512)} D64", lambda: attention(4, 16, dim(4096, 512), 64, False)))
+    cases.append(("attn_fwd_causal_d128", "attn_fwd", f"Z4 H16 N{dim(4096, 512)} D128 causal", lambda: attention(4, 16, dim(4096, 512), 128, True)))
     # The reference shapes and configurations: B=4 H=32 S=4096, 8 warps.
-    cases.append(("attn_ref_d64", "attn_fwd", "B4 H32 S4096 D64", lambda: attention(4, 32, 4096, 64, False, 4)))
-    cases.append(("attn_ref_d64_causal", "attn_fwd", "B4 H32 S4096 D64 causal", lambda: attention(4, 32, 4096, 64, True, 3)))
-    cases.append(("attn_ref_d128", "attn_fwd", "B4 H32 S4096 D128", lambda: attention(4, 32, 4096, 128, False, 4)))
-    cases.append(("attn_ref_d128_causal", "attn_fwd", "B4 H32 S4096 D128 causal", lambda: attention(4, 32, 4096, 128, True, 3)))
+    cases.append(("attn_ref_d64", "attn_fwd", f"B4 H32 S{dim(4096, 512)} D64", lambda: attention(4, 32, dim(4096, 512), 64, False, 4)))
+    cases.append(("attn_ref_d64_causal", "attn_fwd", f"B4 H32 S{dim(4096, 512)} D64 causal", lambda: attention(4, 32, dim(4096, 512), 64, True, 3)))
+    cases.append(("attn_ref_d128", "attn_fwd", f"B4 H32 S{dim(4096, 512)} D128", lambda: attention(4, 32, dim(4096, 512), 128, False, 4)))
+    cases.append(("attn_ref_d128_causal", "attn_fwd", f"B4 H32 S{dim(4096, 512)} D128 causal", lambda: attention(4, 32, dim(4096, 512), 128, True, 3)))
 
     # Scans, argmax (a two-operand tt.reduce), atomics and a 3-D grid. The inputs of the atomic
     # kernels are multiples of 1/4, so that float sums are exact whatever order the atomics
@@ -432,7 +440,7 @@ def case_list():
                     bytes=2 * 2 * batch * m * n, jit=K.transpose_3d)
     cases.append(("transpose_3d", "transpose_3d", "16x2048x2048", lambda: transpose_3d(16, 2048, 2048)))
     cases.append(("transpose_3d", "transpose_3d", "3x1008x2000 (masked)", lambda: transpose_3d(3, 1008, 2000)))
-    cases += fp8_cases(dev)  # bench/fp8_cases.py
+    cases += fp8_cases(dev, dim)  # bench/fp8_cases.py
 
     # TMA (sm_90): host-side tensor descriptors (test/fixtures/tma/kernels.py). Each descriptor
     # argument is the CUtensorMap, then its shape (i32) and strides (i64), as upstream's TTIR
@@ -463,8 +471,8 @@ def case_list():
                     grid=(m // 128, n // 128), constexprs=dict(BM=128, BN=128, BK=64), tol=(0.25, 1e-2),
                     flops=2 * m * n * k, jit=TK.tma_matmul, jit_opts=dict(num_stages=3),
                     torch=[cublas(a, b.T, c)], moonshot="fp16")
-    cases.append(("tma_matmul", "tma_matmul", "4096^3", lambda: tma_matmul(4096)))
-    cases.append(("tma_matmul", "tma_matmul", "8192^3", lambda: tma_matmul(8192)))
+    cases.append(("tma_matmul", "tma_matmul", f"{dim(4096, 512)}^3", lambda: tma_matmul(dim(4096, 512))))
+    cases.append(("tma_matmul", "tma_matmul", f"{dim(8192, 1024)}^3", lambda: tma_matmul(dim(8192, 1024))))
 
     def device_desc_kernel(size, jit, grid, constexprs, jit_opts):
         """A matmul over device-side descriptors, (a, b, c, M, N, K) with B K-major: the kernel
@@ -478,8 +486,8 @@ def case_list():
         return dict(args=[a, b, c, m, n, k], out=[c], ref=[ref], grid=grid(m, n), constexprs=constexprs,
                     tol=(0.25, 1e-2), flops=2 * m * n * k, jit=jit, jit_opts=jit_opts, torch=[cublas(a, b.T, c)],
                     moonshot="fp16")
-    cases.append(("device_desc_matmul", "device_desc_matmul", "4096^3",
-                  lambda: device_desc_kernel(4096, TK.device_desc_matmul, lambda m, n: (m // 128, n // 128),
+    cases.append(("device_desc_matmul", "device_desc_matmul", f"{dim(4096, 512)}^3",
+                  lambda: device_desc_kernel(dim(4096, 512), TK.device_desc_matmul, lambda m, n: (m // 128, n // 128),
                                              dict(BM=128, BN=128, BK=64), dict(num_stages=3))))
 
     def tma_store_epilogue(m, n):
@@ -513,14 +521,14 @@ def case_list():
                     flops=2 * m * n * k, jit=HC.persist_tma_matmul,
                     jit_opts=dict(num_stages=4),
                     torch=[scaled_mm_call(a, b.T) if fp8 else cublas(a, b.T, c)], moonshot="fp8" if fp8 else "fp16")
-    for size in (4096, 8192):
+    for size in (dim(4096, 512), dim(8192, 1024)):
         cases.append(("persist_tma_matmul_f16", "persist_tma_matmul_f16", f"{size}^3",
                       lambda size=size: persist_tma_matmul(size, False)))
         cases.append(("persist_tma_matmul_fp8e4m3", "persist_tma_matmul_fp8e4m3", f"{size}^3",
                       lambda size=size: persist_tma_matmul(size, True)))
 
     persistent = lambda m, n: (min(persistent_programs, (m // 128) * (n // 128)),)
-    for size in (4096, 8192):
+    for size in (dim(4096, 512), dim(8192, 1024)):
         cases.append(("persist_device_desc_matmul_f16", "persist_device_desc_matmul_f16", f"{size}^3",
                       lambda size=size: device_desc_kernel(
                           size, HC.persist_device_desc_matmul, persistent,
@@ -548,12 +556,12 @@ def case_list():
                     constexprs=dict(HEAD_DIM=d, BLOCK_M=128, BLOCK_N=block_n, CAUSAL=causal), tol=(1e-2, 1e-2),
                     flops=flops, jit=HC.attn_fwd_tma, jit_opts=dict(num_stages=3),
                     torch=sdpa_calls(q, k, v, causal, scale))
-    cases.append(("attn_fwd_tma_d64", "attn_fwd_tma_d64", "Z4 H16 N4096 D64", lambda: attention_tma(4, 16, 4096, 64, False)))
-    cases.append(("attn_fwd_tma_d64", "attn_fwd_tma_d64", "B4 H32 S4096 D64", lambda: attention_tma(4, 32, 4096, 64, False)))
-    cases.append(("attn_fwd_tma_d128_causal", "attn_fwd_tma_d128_causal", "Z4 H16 N4096 D128 causal",
-                  lambda: attention_tma(4, 16, 4096, 128, True)))
-    cases.append(("attn_fwd_tma_d128_causal", "attn_fwd_tma_d128_causal", "B4 H32 S4096 D128 causal",
-                  lambda: attention_tma(4, 32, 4096, 128, True)))
+    cases.append(("attn_fwd_tma_d64", "attn_fwd_tma_d64", f"Z4 H16 N{dim(4096, 512)} D64", lambda: attention_tma(4, 16, dim(4096, 512), 64, False)))
+    cases.append(("attn_fwd_tma_d64", "attn_fwd_tma_d64", f"B4 H32 S{dim(4096, 1024)} D64", lambda: attention_tma(4, 32, dim(4096, 1024), 64, False)))
+    cases.append(("attn_fwd_tma_d128_causal", "attn_fwd_tma_d128_causal", f"Z4 H16 N{dim(4096, 512)} D128 causal",
+                  lambda: attention_tma(4, 16, dim(4096, 512), 128, True)))
+    cases.append(("attn_fwd_tma_d128_causal", "attn_fwd_tma_d128_causal", f"B4 H32 S{dim(4096, 1024)} D128 causal",
+                  lambda: attention_tma(4, 32, dim(4096, 1024), 128, True)))
     return cases
 
 

@@ -7,23 +7,27 @@ included. Before each launch a marker line `@@@ CASE <case> | <shape> |
 so that sanitize.sh can attribute compute-sanitizer's reports (printed when the
 launch completes, at the synchronisation) to the kernel that made them.
 
-  python3 bench/sanitize.py [--filter RE] [--targets cuda90,cuda80] [--launchers tritium,tritium_from_ttir]
-                            [--max-programs N]
+  python3 bench/sanitize.py [--filter RE] [--targets cuda90,cuda80] [--launchers tritium,tritium_from_ttir,triton_ptx]
+                            [--max-programs N] [--small]
   python3 bench/sanitize.py --list        (no GPU, no torch: what would be launched, and what cannot be)
 
 --max-programs N launches at most N programs along each grid axis (racecheck
 and synccheck check what happens inside a CTA, and cost ~1000x a plain run on
 the full grids of the benchmark shapes); memcheck and initcheck run the full
-grid, whose last programs are the masked ones.
+grid, whose last programs are the masked ones. --small takes harness.case_list(small=True):
+the same kernels with their loops cut down (K, sequence lengths, a persistent program's rows),
+which racecheck needs: it costs minutes per program of a 4096^3 matmul.
 """
 import argparse, os, re, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-LAUNCHERS = {"tritium": "tritium", "tritium_from_ttir": "tritium-ttir"}  # launcher -> out/bench folder
+# launcher -> out/bench folder; triton_ptx is upstream's PTX of the same TTGIR (as the harness's
+# column of that name), to tell the kernels' own reports from the sanitizer's.
+LAUNCHERS = {"tritium": "tritium", "tritium_from_ttir": "tritium-ttir", "triton_ptx": "upstream"}
 
 
-def static_cases():
+def static_cases(small=False):
     """(case, corpus kernel, shape) of harness.case_list() and fp8_cases(), read from the source (no torch)."""
     pattern = re.compile(r'cases\.append\(\(\s*f?"([\w{}]+)",\s*"(\w+)",\s*f?"([^"]*)"')
     cases = []
@@ -33,6 +37,8 @@ def static_cases():
             names = [case]
             for key, values in (("{fmt}", ("e4m3", "e5m2")), ("{wide}", ("f16", "bf16", "f32"))):
                 names = [n.replace(key, v) for n in names for v in (values if key in n else (key,))]
+            # Sizes written dim(big, little): the list shows the big one (--small: the little one).
+            shape = re.sub(r"\{dim\((\d+), (\d+)\)\}", lambda m: m.group(2 if small else 1), shape)
             cases += [(n, kernel, shape) for n in names]
     return cases
 
@@ -50,7 +56,7 @@ def corpus_kernels(target):
 
 def list_launches(args):
     bench = os.path.join(ROOT, "out", "bench")
-    cases = static_cases()
+    cases = static_cases(args.small)
     launches = missing = 0
     for target in args.targets.split(","):
         covered = set()
@@ -78,7 +84,7 @@ def run(args):
     torch.cuda.init()
     torch.manual_seed(0)
     bench = os.path.join(ROOT, "out", "bench")
-    for case, kernel, shape, make in harness.case_list():
+    for case, kernel, shape, make in harness.case_list(small=args.small):
         if not re.search(args.filter, case + " " + shape):
             continue
         for target in args.targets.split(","):
@@ -90,7 +96,13 @@ def run(args):
                 print(f"@@@ CASE {case} | {shape} | {launcher} | {target}", flush=True)
                 try:
                     c = make()
-                    kernel_fn = harness.PtxKernel.from_bundle(os.path.join(directory, case + ".ptx"), meta)
+                    if launcher == "triton_ptx":  # upstream's two trailing scratch pointers; its descriptors
+                        tritium_meta = harness.load_bundle(os.path.join(bench, "tritium", target), case) or {}
+                        kernel_fn = harness.PtxKernel.from_bundle(
+                            os.path.join(directory, case + ".ptx"), meta, extra_null_args=2,
+                            tensordesc_meta=meta.get("tensordesc_meta") or tritium_meta.get("tensordesc_meta"))
+                    else:
+                        kernel_fn = harness.PtxKernel.from_bundle(os.path.join(directory, case + ".ptx"), meta)
                     for o in c["out"]:
                         o.fill_(float("nan")) if o.is_floating_point() else o.fill_(-1)
                     grid = tuple(c["grid"])
@@ -114,6 +126,8 @@ def main():
     parser.add_argument("--targets", default="cuda90,cuda80")
     parser.add_argument("--launchers", default="tritium,tritium_from_ttir")
     parser.add_argument("--max-programs", type=int, default=0)
+    parser.add_argument("--small", action="store_true",
+                        help="harness.case_list(small=True): loops cut down, for racecheck")
     parser.add_argument("--list", action="store_true")
     args = parser.parse_args()
     list_launches(args) if args.list else run(args)

@@ -11,7 +11,8 @@
 #            bench/sanitize.sh --dry-run          (lists the launches, and the corpus kernels without inputs)
 #   on the GPU machine (carry out/bench, out/tools):
 #            bench/sanitize.sh [--tools memcheck,racecheck,synccheck,initcheck] [--filter RE]
-#                              [--targets cuda90,cuda80] [--max-programs N]
+#                              [--targets cuda90,cuda80] [--max-programs N] [--small]
+#                              [--launchers tritium,tritium_from_ttir,triton_ptx]  (default: Tritium's two)
 #
 # One Python process per tool (bench/sanitize.py, launching every case once);
 # compute-sanitizer's reports are attributed to the launch whose marker precedes
@@ -26,12 +27,16 @@ filter=.
 targets=cuda90,cuda80
 max_programs=8
 dry_run=
+small=()
+launchers=tritium,tritium_from_ttir
 while [ $# -gt 0 ]; do
   case "$1" in
     --tools) tools=$2; shift 2 ;;
     --filter) filter=$2; shift 2 ;;
     --targets) targets=$2; shift 2 ;;
     --max-programs) max_programs=$2; shift 2 ;;
+    --small) small=(--small); shift ;;
+    --launchers) launchers=$2; shift 2 ;;
     --dry-run) dry_run=1; shift ;;
     --fetch)
       mkdir -p out/tools && pip download nvidia-cuda-sanitizer-api-cu12 --no-deps -d out/tools; exit $? ;;
@@ -41,7 +46,7 @@ done
 
 if [ -n "$dry_run" ]; then
   [ -d out/bench ] || echo "out/bench is missing: run bench/build.sh first" >&2
-  exec python3 bench/sanitize.py --list --filter "$filter" --targets "$targets"
+  exec python3 bench/sanitize.py --list --filter "$filter" --targets "$targets" "${small[@]}"
 fi
 
 # compute-sanitizer: on PATH, in a CUDA toolkit, or from the wheel --fetch put in out/tools.
@@ -74,7 +79,8 @@ for tool in ${tools//,/ }; do
   extra=(--report-api-errors no)
   # --error-exitcode: a report makes the run fail; --print-limit keeps a faulty kernel's log short.
   PYTHONUNBUFFERED=1 "$sanitizer" --tool "$tool" --print-limit 20 --error-exitcode 3 "${extra[@]}" \
-    python3 bench/sanitize.py --filter "$filter" --targets "$targets" --max-programs "$limit" \
+    python3 bench/sanitize.py --filter "$filter" --targets "$targets" --max-programs "$limit" "${small[@]}" \
+    --launchers "$launchers" \
     > "$out/sanitize-$tool.log" 2>&1
   code=$?
   [ $code -eq 0 ] || status=1

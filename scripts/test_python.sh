@@ -29,3 +29,10 @@ cc -std=c99 -Wall -Werror -Icapi/include capi/examples/compile.c -Ltarget/debug 
 source scripts/cuda-tools.sh
 # Triton's cubin stage runs Triton's bundled ptxas (TRITON_PTXAS_PATH overrides it).
 "$py" python/tests/test_tritium.py target/debug/tritium target/capi/compile target/debug/examples/embed
+# The GPU harness's CPU-side logic (case lists, small racecheck shapes, summaries), with torch and
+# the CUDA bindings mocked (it imports the kernels' triton.jit sources: needs triton).
+if "$py" -c "import triton" 2>/dev/null; then
+  "$py" bench/harness_cpu_check.py > /dev/null
+else
+  echo "test_python: bench/harness_cpu_check.py skipped (no triton)"
+fi
