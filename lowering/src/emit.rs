@@ -45,6 +45,11 @@ impl LowerError {
         }
     }
 
+    /// An error at `location` (an argument's, say), the message as given.
+    pub fn at_location(location: melior::ir::Location, message: impl Into<String>) -> LowerError {
+        LowerError { location: location.to_string(), message: message.into(), raw_location: location.to_raw() }
+    }
+
     /// Emits the error as an MLIR diagnostic at the op's location.
     pub fn emit(&self) {
         let location = unsafe { Location::from_raw(self.raw_location) };
@@ -712,6 +717,10 @@ fn lower_function<'c>(
     let mut parameter_attributes: Vec<Attribute> = Vec::new();
     for i in 0..function_type.input_count() {
         let ty = function_type.input(i).unwrap();
+        if let Some(problem) = function_abi::unsupported_kernel_parameter(ty).filter(|_| kernel) {
+            let at = entry.argument(i).map(|a| a.location()).unwrap_or(function_op.location());
+            return Err(LowerError::at_location(at, format!("'tt.func': {problem}")));
+        }
         let (lowered, attributes) = match descriptor_parameter(context, ty).filter(|_| kernel) {
             Some(parameter) => parameter.map_err(|e| LowerError::at(&function_op, e))?,
             None => (function_abi::abi_type(&b, &function_op, ty)?, empty),

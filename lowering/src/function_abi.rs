@@ -33,6 +33,26 @@ pub fn is_kernel(function: &OperationRef) -> bool {
     function.attribute("sym_visibility").map_or(true, |v| v.to_string() == "\"public\"")
 }
 
+/// Why a scalar kernel parameter of type `ty` cannot be passed, if it cannot:
+/// a launcher passes integers of 1, 8, 16, 32 or 64 bits and f16, bf16, f32 or
+/// f64 (Triton's signature types); PTX has no parameter of another width
+/// (an `i33` would reach ptxas as `.param .u33`). Pointers, tensors,
+/// descriptors and the rest are checked where they are lowered.
+pub fn unsupported_kernel_parameter(ty: Type) -> Option<String> {
+    use tritium_dialects::ir::types::{scalar_kind, ScalarKind};
+    match scalar_kind(ty) {
+        ScalarKind::Int(1 | 8 | 16 | 32 | 64) | ScalarKind::F16 | ScalarKind::BF16 | ScalarKind::F32 => None,
+        ScalarKind::F64 | ScalarKind::NativeFp8 | ScalarKind::OtherFp8 => None,
+        ScalarKind::Int(bits) => Some(format!(
+            "a kernel parameter of type i{bits} cannot be passed by a launcher: kernel integers are 1, 8, 16, 32 or 64 bits"
+        )),
+        ScalarKind::Other if tritium_dialects::ir::types::is_float(ty) => Some(format!(
+            "a kernel parameter of type {ty} cannot be passed by a launcher: kernel floats are f16, bf16, f32 or f64"
+        )),
+        ScalarKind::Other => None,
+    }
+}
+
 /// The register type of one element of `ty` (a tensor's element, or a
 /// scalar): `!tt.ptr` becomes `!llvm.ptr<space>`, fp8 its byte, `index` i32
 /// (upstream lowers `index` to 32 bits).

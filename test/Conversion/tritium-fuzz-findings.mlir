@@ -47,7 +47,36 @@
 // ASMPACK: k.py:7:12: error: 'tt.elementwise_inline_asm': constraints "=r,=r,r" name 2 output and 1 input registers, but with packed_element 4 the asm has 4 output and 2 input registers
 // RUN: sed 's/packed_element = 4/packed_element = 2/' %t/inline-asm-packing.mlir > %t/inline-asm-packed-2.mlir
 // RUN: tritium compile %t/inline-asm-packed-2.mlir --target cuda:80 -o %t/packed-2
+//
+// 5. A kernel parameter of an integer width no launcher passes: a libFuzzer
+// `compile` mutant of the corpus kernel `early_return_moe` (`%EM: i32` ->
+// `i33`, after 63,773 executions): the lowering kept the type, LLVM's NVPTX
+// back end wrote `.param .u33` and ptxas refused the PTX ("Parsing error near
+// '.u33'"). Now a located error at the parameter; odd widths inside a kernel,
+// and in the parameters of a function that is not a kernel, still compile.
+// RUN: not tritium compile %t/odd-width-parameter.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=ODDPARAM
+// ODDPARAM: k.py:3:20: error: 'tt.func': a kernel parameter of type i33 cannot be passed by a launcher: kernel integers are 1, 8, 16, 32 or 64 bits
+// RUN: sed 's/%n: i33/%n: i32/; s/arith.addi %n, %n : i33/arith.extsi %n : i32 to i33/' %t/odd-width-parameter.mlir > %t/odd-width-inside.mlir
+// RUN: tritium compile %t/odd-width-inside.mlir -o %t/odd-inside
+// RUN: not tritium compile %t/f128-parameter.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=F128PARAM
+// F128PARAM: error: 'tt.func': a kernel parameter of type f128 cannot be passed by a launcher: kernel floats are f16, bf16, f32 or f64
 
+//--- odd-width-parameter.mlir
+module {
+  tt.func public @k(%p: !tt.ptr<i64>,
+                    %n: i33 loc("k.py":3:20)) {
+    %w = arith.addi %n, %n : i33
+    %x = arith.extsi %w : i33 to i64
+    tt.store %p, %x : !tt.ptr<i64>
+    tt.return
+  }
+}
+//--- f128-parameter.mlir
+module {
+  tt.func public @k(%p: !tt.ptr<f32>, %x: f128) {
+    tt.return
+  }
+}
 //--- dotted-name.mlir
 module {
   tt.func public @k.v2(%p: !tt.ptr<f32>) {
