@@ -235,6 +235,20 @@ pub fn scratch_bytes(op: &OperationRef, capability: u32) -> usize {
     }
 }
 
+/// Whether `op` is a layout conversion whose lowering separates its
+/// shared-memory writes from its reads with a warp barrier only (each warp
+/// exchanges data with itself), not a barrier of the whole CTA.
+pub fn is_warp_synchronous_convert(op: &OperationRef) -> bool {
+    if name_of(op) != "ttg.convert_layout" {
+        return false;
+    }
+    let (Ok(src), Ok(dst)) = (op.operand_at(0), op.result_at(0)) else { return false };
+    match (linear(src.r#type()), linear(dst.r#type())) {
+        (Some((a, _, _)), Some((b, _, _))) => tritium_layout::convert::is_warp_synchronous_conversion(&a, &b),
+        _ => false,
+    }
+}
+
 /// Bytes of one capture of `ttg.warp_specialize` in the packed struct the
 /// default warps hand it over in (upstream's sizes: a shared-memory
 /// descriptor as base pointer and one i32 offset per dimension; Tritium's
