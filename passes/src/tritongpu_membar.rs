@@ -11,14 +11,15 @@
 //! upstream's ops declare (see `accesses`);
 //! ops with scratch write and then read it (their own internal barrier is
 //! the lowering's, and, as upstream, one of the whole CTA, i.e. all but
-//! warp-synchronous conversions, also orders the accesses before the op).
+//! warp-synchronous conversions and atomics that share no old values, also
+//! orders the accesses before the op).
 //! Loops are iterated to a fixed point; both branches of an scf.if are
 //! followed; so are `cf` branches between the blocks of a function or of a
 //! warp-specialized default region. A call accesses what its callee leaves
 //! pending (callees are walked first). A memdesc_index with a constant
 //! index covers its slice only; other views cover their whole buffer.
 use crate::{
-    analysis::scratch::{element_bytes, enclosing_capability, is_warp_synchronous_convert, scratch_bytes},
+    analysis::scratch::{element_bytes, enclosing_capability, scratch_bytes, scratch_synchronizes_cta},
     ir::{collect_ops, fail, int_attribute, name_of, Order},
 };
 use melior::ir::{
@@ -366,7 +367,7 @@ fn accesses(op: &OperationRef, callees: &Callees) -> Result<Accesses, PassFailed
                 })? as usize;
                 access.writes.push((offset, offset + size));
                 access.reads.push((offset, offset + size));
-                access.synchronizes = !is_warp_synchronous_convert(op);
+                access.synchronizes = scratch_synchronizes_cta(op);
             }
         }
     }
