@@ -329,7 +329,8 @@ fn last_use(alloc: OperationRef, position: &HashMap<usize, usize>, end: &[usize]
         if !seen.insert(value.to_raw().ptr as usize) {
             continue;
         }
-        for user in crate::analysis::slice::users(value) {
+        for use_ in crate::ssa::uses(value) {
+            let user = use_.owner;
             let Some(&at) = position.get(&key(&user)) else { continue };
             last = last.max(end[at]);
             // A use inside a loop that the allocation is outside of lasts the whole loop.
@@ -355,6 +356,20 @@ fn last_use(alloc: OperationRef, position: &HashMap<usize, usize>, end: &[usize]
                     if MemDesc::of(result.r#type()).is_some() {
                         pending.push(result.into());
                     }
+                }
+            }
+            // A buffer a region yields (or a while's condition forwards) is
+            // the parent's result from then on, as upstream's alias
+            // analysis follows region branches: an `scf.if` result read
+            // after the if keeps both branches' buffers alive.
+            let forwarded = match user_name.as_str() {
+                "scf.yield" => Some(use_.index),
+                "scf.condition" => use_.index.checked_sub(1),
+                _ => None,
+            };
+            if let (Some(index), Some(parent)) = (forwarded, user.parent_operation()) {
+                if let Ok(result) = parent.result_at(index) {
+                    pending.push(result.into());
                 }
             }
         }

@@ -31,8 +31,10 @@ pub static PASS: PassDefinition = PassDefinition {
     run,
 };
 
-/// Dots whose operands may live in shared memory.
-const DOTS: &[&str] = &["tt.dot", "tt.dot_scaled", "ttng.warp_group_dot"];
+/// Dots whose operands may live in shared memory (upstream's
+/// `DotOpInterface`, Blackwell's MMAs included).
+const DOTS: &[&str] =
+    &["tt.dot", "tt.dot_scaled", "ttng.warp_group_dot", "ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled"];
 
 /// Views: same bytes as their source.
 const VIEWS: &[&str] = &[

@@ -94,7 +94,7 @@ fn int_constant<'c, 'a>(
 /// the rank of the tensor loaded or stored (upstream
 /// `getEncodingFromDescriptor`): a rank-reducing load of a `1x8x64` block
 /// into an `8x64` tensor takes the encoding with a rank-2 CTA layout.
-fn descriptor_encoding<'c>(
+pub(crate) fn descriptor_encoding<'c>(
     op: &OperationRef<'c, '_>,
     descriptor: Value<'c, '_>,
     shape: &[i64],

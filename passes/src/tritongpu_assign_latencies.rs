@@ -9,7 +9,10 @@
 //! no shared layout suits are left alone.
 //!
 //! A loop marked `tt.num_stages` also pipelines the loads no dot depends on;
-//! a loop whose ops already carry latencies keeps them.
+//! a loop whose ops already carry latencies keeps them. Blackwell's MMAs get
+//! latencies of their own ([`mmav5`]).
+mod mmav5;
+
 use crate::analysis::axis_info::ModuleAxisInfo;
 use crate::ir::{collect_ops, name_of, Order};
 use crate::ssa::{defining_op, op_key, uses, Key};
@@ -58,6 +61,7 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
         return Ok(());
     }
     let mut latencies: Vec<(OperationRef, i64)> = Vec::new();
+    let mut self_latencies: Vec<OperationRef> = Vec::new();
     for lp in &loops {
         let given: Vec<(OperationRef, i64)> =
             body_ops(lp).into_iter().filter_map(|op| crate::ir::int_attribute(&op, LATENCY).map(|l| (op, l))).collect();
@@ -68,12 +72,17 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
         // Upstream analyzes the module anew for every loop.
         let axis = ModuleAxisInfo::analyze(module)?;
         let num_stages = num_stages_or_default(lp, default_stages);
-        latencies.extend(load_latencies(lp, num_stages, &axis));
+        let mut loop_latencies = load_latencies(lp, num_stages, &axis);
+        mmav5::assign(lp, &mut loop_latencies, &mut self_latencies);
+        latencies.extend(loop_latencies);
     }
     let context_ref = module.context();
     let i32_type = IntegerType::new(unsafe { context_ref.to_ref() }, 32).into();
     for (op, latency) in latencies {
         crate::ssa::set_attribute(&op, LATENCY, IntegerAttribute::new(i32_type, latency).into());
+    }
+    for op in self_latencies {
+        crate::ssa::set_attribute(&op, mmav5::SELF_LATENCY, IntegerAttribute::new(i32_type, 1).into());
     }
     Ok(())
 }
@@ -84,7 +93,7 @@ fn is_load(op: &OperationRef) -> bool {
 
 /// Ops implementing upstream's `DotOpInterface`.
 pub fn is_dot(op: &OperationRef) -> bool {
-    matches!(name_of(op).as_str(), "tt.dot" | "tt.dot_scaled" | "ttng.warp_group_dot")
+    crate::op_traits::is_dot_interface(op)
 }
 
 /// Upstream `AssignLoadLatencies::run`: the latency of each load to
@@ -96,8 +105,10 @@ fn load_latencies<'c, 'a>(
 ) -> Vec<(OperationRef<'c, 'a>, i64)> {
     let pipeline_without_dot = lp.has_attribute(NUM_STAGES);
     let mut levels = IndirectionLevels::new(axis);
+    // Roots: the dots, and the stores into tensor memory (as upstream,
+    // which keeps its heuristic from before tensor memory was hoisted).
     for op in body_ops(lp) {
-        if !is_dot(&op) {
+        if !is_dot(&op) && name_of(&op) != "ttng.tmem_store" {
             continue;
         }
         levels.seen.clear();

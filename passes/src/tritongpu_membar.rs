@@ -10,17 +10,22 @@
 //! the ttng mbarrier and TMA ops access their mbarriers and buffers as
 //! upstream's ops declare (see `accesses`);
 //! ops with scratch write and then read it (their own internal barrier is
-//! the lowering's).
+//! the lowering's, and, as upstream, one of the whole CTA, i.e. all but
+//! warp-synchronous conversions and atomics that share no old values, also
+//! orders the accesses before the op).
 //! Loops are iterated to a fixed point; both branches of an scf.if are
-//! followed; so are `cf` branches between a function's blocks. A memdesc_index with a constant index covers its slice only;
-//! other views cover their whole buffer.
+//! followed; so are `cf` branches between the blocks of a function or of a
+//! warp-specialized default region. A call accesses what its callee leaves
+//! pending (callees are walked first). A memdesc_index with a constant
+//! index covers its slice only; other views cover their whole buffer.
 use crate::{
-    analysis::scratch::{element_bytes, enclosing_capability, scratch_bytes},
-    ir::{fail, int_attribute, name_of},
+    analysis::scratch::{element_bytes, enclosing_capability, scratch_bytes, scratch_synchronizes_cta},
+    ir::{collect_ops, fail, int_attribute, name_of, Order},
 };
 use melior::ir::{
     operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, RegionRef, Value, ValueLike,
 };
+use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
@@ -130,6 +135,10 @@ struct Accesses {
     reads: Vec<Interval>,
     writes: Vec<Interval>,
     kind: Kind,
+    /// The op's lowering ends with a barrier of the whole CTA (between the
+    /// writes and the reads of its scratch), which also orders everything
+    /// before it.
+    synchronizes: bool,
 }
 
 pub(crate) fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
@@ -140,19 +149,58 @@ fn insert_barriers(module: OperationRef) -> PassResult {
     for nested in tritium_dialects::ir::nested_modules(module) {
         insert_barriers(nested)?;
     }
-    for function in crate::ir::module_functions(module) {
-        if let Ok(body) = function.region_at(0) {
-            walk_function(body)?;
-        }
+    // Callees first: a call stands for what its callee leaves pending.
+    let functions = crate::ir::module_functions(module);
+    let mut callees = Callees::new();
+    let mut visiting = Vec::new();
+    for function in &functions {
+        walk_function(*function, &functions, &mut callees, &mut visiting)?;
     }
     Ok(())
 }
 
-/// A function's blocks (several when early returns left `cf` branches):
-/// the state entering a block is the union of what its predecessors leave,
-/// found by iterating to a fixed point; then each block is walked from its
-/// state, inserting barriers.
-fn walk_function(body: RegionRef) -> Result<(), PassFailed> {
+/// What each function (by symbol name) leaves pending at its returns, in
+/// its own offsets (upstream's `funcBlockInfoMap`).
+type Callees = HashMap<String, Pending>;
+
+fn symbol_name(op: &OperationRef) -> Option<String> {
+    op.attribute("sym_name").ok().map(|name| name.to_string().trim_matches('"').to_string())
+}
+
+/// Walks `function` once, after the functions it calls.
+fn walk_function<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    functions: &[OperationRef<'c, 'a>],
+    callees: &mut Callees,
+    visiting: &mut Vec<String>,
+) -> PassResult {
+    let Some(name) = symbol_name(&function) else { return Ok(()) };
+    if callees.contains_key(&name) || visiting.contains(&name) {
+        return Ok(());
+    }
+    visiting.push(name.clone());
+    for call in collect_ops(function, Order::Pre).into_iter().filter(|op| name_of(op) == "tt.call") {
+        let callee = call.attribute("callee").ok().map(|c| c.to_string().trim_start_matches('@').to_string());
+        if let Some(target) = callee.and_then(|c| functions.iter().find(|f| symbol_name(f).as_deref() == Some(&c))) {
+            walk_function(*target, functions, callees, visiting)?;
+        }
+    }
+    visiting.pop();
+    let leaving = match function.region_at(0) {
+        Ok(body) => walk_region(body, Pending::default(), true, callees)?,
+        Err(_) => Pending::default(),
+    };
+    callees.insert(name, leaving);
+    Ok(())
+}
+
+/// A region's blocks (several when early returns or a warp-specialized
+/// default region left `cf` branches): the state entering a block is the
+/// union of what its predecessors leave (`entry` for the first), found by
+/// iterating to a fixed point; then each block is walked from its state,
+/// inserting barriers. Returns what the blocks that leave the region (no
+/// successors) leave, joined.
+fn walk_region(body: RegionRef, entry: Pending, insert: bool, callees: &Callees) -> Result<Pending, PassFailed> {
     let mut blocks = Vec::new();
     let mut block = body.first_block();
     while let Some(b) = block {
@@ -160,16 +208,18 @@ fn walk_function(body: RegionRef) -> Result<(), PassFailed> {
         block = b.next_in_region();
     }
     if blocks.len() <= 1 {
-        if let Some(entry) = blocks.first() {
-            walk_block(entry, Pending::default(), true)?;
-        }
-        return Ok(());
+        return match blocks.first() {
+            Some(only) => walk_block(only, entry, insert, callees),
+            None => Ok(entry),
+        };
     }
     let index = |b: &BlockRef| blocks.iter().position(|x| x == b);
     let mut predecessors = vec![Vec::new(); blocks.len()];
+    let mut exits = vec![true; blocks.len()];
     for (i, b) in blocks.iter().enumerate() {
         if let Some(terminator) = b.terminator() {
             for successor in terminator.successors() {
+                exits[i] = false;
                 if let Some(s) = index(&successor) {
                     predecessors[s].push(i);
                 }
@@ -178,7 +228,7 @@ fn walk_function(body: RegionRef) -> Result<(), PassFailed> {
     }
     let entering = |out: &[Option<Pending>], b: usize| -> Option<Pending> {
         if b == 0 {
-            return Some(Pending::default());
+            return Some(entry.clone());
         }
         let mut reached = predecessors[b].iter().filter_map(|p| out[*p].as_ref());
         let first = reached.next()?.clone();
@@ -190,19 +240,26 @@ fn walk_function(body: RegionRef) -> Result<(), PassFailed> {
         changed = false;
         for b in 0..blocks.len() {
             let Some(state) = entering(&out, b) else { continue };
-            let leaving = Some(walk_block(&blocks[b], state, false)?);
+            let leaving = Some(walk_block(&blocks[b], state, false, callees)?);
             if leaving != out[b] {
                 out[b] = leaving;
                 changed = true;
             }
         }
     }
+    let mut left: Option<Pending> = None;
     for (b, block) in blocks.iter().enumerate() {
         if let Some(state) = entering(&out, b) {
-            walk_block(block, state, true)?;
+            let leaving = walk_block(block, state, insert, callees)?;
+            if exits[b] {
+                left = Some(match left {
+                    Some(joined) => joined.union(&leaving),
+                    None => leaving,
+                });
+            }
         }
     }
-    Ok(())
+    Ok(left.unwrap_or_default())
 }
 
 /// The bytes a memdesc value covers: its allocation's, narrowed to one
@@ -239,7 +296,7 @@ fn constant_of(value: Value) -> Option<i64> {
 /// Everything in shared memory, for accesses whose buffer is unknown.
 const EVERYTHING: Interval = (0, usize::MAX);
 
-fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
+fn accesses(op: &OperationRef, callees: &Callees) -> Result<Accesses, PassFailed> {
     let memdesc_operand = |index: usize| -> Vec<Interval> {
         op.operand_at(index).ok().map(|v| vec![buffer_of(v).unwrap_or(EVERYTHING)]).unwrap_or_default()
     };
@@ -250,7 +307,7 @@ fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
             .collect()
     };
     let name = name_of(op);
-    let mut access = Accesses { reads: Vec::new(), writes: Vec::new(), kind: Kind::of(&name) };
+    let mut access = Accesses { reads: Vec::new(), writes: Vec::new(), kind: Kind::of(&name), synchronizes: false };
     match name.as_str() {
         "ttg.local_alloc" if op.operand_count() == 1 => {
             let offset = int_attribute(op, "allocation.offset")
@@ -284,6 +341,17 @@ fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
         "ttng.async_tma_copy_local_to_global" | "ttng.async_tma_reduce" | "ttng.async_tma_scatter" => {
             access.reads = memdesc_operands()
         }
+        // A call has its callee's pending accesses, at the call's place in
+        // the caller's shared memory.
+        "tt.call" => {
+            let callee = op.attribute("callee").ok().map(|c| c.to_string().trim_start_matches('@').to_string());
+            if let Some(pending) = callee.and_then(|c| callees.get(&c)) {
+                let base = int_attribute(op, "allocation.offset").unwrap_or(0) as usize;
+                let shift = |(start, end): Interval| (start.saturating_add(base), end.saturating_add(base));
+                access.reads = pending.reads.iter().map(|(interval, _)| shift(*interval)).collect();
+                access.writes = pending.writes.iter().map(|(interval, _)| shift(*interval)).collect();
+            }
+        }
         "ttng.warp_group_dot" => {
             for i in 0..2 {
                 if op.operand_at(i).is_ok_and(|v| MemDesc::of(v.r#type()).is_some()) {
@@ -299,6 +367,7 @@ fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
                 })? as usize;
                 access.writes.push((offset, offset + size));
                 access.reads.push((offset, offset + size));
+                access.synchronizes = scratch_synchronizes_cta(op);
             }
         }
     }
@@ -315,13 +384,13 @@ fn conflicts(access: &Accesses, state: &Pending) -> bool {
 
 /// Follows `block` from `state`; inserts barriers when `insert`. Returns the
 /// state at its end.
-fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pending, PassFailed> {
+fn walk_block(block: &BlockRef, mut state: Pending, insert: bool, callees: &Callees) -> Result<Pending, PassFailed> {
     let mut next = block.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
         let name = name_of(&op);
         match name.as_str() {
-            "ttg.local_barrier" => {
+            "ttg.local_barrier" | "gpu.barrier" => {
                 state = Pending::default();
                 continue;
             }
@@ -337,7 +406,7 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pend
                 continue;
             }
             "scf.for" | "scf.while" => {
-                state = walk_loop(&op, state, insert)?;
+                state = walk_loop(&op, state, insert, callees)?;
                 continue;
             }
             // Warp specialization: the default region runs on the warps that
@@ -349,23 +418,23 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pend
             // partition's shared stores and its TMA store: an epilogue race,
             // wrong results on the H100.)
             "ttg.warp_specialize" => {
-                let access = accesses(&op)?;
+                let access = accesses(&op, callees)?;
                 if insert && conflicts(&access, &state) {
                     let barrier = crate::ir::create("ttg.local_barrier", op.location(), &[], &[], &[]);
                     block.insert_operation_before(op, barrier);
                 }
-                if let Some(body) = op.region_at(0).ok().and_then(|r| r.first_block()) {
-                    walk_block(&body, state.clone(), insert)?;
-                }
                 let holder = op.region_at(1).ok().and_then(|r| r.first_block());
                 if let Some(partitions) = holder.and_then(|b| b.first_operation()) {
                     for region in partitions.regions() {
-                        if let Some(body) = region.first_block() {
-                            walk_block(&body, Pending::default(), insert)?;
-                        }
+                        walk_region(region, Pending::default(), insert, callees)?;
                     }
                 }
-                state = Pending::default();
+                // What follows runs on the default region's warps, after
+                // what that region left (as upstream, which sees the op as
+                // branching into its default region and back).
+                if let Ok(default) = op.region_at(0) {
+                    state = walk_region(default, state, insert, callees)?;
+                }
                 continue;
             }
             // What follows sees what either branch left; an absent else
@@ -375,7 +444,7 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pend
                 let mut joined: Option<Pending> = None;
                 for region in op.regions() {
                     let left = match region.first_block() {
-                        Some(body) => walk_block(&body, state.clone(), insert)?,
+                        Some(body) => walk_block(&body, state.clone(), insert, callees)?,
                         None => state.clone(),
                     };
                     joined = Some(match joined {
@@ -388,12 +457,15 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pend
             }
             _ => {}
         }
-        let access = accesses(&op)?;
+        let access = accesses(&op, callees)?;
         if conflicts(&access, &state) {
             if insert {
                 let barrier = crate::ir::create("ttg.local_barrier", op.location(), &[], &[], &[]);
                 block.insert_operation_before(op, barrier);
             }
+            state = Pending::default();
+        }
+        if access.synchronizes {
             state = Pending::default();
         }
         state.record(access);
@@ -404,13 +476,13 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pend
 /// A loop's regions run any number of times: find the state at the top of
 /// an iteration (what comes in, joined with what one iteration leaves), then
 /// insert barriers from it.
-fn walk_loop(op: &OperationRef, entry: Pending, insert: bool) -> Result<Pending, PassFailed> {
+fn walk_loop(op: &OperationRef, entry: Pending, insert: bool, callees: &Callees) -> Result<Pending, PassFailed> {
     let bodies: Vec<BlockRef> = op.regions().filter_map(|r| r.first_block()).collect();
     let mut top = entry.clone();
     for _ in 0..8 {
         let mut state = top.clone();
         for body in &bodies {
-            state = walk_block(body, state, false)?;
+            state = walk_block(body, state, false, callees)?;
         }
         let next_top = entry.union(&state);
         if next_top == top {
@@ -420,7 +492,7 @@ fn walk_loop(op: &OperationRef, entry: Pending, insert: bool) -> Result<Pending,
     }
     let mut state = top.clone();
     for body in &bodies {
-        state = walk_block(body, state, insert)?;
+        state = walk_block(body, state, insert, callees)?;
     }
     // Zero iterations leave `entry`; any number leaves what `top` grew into.
     Ok(top.union(&state))

@@ -227,10 +227,13 @@ fn transposed_nvmma(layout: &NvmmaShared) -> Result<NvmmaShared, String> {
     Ok(NvmmaShared { transposed: !layout.transposed, cta, ..layout.clone() })
 }
 
-/// `local_alloc(trans(x))` read only by a wgmma becomes
-/// `memdesc_trans(local_alloc(x))` (upstream `FuseTransMMAV3Plus`).
+/// `local_alloc(trans(x))` read only by a wgmma (or a Blackwell MMA, which
+/// reads transposed operands too) becomes `memdesc_trans(local_alloc(x))`
+/// (upstream `FuseTransMMAV3Plus`).
 fn fuse_transpose_into_wgmma_operand<'c, 'a>(alloc: OperationRef<'c, 'a>, rewriter: &Rewriter) -> Result<bool, String> {
-    let read_by_wgmma = single_user(&alloc).is_some_and(|user| name_of(&user) == "ttng.warp_group_dot");
+    let read_by_wgmma = single_user(&alloc).is_some_and(|user| {
+        matches!(name_of(&user).as_str(), "ttng.warp_group_dot" | "ttng.tc_gen5_mma" | "ttng.tc_gen5_mma_scaled")
+    });
     if alloc.operand_count() != 1 || !read_by_wgmma {
         return Ok(false);
     }

@@ -14,6 +14,11 @@
 //!    later, in a cluster just before the op's (loads join the op instead);
 //! 5. the rest goes to the last stage, after what it uses.
 //!
+//! A loop split off a warp-specialized loop (`tt.warp_specialize`) without
+//! latencies starts from the schedule it carries instead of step 1: its
+//! stages renumbered from 0, or a single stage when its memory, MMA and
+//! barrier ops all share one.
+//!
 //! The latencies are removed; the schedule is written as `loop.stage`,
 //! `loop.cluster` and `tt.scheduled_max_stage`.
 use crate::ir::{collect_ops, int_attribute, name_of, Order};
@@ -60,15 +65,70 @@ fn is_safe_to_pipeline(lp: &OperationRef) -> bool {
 }
 
 fn schedule_loop(lp: &OperationRef, latencies: &HashMap<Key, i64>) {
-    if !body_ops(lp).iter().any(|op| latencies.contains_key(&op_key(op))) || !is_safe_to_pipeline(lp) {
-        return;
-    }
-    let Some(mut schedule) = schedule_key_ops(lp, latencies) else { return };
+    let Some(mut schedule) = initial_schedule(lp, latencies) else { return };
     let after_prologue = schedule_prologue_and_epilogue(lp, &mut schedule);
     schedule_dependencies(lp, &mut schedule);
     schedule_distance_one_dependencies(lp, &mut schedule);
     schedule_remaining_to_last_stage(lp, &mut schedule, after_prologue);
     schedule.serialize(lp);
+}
+
+/// Upstream `getInitialSchedule`: the schedule the other steps complete.
+/// From the latencies when the loop has some; else, for a loop split off a
+/// warp-specialized loop, the schedule it carries.
+fn initial_schedule(lp: &OperationRef, latencies: &HashMap<Key, i64>) -> Option<Schedule> {
+    if !is_safe_to_pipeline(lp) {
+        return None;
+    }
+    if body_ops(lp).iter().any(|op| latencies.contains_key(&op_key(op))) {
+        return schedule_key_ops(lp, latencies);
+    }
+    if !lp.has_attribute(WARP_SPECIALIZE) {
+        return None;
+    }
+    let mut schedule = Schedule::deserialize(lp)?;
+    // A partition's loop may see only part of the original loop's stages:
+    // when its latency ops all sit in one stage, nothing is left to overlap
+    // and the whole body goes to a single stage.
+    let ops = body_ops(lp);
+    let latency_stages: HashSet<i64> =
+        ops.iter().filter(|op| is_latency_op(op)).filter_map(|op| schedule.get(op)).map(|(stage, _)| stage).collect();
+    if latency_stages.len() <= 1 {
+        let mut single = Schedule::new(1);
+        let cluster = single.new_cluster_at_front();
+        for op in &ops {
+            single.insert(op, 0, cluster);
+        }
+        return Some(single);
+    }
+    schedule.shrink_to_fit();
+    Some(schedule)
+}
+
+/// The attribute marking a loop to be warp-specialized (or split off one).
+const WARP_SPECIALIZE: &str = "tt.warp_specialize";
+
+/// The ops whose stages set how a warp-specialized loop's partition is
+/// pipelined (upstream's `isLatencyOp` in `getInitialSchedule`): memory
+/// transfers, MMAs and barriers.
+fn is_latency_op(op: &OperationRef) -> bool {
+    matches!(
+        name_of(op).as_str(),
+        "tt.load"
+            | "tt.descriptor_load"
+            | "tt.descriptor_gather"
+            | "ttg.local_store"
+            | "ttg.local_load"
+            | "ttng.tmem_load"
+            | "ttng.tmem_store"
+            | "ttg.async_copy_global_to_local"
+            | "ttng.async_tma_copy_global_to_local"
+            | "ttng.async_tma_gather"
+            | "ttng.tc_gen5_mma"
+            | "ttng.tc_gen5_mma_scaled"
+            | "ttng.wait_barrier"
+            | "ttng.arrive_barrier"
+    )
 }
 
 /// Upstream `scheduleKeyOps`: stages from latency sums, one cluster per

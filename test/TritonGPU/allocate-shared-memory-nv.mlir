@@ -149,3 +149,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
     tt.return %0 : tensor<128x128xi32, #blocked2>
   }
 }
+
+// -----
+
+// A buffer an scf.if yields lives as long as the if's result: the buffer
+// of the else branch is read after the if, so it cannot share bytes with
+// the then branch's, whose result is read there too.
+// CHECK-LABEL: tt.func @buffers_yielded_by_if
+// CHECK: scf.if
+// CHECK: ttg.local_alloc %{{.*}} {allocation.offset = 0 : i32}
+// CHECK: } else {
+// CHECK: ttg.local_alloc %{{.*}} {allocation.offset = 4096 : i32}
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sw = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @buffers_yielded_by_if(%x: tensor<32x32xf32, #row>, %c: i1) -> tensor<32x32xf32, #row> {
+    %b = scf.if %c -> (!ttg.memdesc<32x32xf32, #sw, #ttg.shared_memory>) {
+      %t = ttg.local_alloc %x : (tensor<32x32xf32, #row>) -> !ttg.memdesc<32x32xf32, #sw, #ttg.shared_memory>
+      scf.yield %t : !ttg.memdesc<32x32xf32, #sw, #ttg.shared_memory>
+    } else {
+      %e = ttg.local_alloc %x : (tensor<32x32xf32, #row>) -> !ttg.memdesc<32x32xf32, #sw, #ttg.shared_memory>
+      scf.yield %e : !ttg.memdesc<32x32xf32, #sw, #ttg.shared_memory>
+    }
+    %v = ttg.local_load %b : !ttg.memdesc<32x32xf32, #sw, #ttg.shared_memory> -> tensor<32x32xf32, #row>
+    tt.return %v : tensor<32x32xf32, #row>
+  }
+}

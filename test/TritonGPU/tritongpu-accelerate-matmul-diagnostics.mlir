@@ -68,7 +68,7 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
   tt.func @i8_row_major_b(%a: tensor<64x64xi8, #ld>, %b: tensor<64x64xi8, #ld>, %c: tensor<64x64xi32, #acc>) -> tensor<64x64xi32, #acc> {
     %ca = ttg.convert_layout %a : tensor<64x64xi8, #ld> -> tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #acc}>>
     %cb = ttg.convert_layout %b : tensor<64x64xi8, #ld> -> tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #acc}>>
-    // expected-remark @below {{Warning: Forcing a different order [0, 1] on SMEM than the register order for the operand 1.}}
+    // expected-warning @below {{Warning: Forcing a different order [0, 1] on SMEM than the register order for the operand 1.}}
     %d = tt.dot %ca, %cb, %c : tensor<64x64xi8, #ttg.dot_op<{opIdx = 0, parent = #acc}>> * tensor<64x64xi8, #ttg.dot_op<{opIdx = 1, parent = #acc}>> -> tensor<64x64xi32, #acc>
     tt.return %d : tensor<64x64xi32, #acc>
   }

@@ -376,3 +376,63 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Blackwell MMAs: operands loaded in the loop by pipelined loads, the
+// accumulator in tensor memory allocated before the loop and reset by the
+// use flag computed in the loop: the MMA overlaps itself (self latency 1)
+// and its result's reader may lag one iteration (latency 1). With
+// tt.disallow_acc_multi_buffer the reader may not (the accumulator is read
+// in the loop, so lagging would need a second buffer).
+// CHECK-LABEL: @mmav5_latencies
+// CHECK: tt.load {{.*}}tt.latency = 2 : i32
+// CHECK: tt.load {{.*}}tt.latency = 2 : i32
+// CHECK: ttng.tc_gen5_mma {{.*}}tt.latency = 1 : i32, tt.self_latency = 1 : i32
+// CHECK-LABEL: @mmav5_single_accumulator
+// CHECK: ttng.tc_gen5_mma
+// CHECK-NOT: tt.latency
+// CHECK-SAME: tt.self_latency = 1 : i32
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [1, 64], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#tm = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
+  tt.func @mmav5_latencies(%n: i32, %pa: tensor<128x64x!tt.ptr<f16>, #ld> {tt.divisibility = dense<[16, 16]> : tensor<2xi32>, tt.contiguity = dense<[1, 64]> : tensor<2xi32>},
+                           %pb: tensor<64x64x!tt.ptr<f16>, #ld> {tt.divisibility = dense<[16, 16]> : tensor<2xi32>, tt.contiguity = dense<[1, 64]> : tensor<2xi32>},
+                           %zero: tensor<128x64xf32, #acc>, %out: tensor<128x64x!tt.ptr<f32>, #acc>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %true = arith.constant true
+    %acc = ttng.tmem_alloc %zero : (tensor<128x64xf32, #acc>) -> !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %a = tt.load %pa : tensor<128x64x!tt.ptr<f16>, #ld>
+      %b = tt.load %pb : tensor<64x64x!tt.ptr<f16>, #ld>
+      %sa = ttg.local_alloc %a : (tensor<128x64xf16, #ld>) -> !ttg.memdesc<128x64xf16, #nvmma, #ttg.shared_memory>
+      %sb = ttg.local_alloc %b : (tensor<64x64xf16, #ld>) -> !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory>
+      %first = arith.cmpi ne, %i, %c0 : i32
+      ttng.tc_gen5_mma %sa, %sb, %acc, %first, %true : !ttg.memdesc<128x64xf16, #nvmma, #ttg.shared_memory>, !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory>, !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+      %r = ttng.tmem_load %acc : !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable> -> tensor<128x64xf32, #acc>
+      tt.store %out, %r : tensor<128x64x!tt.ptr<f32>, #acc>
+    }
+    tt.return
+  }
+
+  tt.func @mmav5_single_accumulator(%n: i32, %pa: tensor<128x64x!tt.ptr<f16>, #ld> {tt.divisibility = dense<[16, 16]> : tensor<2xi32>, tt.contiguity = dense<[1, 64]> : tensor<2xi32>},
+                                    %sb: !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory>,
+                                    %zero: tensor<128x64xf32, #acc>, %out: tensor<128x64x!tt.ptr<f32>, #acc>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %true = arith.constant true
+    %acc = ttng.tmem_alloc %zero : (tensor<128x64xf32, #acc>) -> !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %a = tt.load %pa : tensor<128x64x!tt.ptr<f16>, #ld>
+      %sa = ttg.local_alloc %a : (tensor<128x64xf16, #ld>) -> !ttg.memdesc<128x64xf16, #nvmma, #ttg.shared_memory>
+      %first = arith.cmpi ne, %i, %c0 : i32
+      ttng.tc_gen5_mma %sa, %sb, %acc, %first, %true : !ttg.memdesc<128x64xf16, #nvmma, #ttg.shared_memory>, !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory>, !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+      %r = ttng.tmem_load %acc : !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable> -> tensor<128x64xf32, #acc>
+      tt.store %out, %r : tensor<128x64x!tt.ptr<f32>, #acc>
+    } {tt.disallow_acc_multi_buffer}
+    tt.return
+  }
+}

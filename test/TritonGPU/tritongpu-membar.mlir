@@ -32,14 +32,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// In the loop: a barrier before the store (the previous iteration's load of
-// the same slot) and between the store and the load; none before the
-// conversion, whose scratch overlaps nothing pending. After the loop, the
-// read of the buffer written before it needs one (the loop may not run).
+// In the loop: a barrier between the store and the load; none before the
+// conversion, whose scratch overlaps nothing pending, and none before the
+// store: the conversion's own barrier of the whole CTA (between its scratch
+// writes and reads) already follows the previous iteration's load of the
+// same slot. After the loop, the read of the buffer written before it needs
+// one (the loop may not run).
 // CHECK-LABEL: tt.func public @live_across
 // CHECK: scf.for
 // CHECK-NEXT: ttg.memdesc_index
-// CHECK-NEXT: ttg.local_barrier
 // CHECK-NEXT: ttg.local_store
 // CHECK-NEXT: ttg.local_barrier
 // CHECK-NEXT: ttg.local_load
@@ -205,6 +206,93 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       ttng.async_tma_store_wait {pendings = 0 : i32}
       ttg.warp_return
     } : (!tt.tensordesc<tensor<64x64xf16, #shared>>, tensor<64x64xf16, #blocked>, i32, !ttg.memdesc<64x64xf16, #shared, #smem>) -> ()
+    tt.return
+  }
+}
+
+// -----
+
+// Calls: a call stands for what its callee leaves pending (here the
+// callee's conversion scratch, read last), at the call's place in the
+// caller's shared memory: the caller's buffer read before the call, which
+// the callee's scratch reuses, needs a barrier before the call; the
+// caller's conversion after it, over the callee's scratch, one after it.
+// CHECK-LABEL: tt.func @callee_converts
+// CHECK-NOT: ttg.local_barrier
+// CHECK: tt.return
+// CHECK-LABEL: tt.func @caller
+// CHECK: ttg.local_alloc
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttg.local_load
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: tt.call @callee_converts
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttg.convert_layout
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#sw = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @callee_converts(%x: tensor<32x32xf32, #row>) {
+    %y = ttg.convert_layout %x : tensor<32x32xf32, #row> -> tensor<32x32xf32, #col>
+    tt.return
+  }
+  tt.func @caller(%x: tensor<32x32xf32, #row>) -> tensor<32x32xf32, #col> {
+    %s = ttg.local_alloc %x : (tensor<32x32xf32, #row>) -> !ttg.memdesc<32x32xf32, #sw, #ttg.shared_memory>
+    %v = ttg.local_load %s : !ttg.memdesc<32x32xf32, #sw, #ttg.shared_memory> -> tensor<32x32xf32, #row>
+    tt.call @callee_converts(%v) : (tensor<32x32xf32, #row>) -> ()
+    %c = ttg.convert_layout %v : tensor<32x32xf32, #row> -> tensor<32x32xf32, #col>
+    tt.return %c : tensor<32x32xf32, #col>
+  }
+}
+
+// -----
+
+// A scalar atomic whose old value every thread reads passes it through its
+// scratch with a barrier of the whole CTA in between: that barrier also
+// orders the buffer written before it, so the load after needs none.
+// CHECK-LABEL: tt.func @atomic_orders_what_came_before
+// CHECK: ttg.local_alloc
+// CHECK-NEXT: tt.atomic_rmw
+// CHECK-NEXT: ttg.local_load
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sw = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @atomic_orders_what_came_before(%x: tensor<32x32xf32, #row>, %p: !tt.ptr<i32>, %one: i32) -> (tensor<32x32xf32, #row>, i32) {
+    %s = ttg.local_alloc %x : (tensor<32x32xf32, #row>) -> !ttg.memdesc<32x32xf32, #sw, #ttg.shared_memory>
+    %old = tt.atomic_rmw add, acq_rel, gpu, %p, %one : (!tt.ptr<i32>, i32) -> i32
+    %v = ttg.local_load %s : !ttg.memdesc<32x32xf32, #sw, #ttg.shared_memory> -> tensor<32x32xf32, #row>
+    tt.return %v, %old : tensor<32x32xf32, #row>, i32
+  }
+}
+
+// -----
+
+// A warp-specialized default region with branches: what follows the op
+// continues from what the region's exits leave. One path reads the buffer
+// with no barrier after, so the store after the op waits; a gpu.barrier
+// counts as a barrier.
+// CHECK-LABEL: tt.func @default_region_branches
+// CHECK: ^bb1:
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: cf.br
+// CHECK: } : () -> ()
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttg.local_store
+#sw1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @default_region_branches(%x: tensor<2xi32>, %c: i1) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<2xi32, #sw1, #ttg.shared_memory, mutable>
+    ttg.warp_specialize()
+    default {
+      %v = ttg.local_load %buf : !ttg.memdesc<2xi32, #sw1, #ttg.shared_memory, mutable> -> tensor<2xi32>
+      cf.cond_br %c, ^bb1, ^bb2
+    ^bb1:
+      gpu.barrier
+      cf.br ^bb2
+    ^bb2:
+      ttg.warp_yield
+    } : () -> ()
+    ttg.local_store %x, %buf : tensor<2xi32> -> !ttg.memdesc<2xi32, #sw1, #ttg.shared_memory, mutable>
     tt.return
   }
 }

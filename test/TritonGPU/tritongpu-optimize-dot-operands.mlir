@@ -215,3 +215,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %b : !ttg.memdesc<64x64xf16, #shared, #smem>
   }
 }
+
+// -----
+
+// Blackwell's MMA reads transposed operands as wgmma does: the transpose
+// moves into shared memory.
+// CHECK-LABEL: tt.func @mmav5_transposed_operand
+// CHECK: %[[A:.*]] = ttg.local_alloc %arg0 : (tensor<64x128xf16, #{{.*}}>) -> !ttg.memdesc<64x128xf16
+// CHECK-NEXT: %[[T:.*]] = ttg.memdesc_trans %[[A]] {order = array<i32: 1, 0>}
+// CHECK-NEXT: ttng.tc_gen5_mma %[[T]]
+#bt = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [0, 1]}>
+#ba = #ttg.blocked<{sizePerThread = [16, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nvt = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#tm = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @mmav5_transposed_operand(%t: tensor<64x128xf16, #bt>, %b: !ttg.memdesc<64x64xf16, #nvt, #ttg.shared_memory>, %d: !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>) {
+    %true = arith.constant true
+    %a = tt.trans %t {order = array<i32: 1, 0>} : tensor<64x128xf16, #bt> -> tensor<128x64xf16, #ba>
+    %as = ttg.local_alloc %a : (tensor<128x64xf16, #ba>) -> !ttg.memdesc<128x64xf16, #nvt, #ttg.shared_memory>
+    ttng.tc_gen5_mma %as, %b, %d, %true, %true : !ttg.memdesc<128x64xf16, #nvt, #ttg.shared_memory>, !ttg.memdesc<64x64xf16, #nvt, #ttg.shared_memory>, !ttg.memdesc<128x64xf32, #tm, #ttng.tensor_memory, mutable>
+    tt.return
+  }
+}

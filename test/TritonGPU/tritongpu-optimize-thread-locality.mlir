@@ -341,3 +341,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
   }
 }
+
+// -----
+
+// A maximum that may see infinities (no fastmath flags): the partial maxima
+// start from minus infinity.
+// CHECK-LABEL: tt.func @maximum_with_infinities
+// CHECK: arith.constant dense<0xFF800000> : tensor<32x4xf32
+#blocked = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @maximum_with_infinities(%q: tensor<32x32x!tt.ptr<f32>, #blocked>, %n: i32) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %low = arith.constant dense<-1.000000e+30> : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%m = %low) -> (tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>) : i32 {
+      %y = tt.load %q : tensor<32x32x!tt.ptr<f32>, #blocked>
+      %t = "tt.reduce"(%y) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %v = arith.maximumf %a, %b : f32
+        tt.reduce.return %v : f32
+      }) : (tensor<32x32xf32, #blocked>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %w = arith.maximumf %m, %t : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      scf.yield %w : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    }
+    tt.return %r : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+  }
+}

@@ -678,3 +678,102 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A wgmma reading registers the loop computes, whose result reaches the
+// yield through a transpose: split along K into one wgmma per instruction
+// K, each followed by a wait for its previous iteration (pendings = number
+// of slices - 1), which also guards the result's other uses; no wait at
+// the top of the body (the result is not defined there yet).
+// CHECK-LABEL: @rs_dot_result_transposed
+// CHECK: scf.for
+// CHECK-NOT: ttng.warp_group_dot_wait
+// CHECK: ttng.warp_group_dot
+// CHECK-NEXT: ttng.warp_group_dot_wait {{.*}} {pendings = 1 : i32}
+// CHECK-NEXT: ttng.warp_group_dot
+// CHECK-NEXT: ttng.warp_group_dot_wait {{.*}} {pendings = 1 : i32}
+// CHECK-NEXT: tt.trans
+// CHECK-NEXT: scf.yield
+// CHECK: ttng.warp_group_dot_wait {{.*}} {pendings = 0 : i32}
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+#lin = #ttg.linear<{register = [[1, 0], [0, 8], [8, 0], [16, 0], [32, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [[0, 16], [0, 32]], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @rs_dot_result_transposed(%n: i32, %x: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>, %b: !ttg.memdesc<32x64xf16, #nvmma, #ttg.shared_memory>, %zero: tensor<64x64xf32, #lin>) -> tensor<64x64xf32, #lin> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #lin>) : i32 {
+      %a = arith.addf %x, %x : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %back = tt.trans %acc {order = array<i32: 1, 0>} : tensor<64x64xf32, #lin> -> tensor<64x64xf32, #mma>
+      %d = ttng.warp_group_dot %a, %b, %back {inputPrecision = 0 : i32} : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<32x64xf16, #nvmma, #ttg.shared_memory> -> tensor<64x64xf32, #mma>
+      %t = tt.trans %d {order = array<i32: 1, 0>} : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #lin>
+      scf.yield %t : tensor<64x64xf32, #lin>
+    }
+    tt.return %r : tensor<64x64xf32, #lin>
+  }
+}
+
+// -----
+
+// With the test attribute __test_keep_predicate_stage, the kernel loop's
+// stage predicates stay ttg.predicate_stage ops (here only stage 0's is
+// used: the load's copy).
+// CHECK-LABEL: @stage_predicates_kept
+// CHECK: scf.for %[[IV:.*]] = %{{.*}} to %[[UB:.*]] step %[[STEP:.*]] iter_args
+// CHECK: ttg.predicate_stage %[[IV]], %[[UB]], %[[STEP]] maxStage 2 stage 0 : i32 -> i1
+#b1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  tt.func @stage_predicates_kept(%src: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %dst: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c512 = arith.constant 512 : i32
+    %range = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #b1>
+    %srcs = tt.splat %src : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #b1>
+    %dsts = tt.splat %dst : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #b1>
+    scf.for %i = %c0 to %n step %c512 : i32 {
+      %off = tt.splat %i {loop.cluster = 2 : i32, loop.stage = 0 : i32} : i32 -> tensor<512xi32, #b1>
+      %idx = arith.addi %off, %range {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<512xi32, #b1>
+      %p = tt.addptr %srcs, %idx {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<512x!tt.ptr<f32>, #b1>, tensor<512xi32, #b1>
+      %v = tt.load %p {loop.cluster = 2 : i32, loop.stage = 0 : i32} : tensor<512x!tt.ptr<f32>, #b1>
+      %w = arith.addf %v, %v {loop.cluster = 1 : i32, loop.stage = 1 : i32} : tensor<512xf32, #b1>
+      %q = tt.addptr %dsts, %idx {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<512x!tt.ptr<f32>, #b1>, tensor<512xi32, #b1>
+      tt.store %q, %w {loop.cluster = 0 : i32, loop.stage = 2 : i32} : tensor<512x!tt.ptr<f32>, #b1>
+    } {tt.scheduled_max_stage = 2 : i32, __test_keep_predicate_stage}
+    tt.return
+  }
+}
+
+// -----
+
+// Descriptor reductions and scatters in a loop are pipelined like stores:
+// each waits for the previous TMA store, stores its value into the shared
+// buffer, fences, and goes out asynchronously; one wait after the loop.
+// CHECK-LABEL: @reduce_and_scatter_stores
+// CHECK: %[[ROWS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<8x64xf32
+// CHECK: scf.for
+// CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.local_store %{{.*}}, %[[ROWS]]
+// CHECK-NEXT: ttng.fence_async_shared
+// CHECK-NEXT: ttng.async_tma_reduce add, %{{.*}}[%{{.*}}, %{{.*}}] %[[ROWS]]
+// CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.local_store %{{.*}}, %[[ROWS]]
+// CHECK-NEXT: ttng.fence_async_shared
+// CHECK-NEXT: ttng.async_tma_scatter %{{.*}}[%{{.*}}, %{{.*}}] %[[ROWS]]
+// CHECK-NEXT: }
+// CHECK-NEXT: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.local_dealloc %[[ROWS]]
+#rows = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#offs = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#nv = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reduce_and_scatter_stores(%v: tensor<8x64xf32, #rows>, %block: !tt.tensordesc<tensor<8x64xf32, #nv>>, %row: !tt.tensordesc<tensor<1x64xf32, #nv>>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      tt.descriptor_reduce add, %block[%i, %c0], %v : !tt.tensordesc<tensor<8x64xf32, #nv>>, tensor<8x64xf32, #rows>
+      %x = tt.splat %i : i32 -> tensor<8xi32, #offs>
+      tt.descriptor_scatter %row[%x, %c0], %v : !tt.tensordesc<tensor<1x64xf32, #nv>>, tensor<8xi32, #offs>, i32, tensor<8x64xf32, #rows>
+    }
+    tt.return
+  }
+}

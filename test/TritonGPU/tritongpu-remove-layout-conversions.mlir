@@ -487,3 +487,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
     tt.return
   }
 }
+
+// -----
+
+// The clean-ups run only the conversions' patterns (and folds), as
+// upstream: a load's all-true mask and its other value stay.
+// CHECK-LABEL: tt.func @masks_left_alone
+// CHECK: tt.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x!tt.ptr<f32>, #blocked>
+#b4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
+  tt.func @masks_left_alone(%p: tensor<64x!tt.ptr<f32>, #b4>, %q: tensor<64x!tt.ptr<f32>, #b4>) {
+    %all = arith.constant dense<true> : tensor<64xi1, #b1>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64xf32, #b1>
+    %pp = ttg.convert_layout %p : tensor<64x!tt.ptr<f32>, #b4> -> tensor<64x!tt.ptr<f32>, #b1>
+    %v = tt.load %pp, %all, %zero : tensor<64x!tt.ptr<f32>, #b1>
+    %w = ttg.convert_layout %v : tensor<64xf32, #b1> -> tensor<64xf32, #b4>
+    tt.store %q, %w : tensor<64x!tt.ptr<f32>, #b4>
+    tt.return
+  }
+}

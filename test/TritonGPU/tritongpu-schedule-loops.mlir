@@ -321,3 +321,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A loop split off a warp-specialized loop keeps no latencies, only the
+// schedule it was given; its memory ops all sit in stage 2, so nothing is
+// left to overlap: the whole body goes to stage 0 of a one-stage schedule.
+// CHECK-LABEL: @partition_in_one_stage
+// CHECK: tt.load {{.*}}loop.cluster = 0 : i32, loop.stage = 0 : i32
+// CHECK: ttg.local_alloc {{.*}}loop.cluster = 0 : i32, loop.stage = 0 : i32
+// CHECK: ttg.local_load {{.*}}loop.cluster = 0 : i32, loop.stage = 0 : i32
+// CHECK: tt.scheduled_max_stage = 2 : i32
+#bl = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sw = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @partition_in_one_stage(%n: i32, %p: tensor<32x32x!tt.ptr<f32>, #bl>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %v = tt.load %p {loop.cluster = 1 : i32, loop.stage = 2 : i32} : tensor<32x32x!tt.ptr<f32>, #bl>
+      %s = ttg.local_alloc %v : (tensor<32x32xf32, #bl>) -> !ttg.memdesc<32x32xf32, #sw, #ttg.shared_memory>
+      %w = ttg.local_load %s {loop.cluster = 1 : i32, loop.stage = 2 : i32} : !ttg.memdesc<32x32xf32, #sw, #ttg.shared_memory> -> tensor<32x32xf32, #bl>
+      tt.store %p, %w {loop.cluster = 1 : i32, loop.stage = 2 : i32} : tensor<32x32x!tt.ptr<f32>, #bl>
+    } {tt.scheduled_max_stage = 2 : i32, tt.warp_specialize}
+    tt.return
+  }
+}

@@ -50,3 +50,32 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// A TMA gather used two stages later becomes ttng.async_tma_gather into one
+// of two buffers, completed through the mbarrier of that buffer (all 16
+// rows of 64 f16: 2048 bytes), then read after the wait.
+// CHECK-LABEL: @gather_pipelined
+// CHECK-DAG: %[[ROWS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x16x64xf16
+// CHECK-DAG: %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x1xi64
+// CHECK: scf.for
+// CHECK: %[[BAR:.*]] = ttg.memdesc_index %[[BARS]]
+// CHECK: ttng.barrier_expect %[[BAR]], 2048
+// CHECK: %[[SLOT:.*]] = ttg.memdesc_index %[[ROWS]]
+// CHECK: ttng.async_tma_gather %{{.*}}[%{{.*}}, %{{.*}}] %[[SLOT]], %[[BAR]], %{{.*}} {loop.cluster = 1 : i32, loop.stage = 0 : i32}
+// CHECK: ttng.wait_barrier
+// CHECK: ttg.local_load
+// CHECK: "use"
+#gl = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#xo = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#nv16 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32} {
+  tt.func @gather_pipelined(%lb: index, %ub: index, %step: index, %d: !tt.tensordesc<tensor<1x64xf16, #nv16>>, %x: tensor<16xi32, #xo>, %y: i32) {
+    scf.for %i = %lb to %ub step %step : index {
+      %rows = tt.descriptor_gather %d[%x, %y] {loop.cluster = 1 : i32, loop.stage = 0 : i32} : (!tt.tensordesc<tensor<1x64xf16, #nv16>>, tensor<16xi32, #xo>, i32) -> tensor<16x64xf16, #gl>
+      "use"(%rows) {loop.cluster = 0 : i32, loop.stage = 2 : i32} : (tensor<16x64xf16, #gl>) -> ()
+    } {tt.scheduled_max_stage = 2 : i32}
+    tt.return
+  }
+}

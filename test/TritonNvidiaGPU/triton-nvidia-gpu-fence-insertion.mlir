@@ -24,6 +24,12 @@
 // CHECK-LABEL: tt.func public @copied_asynchronously
 // CHECK-NOT: ttng.fence_async_shared
 // CHECK: tt.return
+//
+// Blackwell's MMA reads shared memory through the async proxy too.
+// CHECK-LABEL: tt.func public @mmav5_operand_written_by_threads
+// CHECK: ttg.local_alloc %arg0
+// CHECK-NEXT: ttng.fence_async_shared {bCluster = false}
+// CHECK-NEXT: ttng.tc_gen5_mma
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
@@ -66,5 +72,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %t3 = ttg.async_wait %t2 {num = 0 : i32}
     %d = ttng.warp_group_dot %as, %bs, %zero {inputPrecision = 0 : i32} : !ttg.memdesc<64x32xf16, #shared, #smem, mutable> * !ttg.memdesc<32x64xf16, #shared1, #smem, mutable> -> tensor<64x64xf32, #mma>
     tt.return %d : tensor<64x64xf32, #mma>
+  }
+  tt.func public @mmav5_operand_written_by_threads(%a: tensor<64x32xf16, #blocked>, %bs: !ttg.memdesc<32x64xf16, #shared1, #smem>, %acc: !ttg.memdesc<64x64xf32, #ttng.tensor_memory_encoding<blockM = 64, blockN = 64, colStride = 1>, #ttng.tensor_memory, mutable>) {
+    %true = arith.constant true
+    %as = ttg.local_alloc %a : (tensor<64x32xf16, #blocked>) -> !ttg.memdesc<64x32xf16, #shared, #smem>
+    ttng.tc_gen5_mma %as, %bs, %acc, %true, %true : !ttg.memdesc<64x32xf16, #shared, #smem>, !ttg.memdesc<32x64xf16, #shared1, #smem>, !ttg.memdesc<64x64xf32, #ttng.tensor_memory_encoding<blockM = 64, blockN = 64, colStride = 1>, #ttng.tensor_memory, mutable>
+    tt.return
   }
 }

@@ -235,6 +235,35 @@ pub fn scratch_bytes(op: &OperationRef, capability: u32) -> usize {
     }
 }
 
+/// Whether the lowering of `op`, an op with scratch, separates its scratch
+/// writes from its reads with a barrier of the whole CTA (which then also
+/// orders every earlier shared-memory access): all such ops but layout
+/// conversions each warp does alone (a warp barrier), and atomics whose old
+/// values no other thread needs (no barrier at all; only duplicated
+/// registers, no duplicated lanes or warps).
+pub fn scratch_synchronizes_cta(op: &OperationRef) -> bool {
+    match name_of(op).as_str() {
+        "ttg.convert_layout" => {
+            let (Ok(src), Ok(dst)) = (op.operand_at(0), op.result_at(0)) else { return false };
+            match (linear(src.r#type()), linear(dst.r#type())) {
+                (Some((a, _, _)), Some((b, _, _))) => !tritium_layout::convert::is_warp_synchronous_conversion(&a, &b),
+                _ => false,
+            }
+        }
+        "tt.atomic_rmw" | "tt.atomic_cas" => {
+            let Ok(pointer) = op.operand_at(0) else { return false };
+            match linear(pointer.r#type()) {
+                Some((layout, _, _)) => [Dim::Lane, Dim::Warp]
+                    .into_iter()
+                    .any(|dim| bases(&layout, dim).iter().any(|basis| basis.iter().all(|&x| x == 0))),
+                // A scalar atomic: one thread's old value goes to all.
+                None => true,
+            }
+        }
+        _ => true,
+    }
+}
+
 /// Bytes of one capture of `ttg.warp_specialize` in the packed struct the
 /// default warps hand it over in (upstream's sizes: a shared-memory
 /// descriptor as base pointer and one i32 offset per dimension; Tritium's

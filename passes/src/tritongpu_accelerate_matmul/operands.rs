@@ -10,7 +10,7 @@ use melior::ir::{operation::OperationLike, BlockLike, OperationRef, TypeLike, Va
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
-    pass::emit_remark,
+    pass::emit_warning,
     rewrite::Rewriter,
     types::{shared_memory_space, MemDesc},
 };
@@ -121,7 +121,7 @@ pub fn convert_to_dot_operand<'c: 'a, 'a>(
 /// `getSharedMemoryMMAOperand`): the tensor it is converted from is stored,
 /// right where it is defined, in the NVMMA layout of its preferred memory
 /// order, or in the order wgmma requires when it cannot transpose the type
-/// (K contiguous), with a remark since the stores then transpose.
+/// (K contiguous), with a warning since the stores then transpose.
 pub fn shared_memory_operand<'c: 'a, 'a>(
     rewriter: &Rewriter,
     dot: &OperationRef<'c, 'a>,
@@ -141,7 +141,7 @@ pub fn shared_memory_operand<'c: 'a, 'a>(
         stored_order = if op_idx == 1 { vec![0, 1] } else { vec![1, 0] };
     }
     if stored_order != order {
-        emit_remark(
+        emit_warning(
             dot.location(),
             &format!(
                 "Warning: Forcing a different order [{}, {}] on SMEM than the register order for the operand {op_idx}. \

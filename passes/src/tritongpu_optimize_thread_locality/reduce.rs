@@ -170,8 +170,11 @@ impl<'c, 'a> Candidate<'c, 'a> {
 
     /// The value every partial accumulator starts from.
     fn neutral_element(&self) -> Option<f64> {
+        // `#arith.fastmath<nnan,ninf>`: `ninf` (or `fast`, which includes
+        // it) promises no infinities.
         let fast_math = self.combiner.attribute("fastmath").ok().map(|a| a.to_string()).unwrap_or_default();
-        let finite_only = fast_math.contains("ninf") || fast_math.contains("fast");
+        let flags = fast_math.split_once('<').and_then(|(_, rest)| rest.split_once('>')).map_or("", |(f, _)| f);
+        let finite_only = flags.split(',').map(str::trim).any(|flag| flag == "ninf" || flag == "fast");
         let largest = || largest_finite(self.element);
         Some(match name_of(&self.combiner).as_str() {
             "arith.addf" => 0.0,

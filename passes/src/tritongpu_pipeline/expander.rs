@@ -38,6 +38,11 @@ use tritium_dialects::pass::{emit_error, PassFailed};
 /// Pipelines `lp` with `schedule` (its body's ops in kernel order, with
 /// stages). Returns the new loop; `None` when the loop cannot be pipelined
 /// (it is then left as it is).
+/// Test-only loop attribute (as upstream's): the kernel's stage predicates
+/// stay `ttg.predicate_stage` ops, for tests to see which stage each
+/// predicate is for.
+const KEEP_PREDICATE_STAGE: &str = "__test_keep_predicate_stage";
+
 pub fn pipeline_for_loop<'c, 'a>(
     lp: OperationRef<'c, 'a>,
     schedule: Vec<(OperationRef<'c, 'a>, usize)>,
@@ -423,8 +428,20 @@ impl<'c, 'a> Expander<'c, 'a> {
         }
         let mut builder = Builder::at_end(new_body, new_loop.location());
         // Stage i < S runs while iv < ub - (S - i) * step.
+        let keep_predicate_stage = self.lp.has_attribute(KEEP_PREDICATE_STAGE);
         let mut predicates: Vec<Option<Value>> = vec![None; self.max_stage + 1];
         for (i, predicate) in predicates.iter_mut().enumerate().take(self.max_stage) {
+            if keep_predicate_stage {
+                let i1 = builder.integer_type(1);
+                let int32 = |value: usize| -> melior::ir::Attribute {
+                    let i32_type = builder.integer_type(32);
+                    melior::ir::attribute::IntegerAttribute::new(i32_type, value as i64).into()
+                };
+                let attributes = [("maxStage", int32(self.max_stage)), ("stage", int32(i))];
+                let operands = [*new_induction, self.upper, self.step];
+                *predicate = Some(builder.value("ttg.predicate_stage", &operands, i1, &attributes));
+                continue;
+            }
             let distance = builder.constant((self.max_stage - i) as i64, self.upper.r#type());
             let offset = builder.binary("arith.muli", self.step, distance);
             let limit = builder.binary("arith.subi", self.upper, offset);

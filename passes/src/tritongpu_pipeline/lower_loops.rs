@@ -279,7 +279,7 @@ fn plan_async_loads<'c, 'a>(
         let (can_use_async_copy, encoding, contiguity) = if tma {
             // TMA writes the descriptor's layout.
             let encoding = super::tma::descriptor_encoding(&op)
-                .ok_or_else(|| fail(&op, "a descriptor load of another shape than the descriptor's block"))?;
+                .ok_or_else(|| fail(&op, "a descriptor without a shared layout for the loaded tensor"))?;
             (true, encoding, 1)
         } else if tensor_parts(result_type).is_none() {
             // A scalar load is copied as a one-element tensor.

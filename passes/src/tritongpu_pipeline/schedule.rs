@@ -194,6 +194,17 @@ impl Schedule {
         by_cluster.into_iter().flatten().collect()
     }
 
+    /// Renumbers the stages from 0 and drops the stages nothing uses at
+    /// either end (upstream `shrinkToFit`).
+    pub fn shrink_to_fit(&mut self) {
+        let Some(min) = self.ops.values().map(|(stage, _)| *stage).min() else { return };
+        let max = self.ops.values().map(|(stage, _)| *stage).max().unwrap_or(min);
+        for (stage, _) in self.ops.values_mut() {
+            *stage -= min;
+        }
+        self.num_stages = max - min + 1;
+    }
+
     /// Writes the schedule on the IR (upstream `serialize`).
     pub fn serialize(&self, lp: &OperationRef) {
         let context_ref = lp.context();

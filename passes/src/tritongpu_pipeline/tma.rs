@@ -1,5 +1,6 @@
 //! Tensor-descriptor loads in pipelined loops (upstream `LowerLoops.cpp`,
 //! `createTMABarrierAndWait` and `createTMAAsyncCopy`): a `tt.descriptor_load`
+//! (or `tt.descriptor_gather`, which becomes `ttng.async_tma_gather`)
 //! whose users run stages later becomes a TMA copy into one buffer of a
 //! multi-buffered allocation, completed through an mbarrier per buffer:
 //!
@@ -31,7 +32,7 @@ use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::PassFailed,
-    types::{shared_memory_space, tensor_descriptor_block, MemDesc},
+    types::{shared_memory_space, MemDesc},
 };
 use tritium_layout::{CtaLayout, Layout, SwizzledShared};
 
@@ -40,13 +41,13 @@ pub fn is_tma_load(op: &OperationRef) -> bool {
     matches!(name_of(op).as_str(), "tt.descriptor_load" | "tt.descriptor_gather")
 }
 
-/// The shared layout of the descriptor a TMA load reads through (upstream
-/// `getEncodingFromDescriptor`, for a load of the descriptor's block shape).
+/// The shared layout of the buffer a TMA load lands in: the descriptor's,
+/// fitted to the rank of the loaded tensor (upstream
+/// `getEncodingFromDescriptor`).
 pub fn descriptor_encoding<'c>(load: &OperationRef<'c, '_>) -> Option<Attribute<'c>> {
     let descriptor = load.operand_at(0).ok()?;
-    let (block_shape, _, encoding) = tensor_parts(tensor_descriptor_block(descriptor.r#type())?)?;
     let (shape, _, _) = tensor_parts(load.result_at(0).ok()?.r#type())?;
-    (block_shape == shape).then_some(encoding).flatten()
+    crate::triton_nvidia_tma_lowering::descriptor_encoding(load, descriptor, &shape)
 }
 
 /// Why `lp` cannot be pipelined by Tritium (the loop then runs unpipelined,
@@ -74,11 +75,9 @@ pub fn unsupported_reason(lp: &OperationRef) -> Option<&'static str> {
     }
     for op in &ops {
         match name_of(op).as_str() {
-            // Tritium lowers no TMA gather.
-            "tt.descriptor_gather" => return Some("a descriptor gather"),
-            "tt.descriptor_load" => {
+            "tt.descriptor_load" | "tt.descriptor_gather" => {
                 let Some(encoding) = descriptor_encoding(op) else {
-                    return Some("a descriptor load of another shape than the descriptor's block");
+                    return Some("a descriptor without a shared layout for the loaded tensor");
                 };
                 // FP4-padded layouts need their last index doubled.
                 if matches!(layout_of(encoding), Ok(Layout::NvmmaShared(ref n)) if n.fp4_padded) {
@@ -196,7 +195,8 @@ pub fn create_barriers_and_waits<'c, 'a>(
     Ok(syncs.into_iter().map(|s| s.expect("every TMA load is in a group")).collect())
 }
 
-/// Upstream `createTMAAsyncCopy` for a `tt.descriptor_load`: the copy into
+/// Upstream `createTMAAsyncCopy` for a `tt.descriptor_load` or
+/// `tt.descriptor_gather`: the copy into
 /// buffer `insert` in the load's stage, and after the group's wait, in the
 /// stage of the first use, the view of buffer `extract` its users read.
 pub fn create_tma_copy<'c, 'a>(
@@ -216,10 +216,16 @@ pub fn create_tma_copy<'c, 'a>(
     builder.set_stage_cluster(schedule.get(&load));
     let view = super::lower_loops::buffer_view(&mut builder, alloc, insert)?;
     let always = constant_true(&mut builder);
-    // (desc, indices..., barrier, result buffer, pred)
+    // (desc, indices..., barrier, result buffer, pred); a gather's indices
+    // are its row offsets and column.
     let mut operands: Vec<Value> = load.operands().collect();
     operands.extend([sync.barrier, view, always]);
-    builder.create("ttng.async_tma_copy_global_to_local", &operands, &[], &[]);
+    let copy = if name_of(&load) == "tt.descriptor_gather" {
+        "ttng.async_tma_gather"
+    } else {
+        "ttng.async_tma_copy_global_to_local"
+    };
+    builder.create(copy, &operands, &[], &[]);
     let first_use = super::lower_loops::first_use_of(&[load], lp, schedule)
         .ok_or_else(|| fail(&load, "a pipelined load without users"))?;
     builder.set_after(sync.wait);

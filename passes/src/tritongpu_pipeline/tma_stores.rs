@@ -16,13 +16,13 @@
 //! When a store goes through a descriptor made on the device, the
 //! descriptors made in the loop get rotating tensormap slots, as in
 //! pipelined loops (upstream `lowerTMADescriptorCreation`: the slots of a
-//! three-stage schedule). Loops with descriptor reductions or scatters are
-//! left alone: Tritium lowers them to no TMA op yet
-//! (triton-nvidia-tma-lowering reports them).
+//! three-stage schedule). Descriptor reductions and scatters go the same
+//! way, as `ttng.async_tma_reduce` and `ttng.async_tma_scatter`.
 use super::builder::Builder;
 use super::loops::is_for;
 use super::schedule::Schedule;
 use crate::ir::{erase, name_of, tensor_parts};
+use crate::triton_nvidia_tma_lowering::descriptor_encoding;
 use melior::ir::{
     attribute::{BoolAttribute, IntegerAttribute},
     operation::OperationLike,
@@ -32,24 +32,23 @@ use melior::ir::{
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
     pass::{PassFailed, PassResult},
-    types::{shared_memory_space, tensor_descriptor_block, MemDesc},
+    types::{shared_memory_space, MemDesc},
 };
 
-/// The descriptor stores of the body of `lp`, outside nested loops, in
-/// order; `None` when the loop holds descriptor ops this step leaves alone.
-fn tma_stores<'c, 'a>(lp: &OperationRef<'c, 'a>) -> Option<Vec<OperationRef<'c, 'a>>> {
+/// The descriptor stores (reductions and scatters too) of the body of `lp`,
+/// outside nested loops, in order.
+fn tma_stores<'c, 'a>(lp: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut stores = Vec::new();
     let mut stack: Vec<OperationRef> = Vec::new();
     push_nested(lp, &mut stack);
     while let Some(op) = stack.pop() {
         match name_of(&op).as_str() {
-            "tt.descriptor_store" => stores.push(op),
-            "tt.descriptor_reduce" | "tt.descriptor_scatter" => return None,
+            "tt.descriptor_store" | "tt.descriptor_reduce" | "tt.descriptor_scatter" => stores.push(op),
             _ if is_for(&op) => {}
             _ => push_nested(&op, &mut stack),
         }
     }
-    Some(stores)
+    stores
 }
 
 /// Pushes the ops of the regions of `op` on `stack`, the first on top.
@@ -74,7 +73,7 @@ struct StoreBuffer<'c, 'a> {
 
 /// Upstream `pipelineTMAStores`.
 pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
-    let Some(stores) = tma_stores(&lp) else { return Ok(()) };
+    let stores = tma_stores(&lp);
     if stores.is_empty() {
         return Ok(());
     }
@@ -84,15 +83,11 @@ pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
     let mut buffers: Vec<StoreBuffer> = Vec::new();
     let mut store_buffers: Vec<Value> = Vec::new();
     for store in &stores {
-        // (desc, src, indices...)
         let descriptor = store.operand_at(0).unwrap();
-        let source = store.operand_at(1).unwrap();
+        let source = stored_value(store);
         let (shape, element, _) = tensor_parts(source.r#type()).ok_or_else(|| fail(store, "a store of no tensor"))?;
-        let encoding = tensor_descriptor_block(descriptor.r#type())
-            .and_then(tensor_parts)
-            .filter(|(block_shape, _, _)| *block_shape == shape)
-            .and_then(|(_, _, encoding)| encoding)
-            .ok_or_else(|| fail(store, "a descriptor store of another shape than the descriptor's block"))?;
+        let encoding = descriptor_encoding(store, descriptor, &shape)
+            .ok_or_else(|| fail(store, "a descriptor without a shared encoding for the stored tensor"))?;
         let buffer = match buffers.iter().find(|b| b.shape == shape && b.element == element) {
             Some(existing) => existing.value,
             None => {
@@ -120,12 +115,28 @@ pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
         let mut builder = Builder::before(*store);
         // The buffer's last store must have read it before it is written.
         builder.create("ttng.async_tma_store_wait", &[], &[], &[("pendings", pendings(0))]);
-        builder.create("ttg.local_store", &[store.operand_at(1).unwrap(), *buffer], &[], &[]);
+        builder.create("ttg.local_store", &[stored_value(store), *buffer], &[], &[]);
         builder.create("ttng.fence_async_shared", &[], &[], &[("bCluster", BoolAttribute::new(context, false).into())]);
         let mut operands: Vec<Value> = vec![store.operand_at(0).unwrap()];
-        operands.extend(store.operands().skip(2));
+        let (copy, attributes): (&str, Vec<(&str, Attribute)>) = match name_of(store).as_str() {
+            // (desc, x_offsets, y_offset, src)
+            "tt.descriptor_scatter" => {
+                operands.extend(store.operands().skip(1).take(2));
+                ("ttng.async_tma_scatter", vec![])
+            }
+            // (desc, src, indices...)
+            "tt.descriptor_reduce" => {
+                operands.extend(store.operands().skip(2));
+                let kind = store.attribute("kind").map_err(|_| fail(store, "a reduction without its kind"))?;
+                ("ttng.async_tma_reduce", vec![("kind", kind)])
+            }
+            _ => {
+                operands.extend(store.operands().skip(2));
+                ("ttng.async_tma_copy_local_to_global", vec![])
+            }
+        };
         operands.push(*buffer);
-        builder.create("ttng.async_tma_copy_local_to_global", &operands, &[], &[]);
+        builder.create(copy, &operands, &[], &attributes);
         erase(*store);
     }
     let mut after = Builder::after(lp);
@@ -140,6 +151,12 @@ pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
         super::descriptors::lower_tma_descriptors(lp, &mut Schedule::new(STORE_LOOP_STAGES))?;
     }
     Ok(())
+}
+
+/// The tensor a descriptor store, reduction or scatter writes.
+fn stored_value<'c, 'a>(store: &OperationRef<'c, 'a>) -> Value<'c, 'a> {
+    let index = if name_of(store) == "tt.descriptor_scatter" { store.operand_count() - 1 } else { 1 };
+    store.operand_at(index).unwrap()
 }
 
 /// The stages upstream gives the descriptors of a loop whose stores are

@@ -250,6 +250,13 @@ fn insert_wait_in_loop(lp: &OperationRef, properly_async: &[(OperationRef, usize
         return;
     }
     for (dot, _) in properly_async {
+        // A wgmma reading registers the loop computes waits for its previous
+        // iteration, which also guards its result's uses.
+        if rs_dot_needs_wait(dot, lp) {
+            let wait = create_wait(Builder::after(*dot), &[], properly_async.len() as i64 - 1);
+            thread_values_through_wait(wait, &[dot.result_at(0).unwrap().into()]);
+            continue;
+        }
         let result: Value = dot.result_at(0).unwrap().into();
         // Uses other than the yield, grouped by block.
         let mut blocks: Vec<(melior::ir::BlockRef, Vec<crate::ssa::Use>)> = Vec::new();
@@ -273,15 +280,6 @@ fn insert_wait_in_loop(lp: &OperationRef, properly_async: &[(OperationRef, usize
             let values: Vec<Value> = block_uses.iter().map(|_| result).collect();
             thread_values_through_wait(wait, &values);
         }
-    }
-    // A wgmma reading registers the loop computes waits for its previous
-    // iteration.
-    for (dot, _) in properly_async {
-        if !rs_dot_needs_wait(dot, lp) {
-            continue;
-        }
-        let wait = create_wait(Builder::after(*dot), &[], properly_async.len() as i64 - 1);
-        thread_values_through_wait(wait, &[dot.result_at(0).unwrap().into()]);
     }
     let (last, _) = properly_async.last().unwrap();
     if rs_dot_needs_wait(last, lp) {
