@@ -85,7 +85,7 @@ fn can_skip_barrier(before: Kind, after: Kind) -> bool {
 /// Accesses since the last barrier that other threads may not have seen,
 /// with the kind of op that made each.
 #[derive(Clone, Default, PartialEq)]
-struct Pending {
+pub(crate) struct Pending {
     reads: Vec<(Interval, Kind)>,
     writes: Vec<(Interval, Kind)>,
 }
@@ -112,7 +112,7 @@ impl Pending {
         merged
     }
 
-    fn record(&mut self, access: Accesses) {
+    pub(crate) fn record(&mut self, access: Accesses) {
         for r in access.reads {
             if !self.reads.contains(&(r, access.kind)) {
                 self.reads.push((r, access.kind));
@@ -124,25 +124,91 @@ impl Pending {
             }
         }
     }
+
+    /// Whether any pending read or write overlaps one of `intervals`.
+    pub(crate) fn touches(&self, intervals: &[Interval]) -> bool {
+        let mut pending = self.reads.iter().chain(&self.writes);
+        pending.any(|(y, _)| intervals.iter().any(|x| x.0 < y.1 && y.0 < x.1))
+    }
 }
 
-struct Accesses {
-    reads: Vec<Interval>,
-    writes: Vec<Interval>,
+pub(crate) struct Accesses {
+    pub(crate) reads: Vec<Interval>,
+    pub(crate) writes: Vec<Interval>,
     kind: Kind,
 }
 
-pub(crate) fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
-    insert_barriers(module)
+/// Where an analysis wants its synchronising op, relative to the op it
+/// looked at.
+pub(crate) enum Sync {
+    None,
+    Before,
+    After,
 }
 
-fn insert_barriers(module: OperationRef) -> PassResult {
+/// What one analysis over shared-memory accesses does at each op: the walk
+/// over functions, blocks, loops and branches is shared (upstream's
+/// MembarOrFenceAnalysis); the rules say what an op leaves pending and
+/// where the synchronising op goes. After a synchronising op (one the rules
+/// insert, or one already there), nothing is pending.
+pub(crate) trait Rules {
+    /// The op that synchronises, built at `location`.
+    fn sync_op<'c>(&self, location: melior::ir::Location<'c>) -> melior::ir::Operation<'c>;
+    /// Updates `state` for `op` (followed by `next`); says where a
+    /// synchronising op must go. A synchronising op before or after `op`
+    /// clears what was pending at that point.
+    fn step(&self, op: &OperationRef, next: Option<OperationRef>, state: &mut Pending) -> Result<Sync, PassFailed>;
+}
+
+/// The barrier analysis: `ttg.local_barrier` between conflicting accesses.
+struct Membar;
+
+impl Rules for Membar {
+    fn sync_op<'c>(&self, location: melior::ir::Location<'c>) -> melior::ir::Operation<'c> {
+        crate::ir::create("ttg.local_barrier", location, &[], &[], &[])
+    }
+
+    fn step(&self, op: &OperationRef, next: Option<OperationRef>, state: &mut Pending) -> Result<Sync, PassFailed> {
+        match name_of(op).as_str() {
+            "ttg.local_barrier" => {
+                *state = Pending::default();
+                Ok(Sync::None)
+            }
+            // As upstream: after waiting for asynchronous copies, every thread
+            // waits for all the others, so all of them see all the copies.
+            "ttg.async_wait" | "ttng.async_tma_store_wait" => {
+                *state = Pending::default();
+                let next_is_barrier = next.is_some_and(|n| name_of(&n) == "ttg.local_barrier");
+                Ok(if next_is_barrier { Sync::None } else { Sync::After })
+            }
+            _ => {
+                let access = accesses(op)?;
+                let sync = if conflicts(&access, state) {
+                    *state = Pending::default();
+                    Sync::Before
+                } else {
+                    Sync::None
+                };
+                state.record(access);
+                Ok(sync)
+            }
+        }
+    }
+}
+
+pub(crate) fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
+    run_analysis(module, &Membar)
+}
+
+/// Runs `rules` over every function of `module` (and of its nested modules),
+/// inserting their synchronising ops.
+pub(crate) fn run_analysis(module: OperationRef, rules: &dyn Rules) -> PassResult {
     for nested in tritium_dialects::ir::nested_modules(module) {
-        insert_barriers(nested)?;
+        run_analysis(nested, rules)?;
     }
     for function in crate::ir::module_functions(module) {
         if let Ok(body) = function.region_at(0) {
-            walk_function(body)?;
+            walk_function(body, rules)?;
         }
     }
     Ok(())
@@ -152,7 +218,7 @@ fn insert_barriers(module: OperationRef) -> PassResult {
 /// the state entering a block is the union of what its predecessors leave,
 /// found by iterating to a fixed point; then each block is walked from its
 /// state, inserting barriers.
-fn walk_function(body: RegionRef) -> Result<(), PassFailed> {
+fn walk_function(body: RegionRef, rules: &dyn Rules) -> Result<(), PassFailed> {
     let mut blocks = Vec::new();
     let mut block = body.first_block();
     while let Some(b) = block {
@@ -161,7 +227,7 @@ fn walk_function(body: RegionRef) -> Result<(), PassFailed> {
     }
     if blocks.len() <= 1 {
         if let Some(entry) = blocks.first() {
-            walk_block(entry, Pending::default(), true)?;
+            walk_block(entry, Pending::default(), true, rules)?;
         }
         return Ok(());
     }
@@ -190,7 +256,7 @@ fn walk_function(body: RegionRef) -> Result<(), PassFailed> {
         changed = false;
         for b in 0..blocks.len() {
             let Some(state) = entering(&out, b) else { continue };
-            let leaving = Some(walk_block(&blocks[b], state, false)?);
+            let leaving = Some(walk_block(&blocks[b], state, false, rules)?);
             if leaving != out[b] {
                 out[b] = leaving;
                 changed = true;
@@ -199,7 +265,7 @@ fn walk_function(body: RegionRef) -> Result<(), PassFailed> {
     }
     for (b, block) in blocks.iter().enumerate() {
         if let Some(state) = entering(&out, b) {
-            walk_block(block, state, true)?;
+            walk_block(block, state, true, rules)?;
         }
     }
     Ok(())
@@ -207,7 +273,7 @@ fn walk_function(body: RegionRef) -> Result<(), PassFailed> {
 
 /// The bytes a memdesc value covers: its allocation's, narrowed to one
 /// slice when it is a memdesc_index with a constant index.
-fn buffer_of(value: Value) -> Option<Interval> {
+pub(crate) fn buffer_of(value: Value) -> Option<Interval> {
     // A block argument: unknown buffer.
     let op = tritium_dialects::ir::defining_op(value)?;
     match name_of(&op).as_str() {
@@ -237,9 +303,9 @@ fn constant_of(value: Value) -> Option<i64> {
 }
 
 /// Everything in shared memory, for accesses whose buffer is unknown.
-const EVERYTHING: Interval = (0, usize::MAX);
+pub(crate) const EVERYTHING: Interval = (0, usize::MAX);
 
-fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
+pub(crate) fn accesses(op: &OperationRef) -> Result<Accesses, PassFailed> {
     let memdesc_operand = |index: usize| -> Vec<Interval> {
         op.operand_at(index).ok().map(|v| vec![buffer_of(v).unwrap_or(EVERYTHING)]).unwrap_or_default()
     };
@@ -313,31 +379,16 @@ fn conflicts(access: &Accesses, state: &Pending) -> bool {
         || overlaps(&access.reads, access.kind, &state.writes)
 }
 
-/// Follows `block` from `state`; inserts barriers when `insert`. Returns the
-/// state at its end.
-fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pending, PassFailed> {
+/// Follows `block` from `state`; inserts the synchronising ops of `rules`
+/// when `insert`. Returns the state at its end.
+fn walk_block(block: &BlockRef, mut state: Pending, insert: bool, rules: &dyn Rules) -> Result<Pending, PassFailed> {
     let mut next = block.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
         let name = name_of(&op);
         match name.as_str() {
-            "ttg.local_barrier" => {
-                state = Pending::default();
-                continue;
-            }
-            // As upstream: after waiting for asynchronous copies, every thread
-            // waits for all the others, so all of them see all the copies.
-            "ttg.async_wait" | "ttng.async_tma_store_wait" => {
-                let next_is_barrier = next.is_some_and(|n| name_of(&n) == "ttg.local_barrier");
-                if insert && !next_is_barrier {
-                    let barrier = crate::ir::create("ttg.local_barrier", op.location(), &[], &[], &[]);
-                    block.insert_operation_after(op, barrier);
-                }
-                state = Pending::default();
-                continue;
-            }
             "scf.for" | "scf.while" => {
-                state = walk_loop(&op, state, insert)?;
+                state = walk_loop(&op, state, insert, rules)?;
                 continue;
             }
             // Warp specialization: the default region runs on the warps that
@@ -349,19 +400,21 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pend
             // partition's shared stores and its TMA store: an epilogue race,
             // wrong results on the H100.)
             "ttg.warp_specialize" => {
-                let access = accesses(&op)?;
-                if insert && conflicts(&access, &state) {
-                    let barrier = crate::ir::create("ttg.local_barrier", op.location(), &[], &[], &[]);
-                    block.insert_operation_before(op, barrier);
+                // Only whether to synchronise before it: the regions start
+                // from the state the op found.
+                if let Sync::Before = rules.step(&op, next, &mut state.clone())? {
+                    if insert {
+                        block.insert_operation_before(op, rules.sync_op(op.location()));
+                    }
                 }
                 if let Some(body) = op.region_at(0).ok().and_then(|r| r.first_block()) {
-                    walk_block(&body, state.clone(), insert)?;
+                    walk_block(&body, state.clone(), insert, rules)?;
                 }
                 let holder = op.region_at(1).ok().and_then(|r| r.first_block());
                 if let Some(partitions) = holder.and_then(|b| b.first_operation()) {
                     for region in partitions.regions() {
                         if let Some(body) = region.first_block() {
-                            walk_block(&body, Pending::default(), insert)?;
+                            walk_block(&body, Pending::default(), insert, rules)?;
                         }
                     }
                 }
@@ -375,7 +428,7 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pend
                 let mut joined: Option<Pending> = None;
                 for region in op.regions() {
                     let left = match region.first_block() {
-                        Some(body) => walk_block(&body, state.clone(), insert)?,
+                        Some(body) => walk_block(&body, state.clone(), insert, rules)?,
                         None => state.clone(),
                     };
                     joined = Some(match joined {
@@ -388,29 +441,29 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool) -> Result<Pend
             }
             _ => {}
         }
-        let access = accesses(&op)?;
-        if conflicts(&access, &state) {
-            if insert {
-                let barrier = crate::ir::create("ttg.local_barrier", op.location(), &[], &[], &[]);
-                block.insert_operation_before(op, barrier);
+        match rules.step(&op, next, &mut state)? {
+            Sync::Before if insert => {
+                block.insert_operation_before(op, rules.sync_op(op.location()));
             }
-            state = Pending::default();
+            Sync::After if insert => {
+                block.insert_operation_after(op, rules.sync_op(op.location()));
+            }
+            _ => {}
         }
-        state.record(access);
     }
     Ok(state)
 }
 
 /// A loop's regions run any number of times: find the state at the top of
 /// an iteration (what comes in, joined with what one iteration leaves), then
-/// insert barriers from it.
-fn walk_loop(op: &OperationRef, entry: Pending, insert: bool) -> Result<Pending, PassFailed> {
+/// insert synchronising ops from it.
+fn walk_loop(op: &OperationRef, entry: Pending, insert: bool, rules: &dyn Rules) -> Result<Pending, PassFailed> {
     let bodies: Vec<BlockRef> = op.regions().filter_map(|r| r.first_block()).collect();
     let mut top = entry.clone();
     for _ in 0..8 {
         let mut state = top.clone();
         for body in &bodies {
-            state = walk_block(body, state, false)?;
+            state = walk_block(body, state, false, rules)?;
         }
         let next_top = entry.union(&state);
         if next_top == top {
@@ -420,7 +473,7 @@ fn walk_loop(op: &OperationRef, entry: Pending, insert: bool) -> Result<Pending,
     }
     let mut state = top.clone();
     for body in &bodies {
-        state = walk_block(body, state, insert)?;
+        state = walk_block(body, state, insert, rules)?;
     }
     // Zero iterations leave `entry`; any number leaves what `top` grew into.
     Ok(top.union(&state))
