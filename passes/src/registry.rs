@@ -40,6 +40,7 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::tritongpu_combine_tensor_select_and_if::PASS,
     &crate::tritongpu_prefetch::PASS,
     &crate::tritongpu_coalesce_async_copy::PASS,
+    &crate::triton_test_loop_peeling::PASS,
     &crate::triton_nvidia_gpu_proxy_fence_insertion::PASS,
 ];
 

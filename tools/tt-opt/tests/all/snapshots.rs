@@ -40,6 +40,10 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
         "the first step of tritongpu-pipeline (its snapshots) under upstream's test flag; no corpus stage precedes it, upstream's pipeline-lower-loop lit test checks it",
     ),
     (
+        "triton-test-loop-peeling",
+        "upstream's test flag for loop peeling (only loops marked __test_peel_epilogue); lit tests check it",
+    ),
+    (
         "tritium-warn-unspecialized-loops",
         "only warns (no IR change); the warp_specialize tests and TritonGPU lit tests check its diagnostics",
     ),
