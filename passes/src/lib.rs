@@ -31,6 +31,7 @@ mod triton_nvidia_gpu_proxy_fence_insertion;
 mod triton_nvidia_optimize_descriptor_encoding;
 mod triton_nvidia_tma_lowering;
 mod triton_reorder_broadcast;
+mod triton_rewrite_tensor_descriptor_to_pointer;
 mod triton_rewrite_tensor_pointer;
 mod triton_test_loop_peeling;
 mod tritongpu_accelerate_matmul;

@@ -32,6 +32,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("allocate-shared-memory-nv", 150),
     ("triton-nvidia-gpu-fence-insertion", 150),
     ("triton-nvidia-gpu-proxy-fence-insertion", 169),
+    ("triton-rewrite-tensor-descriptor-to-pointer", 69),
     ("triton-combine", 150),
     ("triton-reorder-broadcast", 150),
     ("triton-licm", 150),
