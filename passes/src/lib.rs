@@ -17,6 +17,7 @@ pub mod registry;
 pub mod ssa;
 mod tensormap;
 mod test_internal_error;
+mod test_print_alias;
 mod test_print_alignment;
 mod test_print_linear_layouts;
 mod test_print_membar;

@@ -43,6 +43,7 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::triton_test_loop_peeling::PASS,
     &crate::triton_nvidia_gpu_proxy_fence_insertion::PASS,
     &crate::triton_rewrite_tensor_descriptor_to_pointer::PASS,
+    &crate::test_print_alias::PASS,
 ];
 
 /// Registers every pass in MLIR's pass registry (and the upstream passes

@@ -25,6 +25,7 @@ const LARGE_OUTPUT: &[&str] = &["convert-triton-gpu-to-llvm"];
 /// Registered passes without snapshots, and why.
 const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
     ("test-print-alignment", "prints an analysis as remarks; test/Analysis lit tests check it"),
+    ("test-print-alias", "prints an analysis as remarks; test/Analysis lit tests check it"),
     ("test-print-linear-layouts", "prints layouts as remarks; lit tests check it"),
     ("test-tritium-internal-error", "panics on purpose"),
     (
