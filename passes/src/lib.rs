@@ -45,6 +45,7 @@ mod tritongpu_f32_dot_tc;
 mod tritongpu_fuse_nested_loops;
 mod tritongpu_global_scratch_memory_allocation;
 mod tritongpu_membar;
+mod tritongpu_optimize_accumulator_init;
 mod tritongpu_optimize_dot_operands;
 mod tritongpu_optimize_thread_locality;
 mod tritongpu_pipeline;

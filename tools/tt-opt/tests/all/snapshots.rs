@@ -45,6 +45,10 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
         "upstream's test flag for loop peeling (only loops marked __test_peel_epilogue); lit tests check it",
     ),
     (
+        "tritongpu-optimize-accumulator-init",
+        "not in upstream's pipeline for sm_80/sm_90 (no corpus stage); lit tests and upstream's pipeline-loop-nest test check it",
+    ),
+    (
         "tritium-warn-unspecialized-loops",
         "only warns (no IR change); the warp_specialize tests and TritonGPU lit tests check its diagnostics",
     ),
