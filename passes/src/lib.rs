@@ -19,6 +19,7 @@ mod tensormap;
 mod test_internal_error;
 mod test_print_alias;
 mod test_print_alignment;
+mod test_print_allocation;
 mod test_print_linear_layouts;
 mod test_print_membar;
 mod tritium_ttgir_pipeline;

@@ -45,6 +45,7 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::triton_rewrite_tensor_descriptor_to_pointer::PASS,
     &crate::test_print_alias::PASS,
     &crate::tritongpu_optimize_accumulator_init::PASS,
+    &crate::test_print_allocation::PASS,
 ];
 
 /// Registers every pass in MLIR's pass registry (and the upstream passes

@@ -26,6 +26,10 @@ const LARGE_OUTPUT: &[&str] = &["convert-triton-gpu-to-llvm"];
 const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
     ("test-print-alignment", "prints an analysis as remarks; test/Analysis lit tests check it"),
     ("test-print-alias", "prints an analysis as remarks; test/Analysis lit tests check it"),
+    (
+        "test-print-allocation",
+        "prints allocate-shared-memory-nv's allocation (its snapshots) as remarks; test/Analysis lit tests check it",
+    ),
     ("test-print-linear-layouts", "prints layouts as remarks; lit tests check it"),
     ("test-tritium-internal-error", "panics on purpose"),
     (
