@@ -30,6 +30,7 @@ mod triton_loop_aware_cse;
 mod triton_loop_unroll;
 mod triton_nvidia_gpu_fence_insertion;
 mod triton_nvidia_gpu_proxy_fence_insertion;
+mod triton_nvidia_mma_lowering;
 mod triton_nvidia_optimize_descriptor_encoding;
 mod triton_nvidia_tma_lowering;
 mod triton_reorder_broadcast;

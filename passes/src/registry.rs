@@ -46,6 +46,7 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::test_print_alias::PASS,
     &crate::tritongpu_optimize_accumulator_init::PASS,
     &crate::test_print_allocation::PASS,
+    &crate::triton_nvidia_mma_lowering::PASS,
 ];
 
 /// Registers every pass in MLIR's pass registry (and the upstream passes

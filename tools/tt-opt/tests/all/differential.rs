@@ -33,6 +33,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("triton-nvidia-gpu-fence-insertion", 150),
     ("triton-nvidia-gpu-proxy-fence-insertion", 169),
     ("triton-rewrite-tensor-descriptor-to-pointer", 69),
+    ("triton-nvidia-mma-lowering", 169),
     ("triton-combine", 150),
     ("triton-reorder-broadcast", 150),
     ("triton-licm", 150),
