@@ -33,6 +33,11 @@ pub use context::create_context;
 pub fn register_upstream_passes() {
     // SAFETY: idempotent global registration.
     unsafe { ffi::tritiumRegisterUpstreamPasses() };
+    // `llvm-optimize-for-nvvm-target` (MLIR's: f16 division through f32 and
+    // the like), which upstream's lowering tests run after their lowering.
+    static NVVM_OPTIMIZE: std::sync::Once = std::sync::Once::new();
+    // SAFETY: registration of a pass MLIR defines, once.
+    NVVM_OPTIMIZE.call_once(|| unsafe { mlir_sys::mlirRegisterLLVMNVVMOptimizeForTargetPass() });
     canonicalization::register();
     layout_checks::register();
 }

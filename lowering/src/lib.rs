@@ -9,6 +9,7 @@
 pub mod builder;
 pub mod bundle;
 pub mod cfg;
+pub mod convert_nv_gpu_to_llvm;
 pub mod convert_triton_gpu_to_llvm;
 pub mod convert_warp_specialize_to_llvm;
 pub mod embed;
@@ -32,6 +33,7 @@ pub fn register_all_passes() {
     ONCE.call_once(|| {
         tritium_dialects::pass::register(&convert_triton_gpu_to_llvm::PASS);
         tritium_dialects::pass::register(&convert_warp_specialize_to_llvm::PASS);
+        tritium_dialects::pass::register(&convert_nv_gpu_to_llvm::PASS);
     });
 }
 pub use embed::{compile_source, Compiled, VERSION};

@@ -52,6 +52,7 @@ pub static PASS: PassDefinition = PassDefinition {
 #[derive(Debug, Clone)]
 struct Request {
     op: usize,
+    purpose: Purpose,
     size: usize,
     alignment: usize,
     start: usize,
@@ -133,13 +134,76 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
 }
 
 /// Allocates every function of `module` for a GPU of compute capability
-/// `capability` (the scratch sizes depend on it), and writes the total as
-/// `ttg.shared`. Over `limit` bytes, when given, the allocation fails with a
-/// located error naming the buffers alive at the peak.
+/// `capability` (the scratch sizes depend on it), and writes the offsets
+/// (`allocation.offset`) and the total (`ttg.shared`). Over `limit` bytes,
+/// when given, the allocation fails with a located error naming the
+/// buffers alive at the peak.
 pub(crate) fn allocate_module(module: OperationRef, capability: u32, limit: Option<usize>) -> PassResult {
+    let scratch = |op: &OperationRef| scratch_bytes(op, capability);
+    let plan = plan_module(module, &scratch, limit, capability)?;
+    let context = tritium_dialects::ir::context_of(module.location());
+    let i32: melior::ir::Type = IntegerType::new(context, 32).into();
+    for placement in &plan.placements {
+        let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(placement.op.to_raw()) };
+        op.set_discardable_attribute("allocation.offset", IntegerAttribute::new(i32, placement.offset as i64).into());
+    }
+    for (module, total) in &plan.module_totals {
+        let mut module = unsafe { melior::ir::operation::OperationRefMut::from_raw(module.to_raw()) };
+        module.set_discardable_attribute("ttg.shared", IntegerAttribute::new(i32, *total as i64).into());
+    }
+    Ok(())
+}
+
+/// What a placed byte range is for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Purpose {
+    /// A `ttg.local_alloc`'s buffer.
+    Buffer,
+    /// An op's scratch.
+    Scratch,
+    /// The shared memory of the function a `tt.call` calls.
+    Callee,
+}
+
+/// One placed byte range: `size` bytes at `offset` from its function's base.
+pub(crate) struct Placement<'c, 'a> {
+    pub(crate) op: OperationRef<'c, 'a>,
+    pub(crate) purpose: Purpose,
+    pub(crate) offset: usize,
+    pub(crate) size: usize,
+}
+
+/// The allocation of a module: every placement, each function's total (by
+/// op key), and each module's total (the largest of its functions).
+pub(crate) struct Plan<'c, 'a> {
+    pub(crate) placements: Vec<Placement<'c, 'a>>,
+    pub(crate) function_totals: HashMap<usize, usize>,
+    pub(crate) module_totals: Vec<(OperationRef<'c, 'a>, usize)>,
+}
+
+/// Plans the allocation of every function of `module` (and of its nested
+/// modules) with `scratch` giving each op's scratch bytes; writes nothing.
+pub(crate) fn plan_module<'c, 'a>(
+    module: OperationRef<'c, 'a>,
+    scratch: &dyn Fn(&OperationRef) -> usize,
+    limit: Option<usize>,
+    capability: u32,
+) -> Result<Plan<'c, 'a>, tritium_dialects::pass::PassFailed> {
+    let mut plan = Plan { placements: Vec::new(), function_totals: HashMap::new(), module_totals: Vec::new() };
+    plan_into(module, scratch, limit, capability, &mut plan)?;
+    Ok(plan)
+}
+
+fn plan_into<'c, 'a>(
+    module: OperationRef<'c, 'a>,
+    scratch: &dyn Fn(&OperationRef) -> usize,
+    limit: Option<usize>,
+    capability: u32,
+    plan: &mut Plan<'c, 'a>,
+) -> PassResult {
     let nested = tritium_dialects::ir::nested_modules(module);
     for inner in &nested {
-        allocate_module(*inner, capability, limit)?;
+        plan_into(*inner, scratch, limit, capability, plan)?;
     }
     let order = crate::ir::module_functions(module);
     if !nested.is_empty() && order.is_empty() {
@@ -150,18 +214,26 @@ pub(crate) fn allocate_module(module: OperationRef, capability: u32, limit: Opti
         let name = op.attribute("sym_name").ok().and_then(tritium_dialects::access::string_attribute_value);
         functions.insert(name.unwrap_or_default(), *op);
     }
-    let mut allocator = Allocator { capability, limit, functions, done: HashMap::new(), visiting: Vec::new() };
+    let mut allocator = Allocator {
+        capability,
+        scratch,
+        limit,
+        functions,
+        done: HashMap::new(),
+        visiting: Vec::new(),
+        placements: Vec::new(),
+    };
     // A module without tt.func (ops at module level, in tests) is one region.
     let roots = if order.is_empty() { vec![module] } else { order };
     let mut total = 0;
     for root in roots {
         total = total.max(allocator.allocate(root)?.size);
     }
-    let context_ref = module.context();
-    let context = unsafe { context_ref.to_ref() };
-    let i32 = IntegerType::new(context, 32).into();
-    let mut module = unsafe { melior::ir::operation::OperationRefMut::from_raw(module.to_raw()) };
-    module.set_discardable_attribute("ttg.shared", IntegerAttribute::new(i32, total as i64).into());
+    for (key, footprint) in &allocator.done {
+        plan.function_totals.insert(*key, footprint.size);
+    }
+    plan.placements.append(&mut allocator.placements);
+    plan.module_totals.push((module, total));
     Ok(())
 }
 
@@ -177,17 +249,20 @@ struct Footprint {
 /// ModuleAllocation: offsets in a function are relative to its shared-memory
 /// base, and a `tt.call` gets a buffer of its callee's footprint
 /// (`allocation.offset` on the call: where the caller puts the callee's base).
-struct Allocator<'c, 'a> {
+struct Allocator<'c, 'a, 's> {
     capability: u32,
+    /// Each op's scratch bytes.
+    scratch: &'s dyn Fn(&OperationRef) -> usize,
     /// The most bytes a function may need, if checked.
     limit: Option<usize>,
     functions: HashMap<String, OperationRef<'c, 'a>>,
     done: HashMap<usize, Footprint>,
     /// Functions being allocated (the call stack), to refuse recursion.
     visiting: Vec<usize>,
+    placements: Vec<Placement<'c, 'a>>,
 }
 
-impl<'c, 'a> Allocator<'c, 'a> {
+impl<'c, 'a, 's> Allocator<'c, 'a, 's> {
     fn allocate(&mut self, root: OperationRef<'c, 'a>) -> Result<Footprint, tritium_dialects::pass::PassFailed> {
         if let Some(footprint) = self.done.get(&key(&root)) {
             return Ok(*footprint);
@@ -239,12 +314,14 @@ impl<'c, 'a> Allocator<'c, 'a> {
                 // wgmma and TMA read 128-byte-swizzled tiles from 1024-byte-aligned addresses.
                 let alignment = if memdesc.encoding.to_string().contains("nvmma_shared") { 1024 } else { 16 };
                 let last = last_use(*op, &position, &end, i);
-                requests.push(Request { op: i, size, alignment, start: i, end: last });
-            } else if name == "tt.call" {
+                requests.push(Request { op: i, purpose: Purpose::Buffer, size, alignment, start: i, end: last });
+            }
+            if name == "tt.call" {
                 let callee = self.callee(op)?;
                 if callee.size > 0 {
                     requests.push(Request {
                         op: i,
+                        purpose: Purpose::Callee,
                         size: callee.size,
                         alignment: callee.alignment,
                         start: i,
@@ -252,11 +329,11 @@ impl<'c, 'a> Allocator<'c, 'a> {
                     });
                 }
             } else {
-                let size = scratch_bytes(op, capability);
+                let size = (self.scratch)(op);
                 if size > 0 {
                     // tensormap.replace works on a 128-byte aligned tensormap.
                     let alignment = if name == "ttng.tensormap_create" { 128 } else { 16 };
-                    requests.push(Request { op: i, size, alignment, start: i, end: end[i] });
+                    requests.push(Request { op: i, purpose: Purpose::Scratch, size, alignment, start: i, end: end[i] });
                 }
             }
         }
@@ -303,12 +380,10 @@ impl<'c, 'a> Allocator<'c, 'a> {
             return Err(over_the_limit(&ops, &requests, &placed, total, limit, capability));
         }
 
-        let context_ref = root.context();
-        let context = unsafe { context_ref.to_ref() };
-        let i32 = IntegerType::new(context, 32).into();
         for &(r, offset) in &placed {
-            let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(ops[requests[r].op].to_raw()) };
-            op.set_discardable_attribute("allocation.offset", IntegerAttribute::new(i32, offset as i64).into());
+            let request = &requests[r];
+            let placement = Placement { op: ops[request.op], purpose: request.purpose, offset, size: request.size };
+            self.placements.push(placement);
         }
         let alignment = requests.iter().map(|r| r.alignment).max().unwrap_or(16);
         Ok(Footprint { size: total, alignment })

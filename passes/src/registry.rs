@@ -40,6 +40,13 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::tritongpu_combine_tensor_select_and_if::PASS,
     &crate::tritongpu_prefetch::PASS,
     &crate::tritongpu_coalesce_async_copy::PASS,
+    &crate::triton_test_loop_peeling::PASS,
+    &crate::triton_nvidia_gpu_proxy_fence_insertion::PASS,
+    &crate::triton_rewrite_tensor_descriptor_to_pointer::PASS,
+    &crate::test_print_alias::PASS,
+    &crate::tritongpu_optimize_accumulator_init::PASS,
+    &crate::test_print_allocation::PASS,
+    &crate::triton_nvidia_mma_lowering::PASS,
 ];
 
 /// Registers every pass in MLIR's pass registry (and the upstream passes

@@ -57,16 +57,18 @@ fn is_block_pointer(ty: Type) -> bool {
     pointer_parts(ty).is_some_and(|(pointee, _)| pointee.is_ranked_tensor())
 }
 
-/// What a block pointer value stands for.
+/// What a block pointer value stands for (also the block a tensor
+/// descriptor access reads, in triton-rewrite-tensor-descriptor-to-pointer).
 #[derive(Clone)]
-struct BlockPointer<'c, 'a> {
-    base: Value<'c, 'a>,
-    shape: Vec<Value<'c, 'a>>,
-    strides: Vec<Value<'c, 'a>>,
+pub(crate) struct BlockPointer<'c, 'a> {
+    pub(crate) base: Value<'c, 'a>,
+    /// i64 for descriptors; the type they were made with for block pointers.
+    pub(crate) shape: Vec<Value<'c, 'a>>,
+    pub(crate) strides: Vec<Value<'c, 'a>>,
     /// i64 offsets, one per dimension.
-    offsets: Vec<Value<'c, 'a>>,
+    pub(crate) offsets: Vec<Value<'c, 'a>>,
     /// The shape of the block.
-    block: Vec<i64>,
+    pub(crate) block: Vec<i64>,
 }
 
 struct Rewrite<'c, 'a> {
@@ -76,17 +78,17 @@ struct Rewrite<'c, 'a> {
 }
 
 /// Builds ops right before one op.
-struct Builder<'c, 'a> {
+pub(crate) struct Builder<'c, 'a> {
     before: OperationRef<'c, 'a>,
     location: Location<'c>,
 }
 
 impl<'c, 'a> Builder<'c, 'a> {
-    fn at(op: &OperationRef<'c, 'a>) -> Self {
+    pub(crate) fn at(op: &OperationRef<'c, 'a>) -> Self {
         Self { before: *op, location: op.location() }
     }
 
-    fn op(
+    pub(crate) fn op(
         &self,
         name: &str,
         operands: &[Value<'c, '_>],
@@ -97,27 +99,27 @@ impl<'c, 'a> Builder<'c, 'a> {
         op.result_at(0).unwrap().into()
     }
 
-    fn integer(&self, width: u32) -> Type<'c> {
+    pub(crate) fn integer(&self, width: u32) -> Type<'c> {
         tritium_dialects::ir::integer_type(self.location, width)
     }
 
-    fn float_attribute(&self, ty: Type<'c>, value: f64) -> Attribute<'c> {
+    pub(crate) fn float_attribute(&self, ty: Type<'c>, value: f64) -> Attribute<'c> {
         tritium_dialects::ir::float_attribute(self.location, ty, value)
     }
 
-    fn i32_array(&self, values: &[i32]) -> Attribute<'c> {
+    pub(crate) fn i32_array(&self, values: &[i32]) -> Attribute<'c> {
         tritium_dialects::ir::dense_i32_array(self.location, values)
     }
 
-    fn constant(&self, value: Attribute<'c>, ty: Type<'c>) -> Value<'c, 'a> {
+    pub(crate) fn constant(&self, value: Attribute<'c>, ty: Type<'c>) -> Value<'c, 'a> {
         self.op("arith.constant", &[], ty, &[("value", value)])
     }
 
-    fn extsi_i64(&self, value: Value<'c, 'a>) -> Value<'c, 'a> {
+    pub(crate) fn extsi_i64(&self, value: Value<'c, 'a>) -> Value<'c, 'a> {
         self.op("arith.extsi", &[value], self.integer(64), &[])
     }
 
-    fn splat(&self, value: Value<'c, 'a>, ty: Type<'c>) -> Value<'c, 'a> {
+    pub(crate) fn splat(&self, value: Value<'c, 'a>, ty: Type<'c>) -> Value<'c, 'a> {
         self.op("tt.splat", &[value], ty, &[])
     }
 
@@ -128,7 +130,7 @@ impl<'c, 'a> Builder<'c, 'a> {
         self.op("arith.cmpi", &[lhs, rhs], ty, &[("predicate", predicate)])
     }
 
-    fn binary(&self, name: &str, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+    pub(crate) fn binary(&self, name: &str, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
         self.op(name, &[lhs, rhs], lhs.r#type(), &[])
     }
 }
@@ -139,10 +141,12 @@ const SGE: i64 = 5;
 
 /// The pieces of a load or store generated for one block pointer, sharing
 /// the per-dimension offsets of the block's elements (upstream's cache).
-struct Access<'p, 'c, 'a> {
-    pointer: &'p BlockPointer<'c, 'a>,
-    builder: Builder<'c, 'a>,
-    element_offsets: HashMap<usize, Value<'c, 'a>>,
+pub(crate) struct Access<'p, 'c, 'a> {
+    pub(crate) pointer: &'p BlockPointer<'c, 'a>,
+    pub(crate) builder: Builder<'c, 'a>,
+    /// Per dimension: the i64 offsets of the block's elements, expanded to
+    /// the block's rank (see `element_offsets`); a caller may set them.
+    pub(crate) element_offsets: HashMap<usize, Value<'c, 'a>>,
 }
 
 impl<'p, 'c, 'a> Access<'p, 'c, 'a> {
@@ -174,7 +178,7 @@ impl<'p, 'c, 'a> Access<'p, 'c, 'a> {
     }
 
     /// The tensor of pointers to the block's elements.
-    fn pointers(&mut self) -> Value<'c, 'a> {
+    pub(crate) fn pointers(&mut self) -> Value<'c, 'a> {
         let block = self.pointer.block.clone();
         let b = &self.builder;
         let pointer_tensor = tensor_type(&block, self.pointer.base.r#type(), None);
@@ -195,7 +199,7 @@ impl<'p, 'c, 'a> Access<'p, 'c, 'a> {
 
     /// The conjunction of `0 <= element offset < shape` over the checked
     /// dimensions; `None` when none is checked.
-    fn mask(&mut self, checked: &[i32]) -> Option<Value<'c, 'a>> {
+    pub(crate) fn mask(&mut self, checked: &[i32]) -> Option<Value<'c, 'a>> {
         let mut mask: Option<Value> = None;
         for &i in checked {
             let offsets = self.element_offsets(i as usize);

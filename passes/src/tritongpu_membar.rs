@@ -90,7 +90,7 @@ fn can_skip_barrier(before: Kind, after: Kind) -> bool {
 /// Accesses since the last barrier that other threads may not have seen,
 /// with the kind of op that made each.
 #[derive(Clone, Default, PartialEq)]
-struct Pending {
+pub(crate) struct Pending {
     reads: Vec<(Interval, Kind)>,
     writes: Vec<(Interval, Kind)>,
 }
@@ -117,7 +117,7 @@ impl Pending {
         merged
     }
 
-    fn record(&mut self, access: Accesses) {
+    pub(crate) fn record(&mut self, access: Accesses) {
         for r in access.reads {
             if !self.reads.contains(&(r, access.kind)) {
                 self.reads.push((r, access.kind));
@@ -129,11 +129,17 @@ impl Pending {
             }
         }
     }
+
+    /// Whether any pending read or write overlaps one of `intervals`.
+    pub(crate) fn touches(&self, intervals: &[Interval]) -> bool {
+        let mut pending = self.reads.iter().chain(&self.writes);
+        pending.any(|(y, _)| intervals.iter().any(|x| x.0 < y.1 && y.0 < x.1))
+    }
 }
 
-struct Accesses {
-    reads: Vec<Interval>,
-    writes: Vec<Interval>,
+pub(crate) struct Accesses {
+    pub(crate) reads: Vec<Interval>,
+    pub(crate) writes: Vec<Interval>,
     kind: Kind,
     /// The op's lowering ends with a barrier of the whole CTA (between the
     /// writes and the reads of its scratch), which also orders everything
@@ -141,27 +147,103 @@ struct Accesses {
     synchronizes: bool,
 }
 
-pub(crate) fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
-    insert_barriers(module)
+/// Where an analysis wants its synchronising op, relative to the op it
+/// looked at.
+pub(crate) enum Sync {
+    None,
+    Before,
+    After,
 }
 
-fn insert_barriers(module: OperationRef) -> PassResult {
-    for nested in tritium_dialects::ir::nested_modules(module) {
-        insert_barriers(nested)?;
+/// What one analysis over shared-memory accesses does at each op: the walk
+/// over functions, calls, blocks, loops, branches and warp-specialized regions
+/// is shared (upstream's MembarOrFenceAnalysis); the rules say what an op
+/// leaves pending and where the synchronising op goes. After a synchronising
+/// op (one the rules insert, or one already there), nothing is pending.
+pub(crate) trait Rules {
+    /// The op that synchronises, built at `location`.
+    fn sync_op<'c>(&self, location: melior::ir::Location<'c>) -> melior::ir::Operation<'c>;
+    /// Updates `state` for `op` (followed by `next`; `callees` says what each
+    /// function leaves pending, for calls); says where a synchronising op must
+    /// go. A synchronising op before or after `op` clears what was pending at
+    /// that point.
+    fn step(
+        &self,
+        op: &OperationRef,
+        next: Option<OperationRef>,
+        state: &mut Pending,
+        callees: &Callees,
+    ) -> Result<Sync, PassFailed>;
+}
+
+/// The barrier analysis: `ttg.local_barrier` between conflicting accesses.
+struct Membar;
+
+impl Rules for Membar {
+    fn sync_op<'c>(&self, location: melior::ir::Location<'c>) -> melior::ir::Operation<'c> {
+        crate::ir::create("ttg.local_barrier", location, &[], &[], &[])
     }
-    // Callees first: a call stands for what its callee leaves pending.
+
+    fn step(
+        &self,
+        op: &OperationRef,
+        next: Option<OperationRef>,
+        state: &mut Pending,
+        callees: &Callees,
+    ) -> Result<Sync, PassFailed> {
+        match name_of(op).as_str() {
+            "ttg.local_barrier" | "gpu.barrier" => {
+                *state = Pending::default();
+                Ok(Sync::None)
+            }
+            // As upstream: after waiting for asynchronous copies, every thread
+            // waits for all the others, so all of them see all the copies.
+            "ttg.async_wait" | "ttng.async_tma_store_wait" => {
+                *state = Pending::default();
+                let next_is_barrier = next.is_some_and(|n| name_of(&n) == "ttg.local_barrier");
+                Ok(if next_is_barrier { Sync::None } else { Sync::After })
+            }
+            _ => {
+                let access = accesses(op, callees)?;
+                let sync = if conflicts(&access, state) {
+                    *state = Pending::default();
+                    Sync::Before
+                } else {
+                    Sync::None
+                };
+                if access.synchronizes {
+                    *state = Pending::default();
+                }
+                state.record(access);
+                Ok(sync)
+            }
+        }
+    }
+}
+
+pub(crate) fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
+    run_analysis(module, &Membar)
+}
+
+/// Runs `rules` over every function of `module` (and of its nested modules),
+/// callees first (a call stands for what its callee leaves pending),
+/// inserting their synchronising ops.
+pub(crate) fn run_analysis(module: OperationRef, rules: &dyn Rules) -> PassResult {
+    for nested in tritium_dialects::ir::nested_modules(module) {
+        run_analysis(nested, rules)?;
+    }
     let functions = crate::ir::module_functions(module);
     let mut callees = Callees::new();
     let mut visiting = Vec::new();
     for function in &functions {
-        walk_function(*function, &functions, &mut callees, &mut visiting)?;
+        walk_function(*function, &functions, &mut callees, &mut visiting, rules)?;
     }
     Ok(())
 }
 
 /// What each function (by symbol name) leaves pending at its returns, in
 /// its own offsets (upstream's `funcBlockInfoMap`).
-type Callees = HashMap<String, Pending>;
+pub(crate) type Callees = HashMap<String, Pending>;
 
 fn symbol_name(op: &OperationRef) -> Option<String> {
     op.attribute("sym_name").ok().map(|name| name.to_string().trim_matches('"').to_string())
@@ -173,6 +255,7 @@ fn walk_function<'c, 'a>(
     functions: &[OperationRef<'c, 'a>],
     callees: &mut Callees,
     visiting: &mut Vec<String>,
+    rules: &dyn Rules,
 ) -> PassResult {
     let Some(name) = symbol_name(&function) else { return Ok(()) };
     if callees.contains_key(&name) || visiting.contains(&name) {
@@ -182,12 +265,12 @@ fn walk_function<'c, 'a>(
     for call in collect_ops(function, Order::Pre).into_iter().filter(|op| name_of(op) == "tt.call") {
         let callee = call.attribute("callee").ok().map(|c| c.to_string().trim_start_matches('@').to_string());
         if let Some(target) = callee.and_then(|c| functions.iter().find(|f| symbol_name(f).as_deref() == Some(&c))) {
-            walk_function(*target, functions, callees, visiting)?;
+            walk_function(*target, functions, callees, visiting, rules)?;
         }
     }
     visiting.pop();
     let leaving = match function.region_at(0) {
-        Ok(body) => walk_region(body, Pending::default(), true, callees)?,
+        Ok(body) => walk_region(body, Pending::default(), true, callees, rules)?,
         Err(_) => Pending::default(),
     };
     callees.insert(name, leaving);
@@ -200,7 +283,13 @@ fn walk_function<'c, 'a>(
 /// iterating to a fixed point; then each block is walked from its state,
 /// inserting barriers. Returns what the blocks that leave the region (no
 /// successors) leave, joined.
-fn walk_region(body: RegionRef, entry: Pending, insert: bool, callees: &Callees) -> Result<Pending, PassFailed> {
+fn walk_region(
+    body: RegionRef,
+    entry: Pending,
+    insert: bool,
+    callees: &Callees,
+    rules: &dyn Rules,
+) -> Result<Pending, PassFailed> {
     let mut blocks = Vec::new();
     let mut block = body.first_block();
     while let Some(b) = block {
@@ -209,7 +298,7 @@ fn walk_region(body: RegionRef, entry: Pending, insert: bool, callees: &Callees)
     }
     if blocks.len() <= 1 {
         return match blocks.first() {
-            Some(only) => walk_block(only, entry, insert, callees),
+            Some(only) => walk_block(only, entry, insert, callees, rules),
             None => Ok(entry),
         };
     }
@@ -240,7 +329,7 @@ fn walk_region(body: RegionRef, entry: Pending, insert: bool, callees: &Callees)
         changed = false;
         for b in 0..blocks.len() {
             let Some(state) = entering(&out, b) else { continue };
-            let leaving = Some(walk_block(&blocks[b], state, false, callees)?);
+            let leaving = Some(walk_block(&blocks[b], state, false, callees, rules)?);
             if leaving != out[b] {
                 out[b] = leaving;
                 changed = true;
@@ -250,7 +339,7 @@ fn walk_region(body: RegionRef, entry: Pending, insert: bool, callees: &Callees)
     let mut left: Option<Pending> = None;
     for (b, block) in blocks.iter().enumerate() {
         if let Some(state) = entering(&out, b) {
-            let leaving = walk_block(block, state, insert, callees)?;
+            let leaving = walk_block(block, state, insert, callees, rules)?;
             if exits[b] {
                 left = Some(match left {
                     Some(joined) => joined.union(&leaving),
@@ -264,7 +353,7 @@ fn walk_region(body: RegionRef, entry: Pending, insert: bool, callees: &Callees)
 
 /// The bytes a memdesc value covers: its allocation's, narrowed to one
 /// slice when it is a memdesc_index with a constant index.
-fn buffer_of(value: Value) -> Option<Interval> {
+pub(crate) fn buffer_of(value: Value) -> Option<Interval> {
     // A block argument: unknown buffer.
     let op = tritium_dialects::ir::defining_op(value)?;
     match name_of(&op).as_str() {
@@ -294,9 +383,9 @@ fn constant_of(value: Value) -> Option<i64> {
 }
 
 /// Everything in shared memory, for accesses whose buffer is unknown.
-const EVERYTHING: Interval = (0, usize::MAX);
+pub(crate) const EVERYTHING: Interval = (0, usize::MAX);
 
-fn accesses(op: &OperationRef, callees: &Callees) -> Result<Accesses, PassFailed> {
+pub(crate) fn accesses(op: &OperationRef, callees: &Callees) -> Result<Accesses, PassFailed> {
     let memdesc_operand = |index: usize| -> Vec<Interval> {
         op.operand_at(index).ok().map(|v| vec![buffer_of(v).unwrap_or(EVERYTHING)]).unwrap_or_default()
     };
@@ -382,31 +471,22 @@ fn conflicts(access: &Accesses, state: &Pending) -> bool {
         || overlaps(&access.reads, access.kind, &state.writes)
 }
 
-/// Follows `block` from `state`; inserts barriers when `insert`. Returns the
-/// state at its end.
-fn walk_block(block: &BlockRef, mut state: Pending, insert: bool, callees: &Callees) -> Result<Pending, PassFailed> {
+/// Follows `block` from `state`; inserts the synchronising ops of `rules`
+/// when `insert`. Returns the state at its end.
+fn walk_block(
+    block: &BlockRef,
+    mut state: Pending,
+    insert: bool,
+    callees: &Callees,
+    rules: &dyn Rules,
+) -> Result<Pending, PassFailed> {
     let mut next = block.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
         let name = name_of(&op);
         match name.as_str() {
-            "ttg.local_barrier" | "gpu.barrier" => {
-                state = Pending::default();
-                continue;
-            }
-            // As upstream: after waiting for asynchronous copies, every thread
-            // waits for all the others, so all of them see all the copies.
-            "ttg.async_wait" | "ttng.async_tma_store_wait" => {
-                let next_is_barrier = next.is_some_and(|n| name_of(&n) == "ttg.local_barrier");
-                if insert && !next_is_barrier {
-                    let barrier = crate::ir::create("ttg.local_barrier", op.location(), &[], &[], &[]);
-                    block.insert_operation_after(op, barrier);
-                }
-                state = Pending::default();
-                continue;
-            }
             "scf.for" | "scf.while" => {
-                state = walk_loop(&op, state, insert, callees)?;
+                state = walk_loop(&op, state, insert, callees, rules)?;
                 continue;
             }
             // Warp specialization: the default region runs on the warps that
@@ -418,22 +498,24 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool, callees: &Call
             // partition's shared stores and its TMA store: an epilogue race,
             // wrong results on the H100.)
             "ttg.warp_specialize" => {
-                let access = accesses(&op, callees)?;
-                if insert && conflicts(&access, &state) {
-                    let barrier = crate::ir::create("ttg.local_barrier", op.location(), &[], &[], &[]);
-                    block.insert_operation_before(op, barrier);
+                // Only whether to synchronise before it: the regions start
+                // from the state the op found.
+                if let Sync::Before = rules.step(&op, next, &mut state.clone(), callees)? {
+                    if insert {
+                        block.insert_operation_before(op, rules.sync_op(op.location()));
+                    }
                 }
                 let holder = op.region_at(1).ok().and_then(|r| r.first_block());
                 if let Some(partitions) = holder.and_then(|b| b.first_operation()) {
                     for region in partitions.regions() {
-                        walk_region(region, Pending::default(), insert, callees)?;
+                        walk_region(region, Pending::default(), insert, callees, rules)?;
                     }
                 }
                 // What follows runs on the default region's warps, after
                 // what that region left (as upstream, which sees the op as
                 // branching into its default region and back).
                 if let Ok(default) = op.region_at(0) {
-                    state = walk_region(default, state, insert, callees)?;
+                    state = walk_region(default, state, insert, callees, rules)?;
                 }
                 continue;
             }
@@ -444,7 +526,7 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool, callees: &Call
                 let mut joined: Option<Pending> = None;
                 for region in op.regions() {
                     let left = match region.first_block() {
-                        Some(body) => walk_block(&body, state.clone(), insert, callees)?,
+                        Some(body) => walk_block(&body, state.clone(), insert, callees, rules)?,
                         None => state.clone(),
                     };
                     joined = Some(match joined {
@@ -457,18 +539,15 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool, callees: &Call
             }
             _ => {}
         }
-        let access = accesses(&op, callees)?;
-        if conflicts(&access, &state) {
-            if insert {
-                let barrier = crate::ir::create("ttg.local_barrier", op.location(), &[], &[], &[]);
-                block.insert_operation_before(op, barrier);
+        match rules.step(&op, next, &mut state, callees)? {
+            Sync::Before if insert => {
+                block.insert_operation_before(op, rules.sync_op(op.location()));
             }
-            state = Pending::default();
+            Sync::After if insert => {
+                block.insert_operation_after(op, rules.sync_op(op.location()));
+            }
+            _ => {}
         }
-        if access.synchronizes {
-            state = Pending::default();
-        }
-        state.record(access);
     }
     Ok(state)
 }
@@ -476,13 +555,19 @@ fn walk_block(block: &BlockRef, mut state: Pending, insert: bool, callees: &Call
 /// A loop's regions run any number of times: find the state at the top of
 /// an iteration (what comes in, joined with what one iteration leaves), then
 /// insert barriers from it.
-fn walk_loop(op: &OperationRef, entry: Pending, insert: bool, callees: &Callees) -> Result<Pending, PassFailed> {
+fn walk_loop(
+    op: &OperationRef,
+    entry: Pending,
+    insert: bool,
+    callees: &Callees,
+    rules: &dyn Rules,
+) -> Result<Pending, PassFailed> {
     let bodies: Vec<BlockRef> = op.regions().filter_map(|r| r.first_block()).collect();
     let mut top = entry.clone();
     for _ in 0..8 {
         let mut state = top.clone();
         for body in &bodies {
-            state = walk_block(body, state, false, callees)?;
+            state = walk_block(body, state, false, callees, rules)?;
         }
         let next_top = entry.union(&state);
         if next_top == top {
@@ -492,7 +577,7 @@ fn walk_loop(op: &OperationRef, entry: Pending, insert: bool, callees: &Callees)
     }
     let mut state = top.clone();
     for body in &bodies {
-        state = walk_block(body, state, insert, callees)?;
+        state = walk_block(body, state, insert, callees, rules)?;
     }
     // Zero iterations leave `entry`; any number leaves what `top` grew into.
     Ok(top.union(&state))

@@ -169,3 +169,48 @@ impl ValueMap {
         self.values.contains_key(&value_key(value))
     }
 }
+
+/// The names the printer gives values in an op and what it holds (`%0`,
+/// `%arg3`, `%5#1`, `%cst`), as MLIR's `AsmState` numbers them: tests and
+/// diagnostics can then name values as the printed IR does.
+pub struct ValueNames {
+    state: mlir_sys::MlirAsmState,
+    flags: mlir_sys::MlirOpPrintingFlags,
+}
+
+impl ValueNames {
+    /// Names as printing `root` (usually the module) would give them.
+    pub fn new(root: &OperationRef) -> Self {
+        // SAFETY: a live op; the flags outlive the state (both freed in Drop).
+        unsafe {
+            let flags = mlir_sys::mlirOpPrintingFlagsCreate();
+            let state = mlir_sys::mlirAsmStateCreateForOperation(root.to_raw(), flags);
+            ValueNames { state, flags }
+        }
+    }
+
+    /// The printed name of `value`, a value inside the root op.
+    pub fn name(&self, value: Value) -> String {
+        unsafe extern "C" fn append(text: mlir_sys::MlirStringRef, data: *mut std::ffi::c_void) {
+            // SAFETY: `data` is the Vec below; MLIR passes valid byte ranges.
+            let out = unsafe { &mut *(data as *mut Vec<u8>) };
+            out.extend_from_slice(unsafe { std::slice::from_raw_parts(text.data as *const u8, text.length) });
+        }
+        let mut out = Vec::<u8>::new();
+        // SAFETY: a live value and state; the callback only appends to `out`.
+        unsafe {
+            mlir_sys::mlirValuePrintAsOperand(value.to_raw(), self.state, Some(append), &mut out as *mut Vec<u8> as _)
+        };
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+impl Drop for ValueNames {
+    fn drop(&mut self) {
+        // SAFETY: created in `new`, freed once.
+        unsafe {
+            mlir_sys::mlirAsmStateDestroy(self.state);
+            mlir_sys::mlirOpPrintingFlagsDestroy(self.flags);
+        }
+    }
+}

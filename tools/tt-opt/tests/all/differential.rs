@@ -31,6 +31,9 @@ const FLOORS: &[(&str, usize)] = &[
     ("tritongpu-remove-layout-conversions", 450),
     ("allocate-shared-memory-nv", 150),
     ("triton-nvidia-gpu-fence-insertion", 150),
+    ("triton-nvidia-gpu-proxy-fence-insertion", 169),
+    ("triton-rewrite-tensor-descriptor-to-pointer", 69),
+    ("triton-nvidia-mma-lowering", 169),
     ("triton-combine", 150),
     ("triton-reorder-broadcast", 150),
     ("triton-licm", 150),
@@ -75,7 +78,9 @@ pub(crate) fn pass_options(flag: &str, entry: &CorpusEntry) -> String {
             field("num_ctas")
         ),
         "allocate-shared-memory-nv" => format!("{{compute-capability={capability} ptx-version=87}}"),
-        "triton-nvidia-gpu-fence-insertion" => format!("{{compute-capability={capability}}}"),
+        "triton-nvidia-gpu-fence-insertion" | "triton-nvidia-gpu-proxy-fence-insertion" => {
+            format!("{{compute-capability={capability}}}")
+        }
         "tritongpu-F32DotTC" => format!("{{emu-tf32={}}}", capability >= 80),
         "tritongpu-optimize-dot-operands" => format!("{{hoist-layout-conversion={}}}", capability >= 80),
         "tritongpu-assign-latencies" | "tritongpu-pipeline" => format!("{{num-stages={}}}", field("num_stages")),

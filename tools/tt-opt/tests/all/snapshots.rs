@@ -25,6 +25,11 @@ const LARGE_OUTPUT: &[&str] = &["convert-triton-gpu-to-llvm"];
 /// Registered passes without snapshots, and why.
 const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
     ("test-print-alignment", "prints an analysis as remarks; test/Analysis lit tests check it"),
+    ("test-print-alias", "prints an analysis as remarks; test/Analysis lit tests check it"),
+    (
+        "test-print-allocation",
+        "prints allocate-shared-memory-nv's allocation (its snapshots) as remarks; test/Analysis lit tests check it",
+    ),
     ("test-print-linear-layouts", "prints layouts as remarks; lit tests check it"),
     ("test-tritium-internal-error", "panics on purpose"),
     (
@@ -38,6 +43,14 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
     (
         "tritongpu-test-pipeline-lower-loop",
         "the first step of tritongpu-pipeline (its snapshots) under upstream's test flag; no corpus stage precedes it, upstream's pipeline-lower-loop lit test checks it",
+    ),
+    (
+        "triton-test-loop-peeling",
+        "upstream's test flag for loop peeling (only loops marked __test_peel_epilogue); lit tests check it",
+    ),
+    (
+        "tritongpu-optimize-accumulator-init",
+        "not in upstream's pipeline for sm_80/sm_90 (no corpus stage); lit tests and upstream's pipeline-loop-nest test check it",
     ),
     (
         "tritium-warn-unspecialized-loops",
