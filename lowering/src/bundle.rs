@@ -227,12 +227,17 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     // same condition (a fused persistent loop's accumulator reset).
     run_pipeline(context, module, "builtin.module(tritongpu-combine-tensor-select-and-if)", options.verify_each_pass)?;
     // Shared memory is laid out and synchronised by passes, as upstream's
-    // make_llir does; a module that already carries `ttg.shared` was.
+    // make_llir does; a module that already carries `ttg.shared` was. The
+    // proxy fences (sm_90: generic-proxy writes before a TMA load over the
+    // same bytes) go in before the barriers, as upstream's membar runs after
+    // them: each thread fences its own writes, then the barrier, then the
+    // copy.
     if module.as_operation().attribute("ttg.shared").is_err() {
         let pipeline = format!(
-            "builtin.module(tritongpu-allocate-warp-groups,allocate-shared-memory-nv{{compute-capability={} ptx-version={}}},tritongpu-membar)",
-            target.capability,
-            target.ptx_version()
+            "builtin.module(tritongpu-allocate-warp-groups,allocate-shared-memory-nv{{compute-capability={cc} ptx-version={ptx}}},\
+             triton-nvidia-gpu-proxy-fence-insertion{{compute-capability={cc}}},tritongpu-membar)",
+            cc = target.capability,
+            ptx = target.ptx_version()
         );
         run_pipeline(context, module, &pipeline, options.verify_each_pass)?;
         lap("shared memory allocation and barriers");
