@@ -154,7 +154,7 @@ fn contiguous_elements(l: &Lowering, op: &OperationRef, layout: &TensorLayout, b
 fn predicated(instruction: &str, outputs: &[String], bits: u32, predicate: Option<usize>) -> String {
     let mut text = String::new();
     for output in outputs {
-        text += &format!("mov.b{bits} {output}, 0x0;\n\t");
+        text += &format!("mov.u{bits} {output}, 0x0;\n\t");
     }
     match predicate {
         Some(p) => text + &format!("@${p} {instruction};"),

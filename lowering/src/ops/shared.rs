@@ -376,7 +376,10 @@ pub fn lower_async_wait<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> R
 }
 
 /// cp.async of each thread's elements into the buffer, vectorised up to 16
-/// bytes by the pointers' contiguity; masked-off elements are zero-filled.
+/// bytes by the pointers' contiguity (or the op's `contiguity` hint, which
+/// the pipeliner sets where it knows more than the axis analysis);
+/// masked-off elements are zero-filled. Of threads holding the same
+/// elements only one copies them.
 pub fn lower_async_copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let source_type = op.operand_at(0).unwrap().r#type();
     let memdesc_type = op.operand_at(1).unwrap().r#type();
@@ -399,8 +402,9 @@ pub fn lower_async_copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationR
         (Some(_), None) => 1,
         (None, _) => usize::MAX,
     };
+    let hint = crate::int_attribute(&op, "contiguity").unwrap_or(1).max(1) as usize;
     // cp.async moves 4, 8 or 16 bytes.
-    let mut width = access.vector_width(contiguity.min(mask_run).min(16 / bytes).max(1));
+    let mut width = access.vector_width(contiguity.min(mask_run).max(hint).min(16 / bytes).max(1));
     while width * bytes < 4 && width < 16 / bytes {
         width *= 2;
     }
@@ -411,35 +415,42 @@ pub fn lower_async_copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationR
     let memdesc_element = l.b.int_type((bytes * 8) as u32);
     let size = width * bytes;
     let cache = if size == 16 { "cg" } else { "ca" };
+    let owner = crate::ops::memory::owner_predicate(l, tensor.free_lane_mask(), tensor.free_warp_mask());
     for start in (0..pointers.len()).step_by(width) {
         if tensor.is_duplicate_register(start) {
             continue;
         }
         let index = xor_offset(&mut l.b, thread_offset, access.thread_mask(), access.register_offsets[start]);
         let destination = l.b.gep(buffer, index, memdesc_element);
-        match &masks {
+        let destination = to_shared_u32(l, destination);
+        let mut operands = vec![destination, pointers[start]];
+        let mut constraints = String::from("r,l");
+        // The bytes read from global memory (`src-size`): all of them, or
+        // none where the mask is off, which zero-fills the destination.
+        let source_size = match &masks {
             Some(masks) => {
                 let zero = l.b.i32_const(0);
                 let full = l.b.i32_const(size as i64);
-                let source_size = l.b.select(masks[start], full, zero);
-                let destination = to_shared_u32(l, destination);
-                l.b.inline_asm(
-                    &format!("cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], {size}, $2;"),
-                    "r,l,r",
-                    &[destination, pointers[start], source_size],
-                    None,
-                );
+                operands.push(l.b.select(masks[start], full, zero));
+                constraints += ",r";
+                format!("${}", operands.len() - 1)
             }
-            None => {
-                let destination = to_shared_u32(l, destination);
-                l.b.inline_asm(
-                    &format!("cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], {size};"),
-                    "r,l",
-                    &[destination, pointers[start]],
-                    None,
-                );
+            None => format!("{size:#x}"),
+        };
+        let predicate = match owner {
+            Some(owner) => {
+                operands.push(owner);
+                constraints += ",b";
+                format!("@${} ", operands.len() - 1)
             }
-        }
+            None => String::new(),
+        };
+        l.b.inline_asm(
+            &format!("{predicate}cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], {size:#x}, {source_size};"),
+            &constraints,
+            &operands,
+            None,
+        );
     }
     let token = l.b.i32_const(0);
     l.set_result(&op, 0, vec![token]);
