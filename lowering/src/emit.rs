@@ -372,18 +372,27 @@ pub struct KernelInfo {
 }
 
 /// A kernel's tensor-descriptor parameter: a CUtensorMap by value, its LLVM
-/// type and parameter attributes (`ops::tma::parameter_abi`); None for any
-/// other type (those take `function_abi::abi_type`).
-fn descriptor_parameter<'c>(
+/// type and parameter attributes as `ops::tma::parameter_abi` spells them.
+fn parse_parameter_abi<'c>(
     context: &'c Context,
-    ty: Type<'c>,
-) -> Option<std::result::Result<(Type<'c>, Attribute<'c>), String>> {
-    let (lowered, attributes) = ops::tma::parameter_abi(ty)?;
-    Some((|| {
-        let lowered = Type::parse(context, lowered).ok_or("bad parameter type")?;
-        let attributes = Attribute::parse(context, attributes).ok_or("bad parameter attributes")?;
-        Ok((lowered, attributes))
-    })())
+    (lowered, attributes): (&str, &str),
+) -> std::result::Result<(Type<'c>, Attribute<'c>), String> {
+    let lowered = Type::parse(context, lowered).ok_or("bad parameter type")?;
+    let attributes = Attribute::parse(context, attributes).ok_or("bad parameter attributes")?;
+    Ok((lowered, attributes))
+}
+
+/// Whether argument `index` of a function carries `tt.nv_tma_desc = 1`.
+fn has_tma_descriptor_attribute(function: &OperationRef, index: usize) -> bool {
+    let Some(all) = function.attribute("arg_attrs").ok().and_then(tritium_dialects::ir::attributes::array_elements)
+    else {
+        return false;
+    };
+    all.get(index)
+        .and_then(|a| melior::ir::attribute::DictionaryAttribute::try_from(*a).ok())
+        .and_then(|d| d.element_by_name("tt.nv_tma_desc"))
+        .and_then(|v| melior::ir::attribute::IntegerAttribute::try_from(v).ok())
+        .is_some_and(|v| v.value() == 1)
 }
 
 /// `tensordesc_meta` of the kernel: one entry per tensor-descriptor parameter.
@@ -712,7 +721,14 @@ fn lower_function<'c>(
     let mut parameter_attributes: Vec<Attribute> = Vec::new();
     for i in 0..function_type.input_count() {
         let ty = function_type.input(i).unwrap();
-        let (lowered, attributes) = match descriptor_parameter(context, ty).filter(|_| kernel) {
+        let descriptor = if has_tma_descriptor_attribute(&function_op, i) {
+            // A host-side tensormap passed through a `!tt.ptr<i8>` marked
+            // `tt.nv_tma_desc = 1`: by value, as a `!tt.tensordesc` is.
+            Some(ops::tma::by_value_descriptor_abi())
+        } else {
+            ops::tma::parameter_abi(ty)
+        };
+        let (lowered, attributes) = match descriptor.map(|abi| parse_parameter_abi(context, abi)).filter(|_| kernel) {
             Some(parameter) => parameter.map_err(|e| LowerError::at(&function_op, e))?,
             None => (function_abi::abi_type(&b, &function_op, ty)?, empty),
         };
