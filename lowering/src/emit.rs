@@ -70,6 +70,9 @@ pub struct Lowering<'c> {
     pub reflect_ftz: bool,
     /// f32 multiplies and adds may fuse (upstream's enable_fp_fusion).
     pub fp_fusion: bool,
+    /// The PTX ISA version asked for (the pass's `ptx-version`): the
+    /// instructions newer than it are not used.
+    pub ptx_version: u32,
     pub num_warps: u32,
     /// CTAs per cluster of the launch (see [`CTAS_PER_CLUSTER`]).
     pub ctas_per_cluster: u32,
@@ -582,7 +585,6 @@ pub fn lower_module<'c>(
     target: Target,
     options: ModuleOptions,
 ) -> Result<()> {
-    let ModuleOptions { scratch_parameters, reflect_ftz, fp_fusion } = options;
     let body = module.body();
     let module_op = module.as_operation();
     let warps = check_module(&module_op)?;
@@ -593,9 +595,13 @@ pub fn lower_module<'c>(
     let axis_info = tritium_passes::analysis::axis_info::ModuleAxisInfo::analyze(module_op)
         .map_err(|_| LowerError::at(&module_op, "the axis-info analysis failed"))?;
 
-    // Shared memory: one extern array, its size given at launch.
+    // Shared memory: one extern array, its size given at launch (unless the
+    // module declares it already, as upstream's tests may).
     let location = Location::unknown(context);
     let b = Builder::new(context, location, Cursor::Before(first.to_raw()));
+    if declares_global_smem(&module_op) {
+        return lower_functions(context, functions, target, &module_op, warps, axis_info, options);
+    }
     let i8 = b.int_type(8);
     let array = melior::dialect::llvm::r#type::array(i8, 0);
     let global = OperationBuilder::new("llvm.mlir.global", location)
@@ -616,13 +622,38 @@ pub fn lower_module<'c>(
         .build()
         .map_err(|e| LowerError::at(first, e.to_string()))?;
     body.insert_operation_before(*first, global);
+    lower_functions(context, functions, target, &module_op, warps, axis_info, options)
+}
 
+/// Whether the module has its `llvm.mlir.global @global_smem` already.
+fn declares_global_smem(module: &OperationRef) -> bool {
+    tritium_dialects::ir::ops_in_regions(module).iter().any(|op| {
+        crate::ops::name_of(op) == "llvm.mlir.global"
+            && op.attribute("sym_name").ok().and_then(tritium_dialects::access::string_attribute_value).as_deref()
+                == Some("global_smem")
+    })
+}
+
+/// Lowers the module's functions in order, each reusing what the previous
+/// one declared.
+fn lower_functions<'c>(
+    context: &'c Context,
+    functions: Vec<OperationRef<'c, '_>>,
+    target: Target,
+    module_op: &OperationRef,
+    warps: Warps,
+    axis_info: tritium_passes::analysis::axis_info::ModuleAxisInfo,
+    options: ModuleOptions,
+) -> Result<()> {
+    let ModuleOptions { scratch_parameters, reflect_ftz, fp_fusion, ptx_version } = options;
+    let module_op = *module_op;
     let facts = ModuleFacts {
         warps,
         max_registers: crate::int_attribute(&module_op, "ttg.maxnreg"),
         global_scratch_size: global_scratch(&module_op).0,
         reflect_ftz,
         fp_fusion,
+        ptx_version,
         ctas_per_cluster: crate::int_attribute(&module_op, CTAS_PER_CLUSTER).map_or(1, |n| n.max(1) as u32),
     };
     let mut declared_functions = Default::default();
@@ -648,6 +679,9 @@ pub struct ModuleOptions {
     /// f32 multiplies and adds may fuse into fma (`contract`), as upstream
     /// with `enable_fp_fusion` (its default).
     pub fp_fusion: bool,
+    /// The PTX ISA version the code may use (upstream's `ptx-version`, as
+    /// 87 for 8.7): instructions it lacks are not emitted.
+    pub ptx_version: u32,
 }
 
 /// What every function's lowering reads off the module.
@@ -662,6 +696,7 @@ struct ModuleFacts {
     global_scratch_size: usize,
     reflect_ftz: bool,
     fp_fusion: bool,
+    ptx_version: u32,
     /// `tritium.ctas-per-cluster`: the launch's CTAs per cluster (Triton's
     /// `num_ctas`), of which the first runs the program (see
     /// [`CTAS_PER_CLUSTER`]).
@@ -689,7 +724,15 @@ fn lower_function<'c>(
     declared_functions: std::collections::HashSet<String>,
     axis_info: Option<tritium_passes::analysis::axis_info::ModuleAxisInfo>,
 ) -> Result<Lowering<'c>> {
-    let ModuleFacts { warps, max_registers, global_scratch_size, reflect_ftz, fp_fusion, ctas_per_cluster } = *facts;
+    let ModuleFacts {
+        warps,
+        max_registers,
+        global_scratch_size,
+        reflect_ftz,
+        fp_fusion,
+        ptx_version,
+        ctas_per_cluster,
+    } = *facts;
     let Warps { num_warps, threads_per_warp, total_num_warps } = warps;
     let kernel = function_abi::is_kernel(&function_op);
     let function_type = function_op
@@ -845,6 +888,7 @@ fn lower_function<'c>(
         target,
         reflect_ftz,
         fp_fusion,
+        ptx_version,
         num_warps,
         ctas_per_cluster,
         threads_per_warp,

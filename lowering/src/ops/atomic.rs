@@ -1,8 +1,8 @@
 //! tt.atomic_rmw and tt.atomic_cas, as upstream's LoadStoreOpToLLVM: one
 //! predicated `atom.global` per element (the predicate: the element's mask,
 //! and one thread among those holding the element), with the op's memory
-//! semantics and scope (`atom.global.gpu.acq_rel.add.f32`). On sm_90,
-//! float adds of contiguous elements are vectorised (`.v8.f16`, `.v4.f32`);
+//! semantics and scope (`atom.global.gpu.acq_rel.add.f32`). On sm_90 (with
+//! PTX 8.1), float adds of contiguous elements are vectorised (`.v8.f16`, `.v4.f32`);
 //! below, f16 adds go in pairs (`.f16x2`) and bf16 adds, which PTX lacks
 //! there, become LLVM's `atomicrmw` (a compare-and-swap loop).
 //!
@@ -226,7 +226,8 @@ fn rmw<'c>(
     if let Some(layout) = layout {
         let width = contiguous_elements(l, op, layout, bits);
         let vectorisable = kind == Rmw::FAdd && matches!(text.as_str(), "f16" | "bf16" | "f32");
-        if vectorisable && l.target.capability >= 90 {
+        // Vector atomics need sm_90 and PTX 8.1.
+        if vectorisable && l.target.capability >= 90 && l.ptx_version >= 81 {
             vector = width;
         } else if kind == Rmw::FAdd && text == "f16" {
             packed = width.min(2);
