@@ -139,20 +139,7 @@ pub(crate) fn store_registers<'c>(
         let address = l.b.gep(pointer, index, stored);
         let values: Vec<V> = instruction.registers.iter().map(|r| to_stored(l, registers[*r], stored)).collect();
         match mode {
-            Mode::Vector { .. } if values.len() == 1 => {
-                let alignment = l.b.int_attr(l.b.i64(), bytes as i64);
-                l.b.op("llvm.store", &[values[0], address], &[], &[("alignment", alignment)]);
-            }
-            Mode::Vector { .. } => {
-                let vector_type = Type::vector(&[values.len() as u64], stored);
-                let mut vector = l.b.op1("llvm.mlir.undef", &[], vector_type, &[]);
-                for (i, v) in values.iter().enumerate() {
-                    let position = l.b.i32_const(i as i64);
-                    vector = l.b.op1("llvm.insertelement", &[vector, *v, position], vector_type, &[]);
-                }
-                let alignment = l.b.int_attr(l.b.i64(), (values.len() as u32 * bytes) as i64);
-                l.b.op("llvm.store", &[vector, address], &[], &[("alignment", alignment)]);
-            }
+            Mode::Vector { .. } => store_vector(l, &values, address, bytes * 8),
             Mode::Matrix { trans, word, .. } => {
                 let per_word = 1 << word.len();
                 let words: Vec<V> =
@@ -164,6 +151,74 @@ pub(crate) fn store_registers<'c>(
             }
         }
     }
+}
+
+/// The words of a shared-memory access of `count` elements of `bits` bits,
+/// as upstream's storeDShared/loadDShared shape it: integer vectors (a
+/// scalar is a one-element vector), and more than four elements narrower
+/// than 32 bits as 32-bit words (PTX has at most v4). Returns (words, bits
+/// per word).
+fn access_words(count: usize, bits: u32) -> (usize, u32) {
+    if count > 4 && bits < 32 {
+        (count * bits as usize / 32, 32)
+    } else {
+        (count, bits)
+    }
+}
+
+/// `values` (of a stored type, `bits` wide) as the integer vector
+/// `elements` of `lane` type.
+fn int_vector<'c>(l: &mut Lowering<'c>, values: &[V], lane: Type<'c>) -> V {
+    let vector_type = Type::vector(&[values.len() as u64], lane);
+    let mut vector = l.b.op1("llvm.mlir.undef", &[], vector_type, &[]);
+    for (i, v) in values.iter().enumerate() {
+        let int = if type_of(*v) == lane { *v } else { l.b.op1("llvm.bitcast", &[*v], lane, &[]) };
+        let position = l.b.i32_const(i as i64);
+        vector = l.b.op1("llvm.insertelement", &[vector, int, position], vector_type, &[]);
+    }
+    vector
+}
+
+/// One vectorised store of `values` (a stored type of `bits` bits) at
+/// `address`, aligned to its size.
+fn store_vector<'c>(l: &mut Lowering<'c>, values: &[V], address: V, bits: u32) {
+    let (words, word_bits) = access_words(values.len(), bits);
+    let element_int = l.b.int_type(bits);
+    let vector = if word_bits == bits {
+        int_vector(l, values, element_int)
+    } else {
+        let i32 = l.b.i32();
+        let per_word = values.len() / words;
+        let packed: Vec<V> = values
+            .chunks(per_word)
+            .map(|chunk| {
+                let vector = int_vector(l, chunk, element_int);
+                l.b.op1("llvm.bitcast", &[vector], i32, &[])
+            })
+            .collect();
+        int_vector(l, &packed, i32)
+    };
+    let alignment = l.b.int_attr(l.b.i64(), (values.len() as u32 * bits / 8) as i64);
+    l.b.op("llvm.store", &[vector, address], &[], &[("alignment", alignment)]);
+}
+
+/// One vectorised load of `count` values of `stored` type (`bits` bits)
+/// from `address`, the inverse of [`store_vector`]: the integer words
+/// loaded, then seen as `count` values of `stored` type (one bitcast).
+fn load_vector<'c>(l: &mut Lowering<'c>, address: V, count: usize, stored: Type<'c>, bits: u32) -> Vec<V> {
+    let (words, word_bits) = access_words(count, bits);
+    let word_type = l.b.int_type(word_bits);
+    let loaded_type = Type::vector(&[words as u64], word_type);
+    let alignment = l.b.int_attr(l.b.i64(), (count as u32 * bits / 8) as i64);
+    let loaded = l.b.op1("llvm.load", &[address], loaded_type, &[("alignment", alignment)]);
+    let values_type = Type::vector(&[count as u64], stored);
+    let values = if values_type == loaded_type { loaded } else { l.b.op1("llvm.bitcast", &[loaded], values_type, &[]) };
+    (0..count)
+        .map(|i| {
+            let position = l.b.i32_const(i as i64);
+            l.b.op1("llvm.extractelement", &[values, position], stored, &[])
+        })
+        .collect()
 }
 
 /// Reads `count` registers of type `element` (in the layout's register
@@ -185,22 +240,7 @@ pub(crate) fn load_registers<'c>(
         let index = xor_offset(&mut l.b, thread, mask, access.register_offsets[instruction.base]);
         let address = l.b.gep(pointer, index, stored);
         let values: Vec<V> = match mode {
-            Mode::Vector { .. } if instruction.registers.len() == 1 => {
-                let alignment = l.b.int_attr(l.b.i64(), bytes as i64);
-                vec![l.b.op1("llvm.load", &[address], stored, &[("alignment", alignment)])]
-            }
-            Mode::Vector { .. } => {
-                let width = instruction.registers.len();
-                let vector_type = Type::vector(&[width as u64], stored);
-                let alignment = l.b.int_attr(l.b.i64(), (width as u32 * bytes) as i64);
-                let vector = l.b.op1("llvm.load", &[address], vector_type, &[("alignment", alignment)]);
-                (0..width)
-                    .map(|i| {
-                        let position = l.b.i32_const(i as i64);
-                        l.b.op1("llvm.extractelement", &[vector, position], stored, &[])
-                    })
-                    .collect()
-            }
+            Mode::Vector { .. } => load_vector(l, address, instruction.registers.len(), stored, bytes * 8),
             Mode::Matrix { trans, word, .. } => {
                 let count = instruction.registers.len() >> word.len();
                 let i32_type = l.b.i32();
