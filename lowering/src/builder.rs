@@ -249,9 +249,11 @@ impl<'c> Builder<'c> {
             ("asm_dialect", self.att_asm_dialect()),
             ("operand_attrs", melior::ir::attribute::ArrayAttribute::new(self.context, &[]).into()),
         ];
-        let results: Vec<Type> = result.into_iter().collect();
-        let values = self.op("llvm.inline_asm", operands, &results, &attributes);
-        values.first().copied()
+        // Without a result the op still has one, of type `!llvm.void`, as
+        // upstream's PTXBuilder makes it (the translation emits a void call).
+        let result_type = result.unwrap_or_else(|| melior::dialect::llvm::r#type::void(self.context));
+        let values = self.op("llvm.inline_asm", operands, &[result_type], &attributes);
+        result.and(values.first().copied())
     }
 
     /// `asm_dialect = att` (the i64 enum value 0): the dialect PTX inline

@@ -34,7 +34,7 @@ pub static PASS: PassDefinition = PassDefinition {
         },
         PassOption {
             name: "ptx-version",
-            description: "PTX ISA version (Tritium emits PTX 8.7 whatever it says)",
+            description: "PTX ISA version the code may use (the file is PTX 8.7 whatever it says; instructions newer than this version are not emitted)",
             kind: OptionKind::Int,
             default: tritium_dialects::target::PTX_VERSION_TEXT,
         },
@@ -71,6 +71,23 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     if options.bool("test-internal-error") {
         panic!("the lowering panicked on purpose (--test-internal-error=lowering)");
     }
+    // A file of several kernel modules (no split-input-file) parses as an
+    // outer module around them: each is lowered with its own attributes.
+    let nested = tritium_dialects::ir::nested_modules(module);
+    if !nested.is_empty() && tritium_passes::ir::module_functions(module).is_empty() {
+        for inner in nested {
+            lower(inner, options)?;
+        }
+    } else {
+        lower(module, options)?;
+    }
+    run_pipeline(module, LLVM_DIALECT_CONVERSIONS)?;
+    move_loop_annotations(module);
+    Ok(())
+}
+
+/// Lowers the functions of one kernel module.
+fn lower(module: OperationRef, options: &PassOptions) -> PassResult {
     let target = match Target::of_module(&module) {
         Some(target) => target,
         None => Target::from_capability(u32::try_from(options.int("compute-capability")).unwrap_or(0)),
@@ -91,14 +108,12 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
         scratch_parameters: options.bool("scratch-parameters"),
         reflect_ftz: options.bool("reflect-ftz"),
         fp_fusion: options.bool("fp-fusion"),
+        ptx_version: u32::try_from(options.int("ptx-version")).unwrap_or(tritium_dialects::target::PTX_VERSION),
     };
     emit::lower_module(context, &module_view, target, abi).map_err(|error| {
         error.emit();
         PassFailed
-    })?;
-    run_pipeline(module, LLVM_DIALECT_CONVERSIONS)?;
-    move_loop_annotations(module);
-    Ok(())
+    })
 }
 
 /// convert-scf-to-cf leaves a loop's `llvm.loop_annotation` (the frontend's

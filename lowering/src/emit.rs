@@ -75,6 +75,9 @@ pub struct Lowering<'c> {
     pub reflect_ftz: bool,
     /// f32 multiplies and adds may fuse (upstream's enable_fp_fusion).
     pub fp_fusion: bool,
+    /// The PTX ISA version asked for (the pass's `ptx-version`): the
+    /// instructions newer than it are not used.
+    pub ptx_version: u32,
     pub num_warps: u32,
     /// CTAs per cluster of the launch (see [`CTAS_PER_CLUSTER`]).
     pub ctas_per_cluster: u32,
@@ -377,18 +380,27 @@ pub struct KernelInfo {
 }
 
 /// A kernel's tensor-descriptor parameter: a CUtensorMap by value, its LLVM
-/// type and parameter attributes (`ops::tma::parameter_abi`); None for any
-/// other type (those take `function_abi::abi_type`).
-fn descriptor_parameter<'c>(
+/// type and parameter attributes as `ops::tma::parameter_abi` spells them.
+fn parse_parameter_abi<'c>(
     context: &'c Context,
-    ty: Type<'c>,
-) -> Option<std::result::Result<(Type<'c>, Attribute<'c>), String>> {
-    let (lowered, attributes) = ops::tma::parameter_abi(ty)?;
-    Some((|| {
-        let lowered = Type::parse(context, lowered).ok_or("bad parameter type")?;
-        let attributes = Attribute::parse(context, attributes).ok_or("bad parameter attributes")?;
-        Ok((lowered, attributes))
-    })())
+    (lowered, attributes): (&str, &str),
+) -> std::result::Result<(Type<'c>, Attribute<'c>), String> {
+    let lowered = Type::parse(context, lowered).ok_or("bad parameter type")?;
+    let attributes = Attribute::parse(context, attributes).ok_or("bad parameter attributes")?;
+    Ok((lowered, attributes))
+}
+
+/// Whether argument `index` of a function carries `tt.nv_tma_desc = 1`.
+fn has_tma_descriptor_attribute(function: &OperationRef, index: usize) -> bool {
+    let Some(all) = function.attribute("arg_attrs").ok().and_then(tritium_dialects::ir::attributes::array_elements)
+    else {
+        return false;
+    };
+    all.get(index)
+        .and_then(|a| melior::ir::attribute::DictionaryAttribute::try_from(*a).ok())
+        .and_then(|d| d.element_by_name("tt.nv_tma_desc"))
+        .and_then(|v| melior::ir::attribute::IntegerAttribute::try_from(v).ok())
+        .is_some_and(|v| v.value() == 1)
 }
 
 /// `tensordesc_meta` of the kernel: one entry per tensor-descriptor parameter.
@@ -578,7 +590,6 @@ pub fn lower_module<'c>(
     target: Target,
     options: ModuleOptions,
 ) -> Result<()> {
-    let ModuleOptions { scratch_parameters, reflect_ftz, fp_fusion } = options;
     let body = module.body();
     let module_op = module.as_operation();
     let warps = check_module(&module_op)?;
@@ -589,9 +600,13 @@ pub fn lower_module<'c>(
     let axis_info = tritium_passes::analysis::axis_info::ModuleAxisInfo::analyze(module_op)
         .map_err(|_| LowerError::at(&module_op, "the axis-info analysis failed"))?;
 
-    // Shared memory: one extern array, its size given at launch.
+    // Shared memory: one extern array, its size given at launch (unless the
+    // module declares it already, as upstream's tests may).
     let location = Location::unknown(context);
     let b = Builder::new(context, location, Cursor::Before(first.to_raw()));
+    if declares_global_smem(&module_op) {
+        return lower_functions(context, functions, target, &module_op, warps, axis_info, options);
+    }
     let i8 = b.int_type(8);
     let array = melior::dialect::llvm::r#type::array(i8, 0);
     let global = OperationBuilder::new("llvm.mlir.global", location)
@@ -612,13 +627,38 @@ pub fn lower_module<'c>(
         .build()
         .map_err(|e| LowerError::at(first, e.to_string()))?;
     body.insert_operation_before(*first, global);
+    lower_functions(context, functions, target, &module_op, warps, axis_info, options)
+}
 
+/// Whether the module has its `llvm.mlir.global @global_smem` already.
+fn declares_global_smem(module: &OperationRef) -> bool {
+    tritium_dialects::ir::ops_in_regions(module).iter().any(|op| {
+        crate::ops::name_of(op) == "llvm.mlir.global"
+            && op.attribute("sym_name").ok().and_then(tritium_dialects::access::string_attribute_value).as_deref()
+                == Some("global_smem")
+    })
+}
+
+/// Lowers the module's functions in order, each reusing what the previous
+/// one declared.
+fn lower_functions<'c>(
+    context: &'c Context,
+    functions: Vec<OperationRef<'c, '_>>,
+    target: Target,
+    module_op: &OperationRef,
+    warps: Warps,
+    axis_info: tritium_passes::analysis::axis_info::ModuleAxisInfo,
+    options: ModuleOptions,
+) -> Result<()> {
+    let ModuleOptions { scratch_parameters, reflect_ftz, fp_fusion, ptx_version } = options;
+    let module_op = *module_op;
     let facts = ModuleFacts {
         warps,
         max_registers: crate::int_attribute(&module_op, "ttg.maxnreg"),
         global_scratch_size: global_scratch(&module_op).0,
         reflect_ftz,
         fp_fusion,
+        ptx_version,
         ctas_per_cluster: crate::int_attribute(&module_op, CTAS_PER_CLUSTER).map_or(1, |n| n.max(1) as u32),
     };
     let mut declared_functions = Default::default();
@@ -644,6 +684,9 @@ pub struct ModuleOptions {
     /// f32 multiplies and adds may fuse into fma (`contract`), as upstream
     /// with `enable_fp_fusion` (its default).
     pub fp_fusion: bool,
+    /// The PTX ISA version the code may use (upstream's `ptx-version`, as
+    /// 87 for 8.7): instructions it lacks are not emitted.
+    pub ptx_version: u32,
 }
 
 /// What every function's lowering reads off the module.
@@ -658,6 +701,7 @@ struct ModuleFacts {
     global_scratch_size: usize,
     reflect_ftz: bool,
     fp_fusion: bool,
+    ptx_version: u32,
     /// `tritium.ctas-per-cluster`: the launch's CTAs per cluster (Triton's
     /// `num_ctas`), of which the first runs the program (see
     /// [`CTAS_PER_CLUSTER`]).
@@ -685,7 +729,15 @@ fn lower_function<'c>(
     declared_functions: std::collections::HashSet<String>,
     axis_info: Option<tritium_passes::analysis::axis_info::ModuleAxisInfo>,
 ) -> Result<Lowering<'c>> {
-    let ModuleFacts { warps, max_registers, global_scratch_size, reflect_ftz, fp_fusion, ctas_per_cluster } = *facts;
+    let ModuleFacts {
+        warps,
+        max_registers,
+        global_scratch_size,
+        reflect_ftz,
+        fp_fusion,
+        ptx_version,
+        ctas_per_cluster,
+    } = *facts;
     let Warps { num_warps, threads_per_warp, total_num_warps } = warps;
     let kernel = function_abi::is_kernel(&function_op);
     let function_type = function_op
@@ -721,7 +773,14 @@ fn lower_function<'c>(
             let at = entry.argument(i).map(|a| a.location()).unwrap_or(function_op.location());
             return Err(LowerError::at_location(at, format!("'tt.func': {problem}")));
         }
-        let (lowered, attributes) = match descriptor_parameter(context, ty).filter(|_| kernel) {
+        let descriptor = if has_tma_descriptor_attribute(&function_op, i) {
+            // A host-side tensormap passed through a `!tt.ptr<i8>` marked
+            // `tt.nv_tma_desc = 1`: by value, as a `!tt.tensordesc` is.
+            Some(ops::tma::by_value_descriptor_abi())
+        } else {
+            ops::tma::parameter_abi(ty)
+        };
+        let (lowered, attributes) = match descriptor.map(|abi| parse_parameter_abi(context, abi)).filter(|_| kernel) {
             Some(parameter) => parameter.map_err(|e| LowerError::at(&function_op, e))?,
             None => (function_abi::abi_type(&b, &function_op, ty)?, empty),
         };
@@ -838,6 +897,7 @@ fn lower_function<'c>(
         target,
         reflect_ftz,
         fp_fusion,
+        ptx_version,
         num_warps,
         ctas_per_cluster,
         threads_per_warp,

@@ -9,9 +9,9 @@
 // RUN: FileCheck %s --check-prefix=TENSOR < %t/out/poison_tensor.ll
 
 // SCALAR-LABEL: define ptx_kernel void @poison_scalar(
-// SCALAR: st.global.b32 {{.*}}(ptr addrspace(1) %0, i32 poison,
+// SCALAR: st.global.b32 {{.*}}(i32 poison, ptr addrspace(1) %0,
 // TENSOR-LABEL: define ptx_kernel void @poison_tensor(
-// TENSOR: st.global.b32 {{.*}}, i32 poison)
+// TENSOR: st.global.b32 {{.*}}(i32 poison, ptr addrspace(1)
 
 //--- scalar.mlir
 module {

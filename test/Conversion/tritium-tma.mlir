@@ -2,7 +2,8 @@
 // a by-value 128-byte CUtensorMap (.param .align 64 .b8 [128]); the copies
 // are cp.async.bulk.tensor completing on an mbarrier (loads) or in a bulk
 // group (stores); a 64x64 f32 store with a 128-byte swizzle is two 64x32
-// boxes; the json's tensordesc_meta tells the launcher each CUtensorMap's
+// boxes, which warps 0 and 1 store in one round (one instruction, a lane
+// picked by elect.sync, the box chosen by the warp id's bit 0); the json's tensordesc_meta tells the launcher each CUtensorMap's
 // box, swizzle and element type (upstream's metadata).
 // REQUIRES: tritium
 // RUN: rm -rf %t && split-file %s %t
@@ -25,7 +26,8 @@
 // PTX: mbarrier.try_wait.parity.shared.b64
 // PTX: mbarrier.inval.shared::cta.b64
 // PTX: fence.proxy.async.shared::cta;
-// PTX: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+// PTX: elect.sync
+// PTX: setp.lt.u32 {{%p[0-9]+}}, {{%r[0-9]+}}, 64;
 // PTX: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // PTX-NOT: cp.async.bulk.tensor
 // PTX: cp.async.bulk.commit_group;
@@ -44,19 +46,19 @@
 // DEVICE: shl.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 7;
 // DEVICE: st.shared.b32 [{{%r[0-9]+}}], 0;
 // DEVICE: bar.warp.sync -1;
-// DEVICE: tensormap.replace.tile.global_address.shared::cta.b1024.b64 [{{%r[0-9]+}}], {{%rd[0-9]+}};
-// DEVICE: tensormap.replace.tile.rank.shared::cta.b1024.b32 [{{%r[0-9]+}}], 1;
-// DEVICE: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [{{%r[0-9]+}}], 0, {{%r[0-9]+}};
-// DEVICE: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [{{%r[0-9]+}}], 1, {{%r[0-9]+}};
-// DEVICE: tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [{{%r[0-9]+}}], 0, {{%r[0-9]+}};
-// DEVICE: tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [{{%r[0-9]+}}], 1, {{%r[0-9]+}};
-// DEVICE: tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [{{%r[0-9]+}}], 0, {{%rd[0-9]+}};
+// DEVICE: tensormap.replace.tile.global_address.shared::cta.b1024.b64 [ {{%r[0-9]+}} + 0 ], {{%rd[0-9]+}};
+// DEVICE: tensormap.replace.tile.rank.shared::cta.b1024.b32 [ {{%r[0-9]+}} + 0 ], 0x1;
+// DEVICE: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [ {{%r[0-9]+}} + 0 ], 0x0, {{%r[0-9]+}};
+// DEVICE: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [ {{%r[0-9]+}} + 0 ], 0x1, {{%r[0-9]+}};
+// DEVICE: tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [ {{%r[0-9]+}} + 0 ], 0x0, {{%r[0-9]+}};
+// DEVICE: tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [ {{%r[0-9]+}} + 0 ], 0x1, {{%r[0-9]+}};
+// DEVICE: tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [ {{%r[0-9]+}} + 0 ], 0x0, {{%rd[0-9]+}};
 // DEVICE-NOT: global_stride
-// DEVICE: tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [{{%r[0-9]+}}], 1, {{%r[0-9]+}};
-// DEVICE: tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [{{%r[0-9]+}}], 6;
-// DEVICE: tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [{{%r[0-9]+}}], 3;
-// DEVICE: tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [[[TMAP:%rd[0-9]+]]], [{{%r[0-9]+}}], 128;
-// DEVICE: fence.proxy.tensormap::generic.acquire.gpu [[[TMAP]]], 128;
+// DEVICE: tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [ {{%r[0-9]+}} + 0 ], 0x1, {{%r[0-9]+}};
+// DEVICE: tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [ {{%r[0-9]+}} + 0 ], 0x6;
+// DEVICE: tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [ {{%r[0-9]+}} + 0 ], 0x3;
+// DEVICE: tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [ [[TMAP:%rd[0-9]+]] + 0 ], [ {{%r[0-9]+}} + 0 ], 0x80;
+// DEVICE: fence.proxy.tensormap::generic.acquire.gpu [ [[TMAP]] + 0 ], 0x80;
 // DEVICE: bar.sync 0;
 // DEVICE: cvta.global.u64 [[GENERIC:%rd[0-9]+]], [[TMAP]];
 // DEVICE: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [[[GENERIC]], {{{%r[0-9]+}}, {{%r[0-9]+}}}]

@@ -1,11 +1,11 @@
 // RUN: tt-opt %s --allocate-shared-memory-nv='compute-capability=80' --tritongpu-membar --convert-triton-gpu-to-llvm | FileCheck %s
 
 // cp.async copies into shared memory: the copy is a cp.async of 16 bytes per
-// thread, the commit and the wait are NVVM's ops (LLVM prints them as
+// thread (all of them read: src-size = cp-size), the commit and the wait are NVVM's ops (LLVM prints them as
 // upstream's PTX has them, `cp.async.wait_group \t2;`), and the wait is
 // followed by the barrier that makes the other threads' copies visible.
 // CHECK: llvm.func @copy_then_wait
-// CHECK: "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16;"
+// CHECK: "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 0x10, 0x10;"
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.wait.group 2
 // CHECK: nvvm.barrier0

@@ -35,7 +35,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // CHECK-LABEL: llvm.func @ld_evict_last
 // CHECK: createpolicy.fractional.L2::evict_last.b64 $0, 1.0;
-// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ], $6;
+// CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ], $5;
 // CHECK: st.global.v4.b32
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
@@ -118,7 +118,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-LABEL: llvm.func @st_evict_first
 // CHECK: ld.global.v4.b32
 // CHECK: createpolicy.fractional.L2::evict_first.b64 $0, 1.0;
-// CHECK: st.global.L1::evict_first.L2::cache_hint.v4.b32 [ $0 + 0 ], { $1, $2, $3, $4 }, $6;
+// CHECK: st.global.L1::evict_first.L2::cache_hint.v4.b32 [ $4 + 0 ], { $0, $1, $2, $3 }, $5;
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @st_evict_first(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {

@@ -9,9 +9,9 @@
 // CHECK: llvm.func @add(%arg0: !llvm.ptr<1>, %arg1: !llvm.ptr<1>, %arg2: i32, %arg3: !llvm.ptr<1>, %arg4: !llvm.ptr<1>) attributes {nvvm.kernel = 1 : ui1, nvvm.reqntid = array<i32: 128>}
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK: llvm.icmp "slt"
-// CHECK: @$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];
+// CHECK: mov.u32 $0, 0x0;\0A\09mov.u32 $1, 0x0;\0A\09mov.u32 $2, 0x0;\0A\09mov.u32 $3, 0x0;\0A\09@$5 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ];
 // CHECK-COUNT-4: llvm.fadd
-// CHECK: @$5 st.global.v4.b32 [ $0 + 0 ], { $1, $2, $3, $4 };
+// CHECK: @$5 st.global.v4.b32 [ $4 + 0 ], { $0, $1, $2, $3 };
 // CHECK-NOT: ld.global
 // CHECK: llvm.return
 // NOSCRATCH: llvm.func @add(%arg0: !llvm.ptr<1>, %arg1: !llvm.ptr<1>, %arg2: i32) attributes

@@ -67,7 +67,7 @@ module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-wa
 #smem = #ttg.shared_memory
 module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
   // CHECK-LABEL: @reinterpret
-  // CHECK: llvm.store {{.*}} : i64, !llvm.ptr<3>
+  // CHECK: llvm.store {{.*}} : vector<1xi64>, !llvm.ptr<3>
   // CHECK: {{nvvm.ldmatrix|llvm.load}}
   tt.func public @reinterpret(%x: tensor<32xi64, #blocked>, %out: tensor<64x!tt.ptr<i32>, #blocked>) {
     %buffer = ttg.local_alloc %x : (tensor<32xi64, #blocked>) -> !ttg.memdesc<32xi64, #shared0, #smem, mutable>
@@ -86,7 +86,7 @@ module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-wa
 module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
   // CHECK-LABEL: @int8_to_bf16
   // CHECK-NOT: llvm.sitofp
-  // CHECK: llvm.inline_asm asm_dialect = att "{{.*}}sub.bf16x2 $0{{.*}}sub.bf16x2 $1{{.*}}", "=r,=r,r" {{.*}} : (i32) -> !llvm.struct<(i32, i32)>
+  // CHECK: llvm.inline_asm asm_dialect = att "{{.*}}sub.bf16x2 $0{{.*}}sub.bf16x2 $1{{.*}}", "=r,=r,r" {{.*}} : (i32) -> !llvm.struct<(vector<2xbf16>, vector<2xbf16>)>
   // CHECK-NOT: llvm.sitofp
   tt.func public @int8_to_bf16(%x: tensor<128xi8, #blocked>, %out: tensor<128x!tt.ptr<bf16>, #blocked>) {
     %y = arith.sitofp %x : tensor<128xi8, #blocked> to tensor<128xbf16, #blocked>

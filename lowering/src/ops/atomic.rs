@@ -1,8 +1,8 @@
 //! tt.atomic_rmw and tt.atomic_cas, as upstream's LoadStoreOpToLLVM: one
 //! predicated `atom.global` per element (the predicate: the element's mask,
 //! and one thread among those holding the element), with the op's memory
-//! semantics and scope (`atom.global.gpu.acq_rel.add.f32`). On sm_90,
-//! float adds of contiguous elements are vectorised (`.v8.f16`, `.v4.f32`);
+//! semantics and scope (`atom.global.gpu.acq_rel.add.f32`). On sm_90 (with
+//! PTX 8.1), float adds of contiguous elements are vectorised (`.v8.f16`, `.v4.f32`);
 //! below, f16 adds go in pairs (`.f16x2`) and bf16 adds, which PTX lacks
 //! there, become LLVM's `atomicrmw` (a compare-and-swap loop).
 //!
@@ -154,7 +154,7 @@ fn contiguous_elements(l: &Lowering, op: &OperationRef, layout: &TensorLayout, b
 fn predicated(instruction: &str, outputs: &[String], bits: u32, predicate: Option<usize>) -> String {
     let mut text = String::new();
     for output in outputs {
-        text += &format!("mov.b{bits} {output}, 0x0;\n\t");
+        text += &format!("mov.u{bits} {output}, 0x0;\n\t");
     }
     match predicate {
         Some(p) => text + &format!("@${p} {instruction};"),
@@ -216,6 +216,14 @@ fn rmw<'c>(
     let values = l.operand(op, 1)?;
     let masks = if op.operand_count() > 2 { Some(l.operand(op, 2)?) } else { None };
     let text = element.to_string();
+    if layout.is_none() && adds_zero(op, kind, sem) {
+        // Adding zero changes nothing: a load with the atomic's ordering
+        // reads the same value without writing (upstream's promotion to
+        // nvg.ld_acquire, `ld.global.<scope>.<sem>.b<N>`).
+        let predicate = and_predicates(l, owner, masks.as_ref().map(|m| m[0]));
+        let instruction = format!("ld.global.{scope}.{sem}.b{bits}");
+        return Ok(vec![single(l, op, &instruction, bits, element, pointers[0], &[], predicate)?]);
+    }
     if kind == Rmw::FAdd && text == "bf16" && l.target.capability < 90 {
         return rmw_by_llvm(l, sem, scope, &pointers, &values, masks.as_deref(), owner, layout);
     }
@@ -226,7 +234,8 @@ fn rmw<'c>(
     if let Some(layout) = layout {
         let width = contiguous_elements(l, op, layout, bits);
         let vectorisable = kind == Rmw::FAdd && matches!(text.as_str(), "f16" | "bf16" | "f32");
-        if vectorisable && l.target.capability >= 90 {
+        // Vector atomics need sm_90 and PTX 8.1.
+        if vectorisable && l.target.capability >= 90 && l.ptx_version >= 81 {
             vector = width;
         } else if kind == Rmw::FAdd && text == "f16" {
             packed = width.min(2);
@@ -296,7 +305,29 @@ fn rmw<'c>(
     Ok(fill_duplicates(old, layout))
 }
 
-/// One element: `mov.bN $0, 0x0; @$p atom... $0, [ $1 + 0 ], $2 (, $3);`.
+/// Whether a scalar `tt.atomic_rmw` adds the constant zero (integer or
+/// float, either sign) with relaxed or acquire ordering: it only reads.
+fn adds_zero(op: &OperationRef, kind: Rmw, sem: &str) -> bool {
+    if !matches!(kind, Rmw::Add | Rmw::FAdd) || !matches!(sem, "relaxed" | "acquire") {
+        return false;
+    }
+    let Some(constant) = op
+        .operand_at(1)
+        .ok()
+        .and_then(tritium_dialects::ir::values::defining_op)
+        .filter(|def| crate::ops::name_of(def) == "arith.constant")
+    else {
+        return false;
+    };
+    let Ok(value) = constant.attribute("value") else { return false };
+    if let Ok(float) = melior::ir::attribute::FloatAttribute::try_from(value) {
+        return float.value() == 0.0;
+    }
+    melior::ir::attribute::IntegerAttribute::try_from(value).is_ok_and(|int| int.value() == 0)
+}
+
+/// One element: `mov.uN $0, 0x0; @$p atom... $0, [ $1 + 0 ], $2 (, $3);`
+/// (no value operands: a load).
 #[allow(clippy::too_many_arguments)]
 fn single<'c>(
     l: &mut Lowering<'c>,
@@ -310,7 +341,11 @@ fn single<'c>(
 ) -> Result<V> {
     let c = class(bits);
     let sources: Vec<String> = (0..values.len()).map(|i| format!("${}", i + 2)).collect();
-    let text = format!("{instruction} $0, [ $1 + 0 ], {}", sources.join(", "));
+    let text = if sources.is_empty() {
+        format!("{instruction} $0, [ $1 + 0 ]")
+    } else {
+        format!("{instruction} $0, [ $1 + 0 ], {}", sources.join(", "))
+    };
     let mut operands = vec![pointer];
     for v in values {
         operands.push(to_int(l, *v).ok_or_else(|| LowerError::at(op, "unsupported value type"))?);

@@ -501,7 +501,11 @@ pub(crate) fn run_packed<'c>(
         .collect();
     let per_out_word = (packed.out_word / out_bits) as usize;
     let out_words = packed.elements / per_out_word;
-    let out_word_type = l.b.int_type(packed.out_word);
+    // Each output word is a vector of the converted elements (upstream's
+    // types, e.g. `vector<2xf16>` out of `cvt.rn.f16x2.e4m3x2`); a word of
+    // one element is its integer, bitcast after.
+    let out_word_type =
+        if per_out_word == 1 { l.b.int_type(packed.out_word) } else { Type::vector(&[per_out_word as u64], out_type) };
     let output = if packed.out_word == 16 { "=h" } else { "=r" };
     let input = if packed.in_word == 16 { "h" } else { "r" };
     let constraints: Vec<&str> =
@@ -523,13 +527,11 @@ pub(crate) fn run_packed<'c>(
             .collect()
     };
     let mut elements = Vec::with_capacity(packed.elements);
-    for word in out_words {
+    for vector in out_words {
         if per_out_word == 1 {
-            elements.push(l.b.op1("llvm.bitcast", &[word], out_type, &[]));
+            elements.push(l.b.op1("llvm.bitcast", &[vector], out_type, &[]));
             continue;
         }
-        let vector_type = Type::vector(&[per_out_word as u64], out_type);
-        let vector = l.b.op1("llvm.bitcast", &[word], vector_type, &[]);
         for i in 0..per_out_word {
             let position = l.b.i32_const(i as i64);
             elements.push(l.b.op1("llvm.extractelement", &[vector, position], out_type, &[]));

@@ -263,50 +263,51 @@ pub fn lower_load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<
         melior::dialect::llvm::r#type::r#struct(l.context(), &vec![word_type; count], false)
     };
     let outputs = vec![format!("={word_class}"); count].join(",");
-    // A byte lives in a 16-bit register, which `mov` sets whole (PTX has no mov.b8).
+    // A byte lives in a 16-bit register, which `mov` sets whole (PTX has no mov.u8).
     let move_bits = word_bits.max(16);
     let mut result = Vec::with_capacity(pointers.len());
     for start in (0..pointers.len()).step_by(width) {
-        let destinations = register_list(0, count);
-        let (asm, constraints, operands) = match &masks {
-            None => {
-                let (policy, policy_constraint, policy_operands) = hints.operand(count + 1);
-                (
-                    format!("{instruction} {destinations}, [ ${count} + 0 ]{policy};"),
-                    format!("{outputs},l{policy_constraint}"),
-                    [vec![pointers[start]], policy_operands].concat(),
-                )
-            }
-            Some(masks) => {
-                let mut text = String::new();
-                let mut operands = vec![pointers[start], masks[start]];
-                let mut constraints = format!("{outputs},l,b");
-                // The policy operand comes after the `other` words.
-                let policy_index = count + 2 + if others.is_some() { count } else { 0 };
-                let (policy, policy_constraint, policy_operands) = hints.operand(policy_index);
-                match &others {
-                    Some(others) => {
-                        let other_bytes: Vec<V> =
-                            others[start..start + width].iter().map(|v| bool_to_byte(l, *v, moved)).collect();
-                        let other_words = pack(l, &other_bytes, bits, word_bits);
-                        for (i, word) in other_words.iter().enumerate() {
-                            text += &format!("mov.b{move_bits} ${i}, ${};\n\t", count + 2 + i);
-                            operands.push(*word);
-                            constraints += &format!(",{word_class}");
-                        }
-                    }
-                    None => {
-                        for i in 0..count {
-                            text += &format!("mov.b{move_bits} ${i}, 0;\n\t");
-                        }
-                    }
+        // Operands as upstream's PTX builder numbers them: the loaded words,
+        // `other`'s words, the address, the L2 policy, the mask. Each
+        // destination starts as `other` (or zero), which the load, where
+        // its predicate holds, overwrites.
+        let mut text = String::new();
+        let mut operands = Vec::new();
+        let mut constraints = outputs.clone();
+        match &others {
+            Some(others) => {
+                let other_bytes: Vec<V> =
+                    others[start..start + width].iter().map(|v| bool_to_byte(l, *v, moved)).collect();
+                let other_words = pack(l, &other_bytes, bits, word_bits);
+                for (i, word) in other_words.iter().enumerate() {
+                    text += &format!("mov.u{move_bits} ${i}, ${};\n\t", count + i);
+                    operands.push(*word);
+                    constraints += &format!(",{word_class}");
                 }
-                text += &format!("@${} {instruction} {destinations}, [ ${count} + 0 ]{policy};", count + 1);
-                constraints += &policy_constraint;
-                operands.extend(policy_operands);
-                (text, constraints, operands)
             }
+            None => {
+                for i in 0..count {
+                    text += &format!("mov.u{move_bits} ${i}, 0x0;\n\t");
+                }
+            }
+        }
+        let address = count + operands.len();
+        operands.push(pointers[start]);
+        constraints += ",l";
+        let (policy, policy_constraint, policy_operands) = hints.operand(address + 1);
+        operands.extend(policy_operands);
+        constraints += &policy_constraint;
+        let predicate = match &masks {
+            Some(masks) => {
+                operands.push(masks[start]);
+                constraints += ",b";
+                format!("@${} ", count + operands.len() - 1)
+            }
+            None => String::new(),
         };
+        let destinations = register_list(0, count);
+        text += &format!("{predicate}{instruction} {destinations}, [ ${address} + 0 ]{policy};");
+        let asm = text;
         let loaded = l.b.inline_asm(&asm, &constraints, &operands, Some(result_words_type)).unwrap();
         let loaded_words: Vec<V> = if count == 1 {
             vec![loaded]
@@ -360,26 +361,25 @@ pub fn lower_store<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result
             (Some(m), None) => Some(m[start]),
             (None, o) => o,
         };
-        let sources = register_list(1, count);
-        let mut operands = vec![pointers[start]];
-        operands.extend(value_words);
-        let mut constraints = format!("l{}", format!(",{word_class}").repeat(count));
-        let asm = match predicate {
+        // Operands as upstream's PTX builder numbers them: the stored words,
+        // the address, the L2 policy, the predicate.
+        let sources = register_list(0, count);
+        let mut operands = value_words;
+        let mut constraints = vec![word_class; count].join(",");
+        operands.push(pointers[start]);
+        constraints += ",l";
+        let (policy, policy_constraint, policy_operands) = hints.operand(count + 1);
+        operands.extend(policy_operands);
+        constraints += &policy_constraint;
+        let guard = match predicate {
             Some(p) => {
                 operands.push(p);
                 constraints += ",b";
-                let (policy, policy_constraint, policy_operands) = hints.operand(count + 2);
-                constraints += &policy_constraint;
-                operands.extend(policy_operands);
-                format!("@${} {instruction} [ $0 + 0 ], {sources}{policy};", count + 1)
+                format!("@${} ", operands.len() - 1)
             }
-            None => {
-                let (policy, policy_constraint, policy_operands) = hints.operand(count + 1);
-                constraints += &policy_constraint;
-                operands.extend(policy_operands);
-                format!("{instruction} [ $0 + 0 ], {sources}{policy};")
-            }
+            None => String::new(),
         };
+        let asm = format!("{guard}{instruction} [ ${count} + 0 ], {sources}{policy};");
         l.b.inline_asm(&asm, &constraints, &operands, None);
     }
     Ok(())

@@ -139,20 +139,7 @@ pub(crate) fn store_registers<'c>(
         let address = l.b.gep(pointer, index, stored);
         let values: Vec<V> = instruction.registers.iter().map(|r| to_stored(l, registers[*r], stored)).collect();
         match mode {
-            Mode::Vector { .. } if values.len() == 1 => {
-                let alignment = l.b.int_attr(l.b.i64(), bytes as i64);
-                l.b.op("llvm.store", &[values[0], address], &[], &[("alignment", alignment)]);
-            }
-            Mode::Vector { .. } => {
-                let vector_type = Type::vector(&[values.len() as u64], stored);
-                let mut vector = l.b.op1("llvm.mlir.undef", &[], vector_type, &[]);
-                for (i, v) in values.iter().enumerate() {
-                    let position = l.b.i32_const(i as i64);
-                    vector = l.b.op1("llvm.insertelement", &[vector, *v, position], vector_type, &[]);
-                }
-                let alignment = l.b.int_attr(l.b.i64(), (values.len() as u32 * bytes) as i64);
-                l.b.op("llvm.store", &[vector, address], &[], &[("alignment", alignment)]);
-            }
+            Mode::Vector { .. } => store_vector(l, &values, address, bytes * 8),
             Mode::Matrix { trans, word, .. } => {
                 let per_word = 1 << word.len();
                 let words: Vec<V> =
@@ -164,6 +151,74 @@ pub(crate) fn store_registers<'c>(
             }
         }
     }
+}
+
+/// The words of a shared-memory access of `count` elements of `bits` bits,
+/// as upstream's storeDShared/loadDShared shape it: integer vectors (a
+/// scalar is a one-element vector), and more than four elements narrower
+/// than 32 bits as 32-bit words (PTX has at most v4). Returns (words, bits
+/// per word).
+fn access_words(count: usize, bits: u32) -> (usize, u32) {
+    if count > 4 && bits < 32 {
+        (count * bits as usize / 32, 32)
+    } else {
+        (count, bits)
+    }
+}
+
+/// `values` (of a stored type, `bits` wide) as the integer vector
+/// `elements` of `lane` type.
+fn int_vector<'c>(l: &mut Lowering<'c>, values: &[V], lane: Type<'c>) -> V {
+    let vector_type = Type::vector(&[values.len() as u64], lane);
+    let mut vector = l.b.op1("llvm.mlir.undef", &[], vector_type, &[]);
+    for (i, v) in values.iter().enumerate() {
+        let int = if type_of(*v) == lane { *v } else { l.b.op1("llvm.bitcast", &[*v], lane, &[]) };
+        let position = l.b.i32_const(i as i64);
+        vector = l.b.op1("llvm.insertelement", &[vector, int, position], vector_type, &[]);
+    }
+    vector
+}
+
+/// One vectorised store of `values` (a stored type of `bits` bits) at
+/// `address`, aligned to its size.
+fn store_vector<'c>(l: &mut Lowering<'c>, values: &[V], address: V, bits: u32) {
+    let (words, word_bits) = access_words(values.len(), bits);
+    let element_int = l.b.int_type(bits);
+    let vector = if word_bits == bits {
+        int_vector(l, values, element_int)
+    } else {
+        let i32 = l.b.i32();
+        let per_word = values.len() / words;
+        let packed: Vec<V> = values
+            .chunks(per_word)
+            .map(|chunk| {
+                let vector = int_vector(l, chunk, element_int);
+                l.b.op1("llvm.bitcast", &[vector], i32, &[])
+            })
+            .collect();
+        int_vector(l, &packed, i32)
+    };
+    let alignment = l.b.int_attr(l.b.i64(), (values.len() as u32 * bits / 8) as i64);
+    l.b.op("llvm.store", &[vector, address], &[], &[("alignment", alignment)]);
+}
+
+/// One vectorised load of `count` values of `stored` type (`bits` bits)
+/// from `address`, the inverse of [`store_vector`]: the integer words
+/// loaded, then seen as `count` values of `stored` type (one bitcast).
+fn load_vector<'c>(l: &mut Lowering<'c>, address: V, count: usize, stored: Type<'c>, bits: u32) -> Vec<V> {
+    let (words, word_bits) = access_words(count, bits);
+    let word_type = l.b.int_type(word_bits);
+    let loaded_type = Type::vector(&[words as u64], word_type);
+    let alignment = l.b.int_attr(l.b.i64(), (count as u32 * bits / 8) as i64);
+    let loaded = l.b.op1("llvm.load", &[address], loaded_type, &[("alignment", alignment)]);
+    let values_type = Type::vector(&[count as u64], stored);
+    let values = if values_type == loaded_type { loaded } else { l.b.op1("llvm.bitcast", &[loaded], values_type, &[]) };
+    (0..count)
+        .map(|i| {
+            let position = l.b.i32_const(i as i64);
+            l.b.op1("llvm.extractelement", &[values, position], stored, &[])
+        })
+        .collect()
 }
 
 /// Reads `count` registers of type `element` (in the layout's register
@@ -185,22 +240,7 @@ pub(crate) fn load_registers<'c>(
         let index = xor_offset(&mut l.b, thread, mask, access.register_offsets[instruction.base]);
         let address = l.b.gep(pointer, index, stored);
         let values: Vec<V> = match mode {
-            Mode::Vector { .. } if instruction.registers.len() == 1 => {
-                let alignment = l.b.int_attr(l.b.i64(), bytes as i64);
-                vec![l.b.op1("llvm.load", &[address], stored, &[("alignment", alignment)])]
-            }
-            Mode::Vector { .. } => {
-                let width = instruction.registers.len();
-                let vector_type = Type::vector(&[width as u64], stored);
-                let alignment = l.b.int_attr(l.b.i64(), (width as u32 * bytes) as i64);
-                let vector = l.b.op1("llvm.load", &[address], vector_type, &[("alignment", alignment)]);
-                (0..width)
-                    .map(|i| {
-                        let position = l.b.i32_const(i as i64);
-                        l.b.op1("llvm.extractelement", &[vector, position], stored, &[])
-                    })
-                    .collect()
-            }
+            Mode::Vector { .. } => load_vector(l, address, instruction.registers.len(), stored, bytes * 8),
             Mode::Matrix { trans, word, .. } => {
                 let count = instruction.registers.len() >> word.len();
                 let i32_type = l.b.i32();
@@ -376,7 +416,10 @@ pub fn lower_async_wait<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> R
 }
 
 /// cp.async of each thread's elements into the buffer, vectorised up to 16
-/// bytes by the pointers' contiguity; masked-off elements are zero-filled.
+/// bytes by the pointers' contiguity (or the op's `contiguity` hint, which
+/// the pipeliner sets where it knows more than the axis analysis);
+/// masked-off elements are zero-filled. Of threads holding the same
+/// elements only one copies them.
 pub fn lower_async_copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let source_type = op.operand_at(0).unwrap().r#type();
     let memdesc_type = op.operand_at(1).unwrap().r#type();
@@ -399,8 +442,9 @@ pub fn lower_async_copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationR
         (Some(_), None) => 1,
         (None, _) => usize::MAX,
     };
+    let hint = crate::int_attribute(&op, "contiguity").unwrap_or(1).max(1) as usize;
     // cp.async moves 4, 8 or 16 bytes.
-    let mut width = access.vector_width(contiguity.min(mask_run).min(16 / bytes).max(1));
+    let mut width = access.vector_width(contiguity.min(mask_run).max(hint).min(16 / bytes).max(1));
     while width * bytes < 4 && width < 16 / bytes {
         width *= 2;
     }
@@ -411,35 +455,42 @@ pub fn lower_async_copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationR
     let memdesc_element = l.b.int_type((bytes * 8) as u32);
     let size = width * bytes;
     let cache = if size == 16 { "cg" } else { "ca" };
+    let owner = crate::ops::memory::owner_predicate(l, tensor.free_lane_mask(), tensor.free_warp_mask());
     for start in (0..pointers.len()).step_by(width) {
         if tensor.is_duplicate_register(start) {
             continue;
         }
         let index = xor_offset(&mut l.b, thread_offset, access.thread_mask(), access.register_offsets[start]);
         let destination = l.b.gep(buffer, index, memdesc_element);
-        match &masks {
+        let destination = to_shared_u32(l, destination);
+        let mut operands = vec![destination, pointers[start]];
+        let mut constraints = String::from("r,l");
+        // The bytes read from global memory (`src-size`): all of them, or
+        // none where the mask is off, which zero-fills the destination.
+        let source_size = match &masks {
             Some(masks) => {
                 let zero = l.b.i32_const(0);
                 let full = l.b.i32_const(size as i64);
-                let source_size = l.b.select(masks[start], full, zero);
-                let destination = to_shared_u32(l, destination);
-                l.b.inline_asm(
-                    &format!("cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], {size}, $2;"),
-                    "r,l,r",
-                    &[destination, pointers[start], source_size],
-                    None,
-                );
+                operands.push(l.b.select(masks[start], full, zero));
+                constraints += ",r";
+                format!("${}", operands.len() - 1)
             }
-            None => {
-                let destination = to_shared_u32(l, destination);
-                l.b.inline_asm(
-                    &format!("cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], {size};"),
-                    "r,l",
-                    &[destination, pointers[start]],
-                    None,
-                );
+            None => format!("{size:#x}"),
+        };
+        let predicate = match owner {
+            Some(owner) => {
+                operands.push(owner);
+                constraints += ",b";
+                format!("@${} ", operands.len() - 1)
             }
-        }
+            None => String::new(),
+        };
+        l.b.inline_asm(
+            &format!("{predicate}cp.async.{cache}.shared.global [ $0 + 0 ], [ $1 + 0 ], {size:#x}, {source_size};"),
+            &constraints,
+            &operands,
+            None,
+        );
     }
     let token = l.b.i32_const(0);
     l.set_result(&op, 0, vec![token]);

@@ -91,6 +91,7 @@ pub static LOWERINGS: &[(&str, LowerFn)] = &[
     ("ttg.warp_specialize", lower_warp_specialize),
     ("ttg.warp_yield", lower_warp_yield),
     ("ttng.arrive_barrier", tma::lower_arrive_barrier),
+    ("ttng.async_copy_mbarrier_arrive", tma::lower_async_copy_mbarrier_arrive),
     ("ttng.async_tma_copy_global_to_local", tma::lower_async_tma_copy_global_to_local),
     ("ttng.async_tma_copy_local_to_global", tma::lower_async_tma_copy_local_to_global),
     ("ttng.async_tma_reduce", tma::lower_async_tma_reduce),

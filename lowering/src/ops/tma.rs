@@ -16,9 +16,9 @@
 //! A TMA box is at most 256 elements along each dim and, with an NVMMA
 //! swizzle, exactly one swizzle row (swizzle bytes) along the contiguous dim
 //! (upstream `getTMABlockShape`). A buffer larger than one box takes several
-//! copies; copy `i` is issued by lane 0 of warp `i mod num_warps` so that the
-//! warps issue them in parallel, as upstream spreads them. The shared offset
-//! of each box is the buffer's shared layout inverted at the box's origin.
+//! copies, issued as upstream does: in rounds of one copy per warp, from a
+//! lane `elect.sync` picks (see [`issue_rounds`]). The shared offset of each
+//! box is the buffer's shared layout inverted at the box's origin.
 //!
 //! The descriptor (a `!tt.tensordesc` value) is the generic address of a
 //! 128-byte CUtensorMap: for a kernel parameter, the by-value
@@ -84,7 +84,25 @@ pub fn lower_arrive_barrier<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) 
 
 pub fn lower_async_tma_store_wait<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let pendings = crate::int_attribute(&op, "pendings").unwrap_or(0);
-    l.b.inline_asm(&format!("cp.async.bulk.wait_group.read {pendings};"), "", &[], None);
+    // NVVM's op (`cp.async.bulk.wait_group.read N`), as upstream.
+    let i32 = l.b.i32();
+    let group = l.b.int_attr(i32, pendings);
+    let read = melior::ir::Attribute::unit(l.context());
+    l.b.op("nvvm.cp.async.bulk.wait_group", &[], &[], &[("group", group), ("read", read)]);
+    Ok(())
+}
+
+/// `ttng.async_copy_mbarrier_arrive`: the barrier tracks this thread's
+/// earlier cp.async copies (NVVM's op, as upstream); `noIncrement` leaves
+/// the barrier's pending count as it is.
+pub fn lower_async_copy_mbarrier_arrive<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    let barrier = l.operand(&op, 0)?[0];
+    let mut attributes = Vec::new();
+    if op.attribute("noIncrement").is_ok() {
+        let i1 = l.b.int_type(1);
+        attributes.push(("noinc", l.b.int_attr(i1, 1)));
+    }
+    l.b.op("nvvm.cp.async.mbarrier.arrive", &[barrier], &[], &attributes);
     Ok(())
 }
 
@@ -107,7 +125,11 @@ fn first_thread<'c>(l: &mut Lowering<'c>) -> V {
 pub fn lower_wait_barrier<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let barrier = l.operand(&op, 0)?[0];
     let phase = l.operand(&op, 1)?[0];
-    let predicated = op.operand_count() > 2 && op.operand_at(2).unwrap().r#type().to_string() == "i1";
+    // A predicate that is the constant true is no predicate (upstream's
+    // folding of `wait_barrier %b, %phase, %true`).
+    let predicated = op.operand_count() > 2
+        && op.operand_at(2).unwrap().r#type().to_string() == "i1"
+        && !is_constant_true(op.operand_at(2).unwrap());
     let body = "mbarrier.try_wait.parity.shared.b64 complete, [$0], $1;";
     if predicated {
         let pred = l.operand(&op, 2)?[0];
@@ -120,6 +142,13 @@ pub fn lower_wait_barrier<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) ->
         l.b.inline_asm(&asm, "r,r", &[barrier, phase], None);
     }
     Ok(())
+}
+
+/// Whether `value` is `arith.constant true`.
+fn is_constant_true(value: melior::ir::Value) -> bool {
+    tritium_dialects::ir::values::defining_op(value).is_some_and(|def| {
+        crate::ops::name_of(&def) == "arith.constant" && def.attribute("value").is_ok_and(|v| v.to_string() == "true")
+    })
 }
 
 /// One TMA copy of a buffer: the box's origin in the block (coordinates
@@ -161,40 +190,106 @@ fn messages(op: &OperationRef, memdesc_type: Type, coordinates: usize) -> Result
     Ok((out, memdesc))
 }
 
-/// Lane 0 of warp `index mod num_warps`: the thread that issues copy `index`.
-fn issuer<'c>(l: &mut Lowering<'c>, index: usize) -> V {
-    let warp = l.b.i32_const((index % l.num_warps as usize) as i64);
-    let zero = l.b.i32_const(0);
-    let on_warp = l.b.icmp(0, l.warp, warp);
-    let on_lane = l.b.icmp(0, l.lane, zero);
-    l.b.and(on_warp, on_lane)
+/// One copy as a warp issues it in a round: whether this thread issues it,
+/// the box's origin (runtime offsets per buffer dim, added to the op's
+/// coordinates) and its byte offset in the buffer.
+struct IssuedCopy {
+    issuing: V,
+    origin: Vec<Option<V>>,
+    byte_offset: Option<V>,
+}
+
+/// The copies of a buffer as upstream issues them: in rounds of `num_warps`
+/// copies, warp `w` issuing copy `round * num_warps + w` from one lane that
+/// `elect.sync` picks (which also tells ptxas that the copy is warp-uniform).
+/// Each round is one instruction per thread, its box origin and offset
+/// computed from the warp id: the copies are linear in their index over
+/// GF(2) (copy `i` is the XOR of the copies of `i`'s bits, whose origins
+/// occupy disjoint bits), so the warp's bits select basis copies.
+fn issue_rounds<'c>(l: &mut Lowering<'c>, op: &OperationRef, messages: &[Message]) -> Result<Vec<IssuedCopy>> {
+    let count = messages.len();
+    let linear = count.is_power_of_two()
+        && messages.iter().enumerate().all(|(index, message)| {
+            let bases = (0..count.trailing_zeros()).filter(|b| index >> b & 1 == 1).map(|b| &messages[1 << b]);
+            let mut expected = Message { origin: vec![0; message.origin.len()], byte_offset: 0 };
+            for basis in bases {
+                expected.byte_offset ^= basis.byte_offset;
+                for (e, o) in expected.origin.iter_mut().zip(&basis.origin) {
+                    *e ^= o;
+                }
+            }
+            expected.origin == message.origin && expected.byte_offset == message.byte_offset
+        });
+    if !linear {
+        return Err(LowerError::at(op, "the buffer's TMA boxes are not linear in their index"));
+    }
+    let i1 = l.b.int_type(1);
+    let elected = l.b.op1("nvvm.elect.sync", &[], i1, &[]);
+    let num_warps = l.num_warps as usize;
+    let mut copies = Vec::new();
+    for start in (0..count).step_by(num_warps) {
+        let warps = (count - start).min(num_warps);
+        let threads = l.b.i32_const((warps * l.threads_per_warp as usize) as i64);
+        let in_warps = l.b.icmp(6, l.tid, threads); // ult
+        let issuing = l.b.and(elected, in_warps);
+        // Bit b of the warp id adds basis copy `1 << b` (none when one warp issues).
+        let warp_bits: Vec<(usize, V)> = (0..warps.trailing_zeros() as usize)
+            .map(|b| {
+                let bit = l.b.i32_const(1 << b);
+                let zero = l.b.i32_const(0);
+                let masked = l.b.and(l.warp, bit);
+                (b, l.b.icmp(1, masked, zero)) // ne
+            })
+            .collect();
+        let value = |l: &mut Lowering<'c>, of: &dyn Fn(&Message) -> i64| -> Option<V> {
+            let constant = of(&messages[start]);
+            let mut value = (constant != 0).then(|| l.b.i32_const(constant));
+            for (b, set) in &warp_bits {
+                let basis = of(&messages[1 << b]);
+                if basis == 0 {
+                    continue;
+                }
+                let basis = l.b.i32_const(basis);
+                let zero = l.b.i32_const(0);
+                let part = l.b.select(*set, basis, zero);
+                value = Some(match value {
+                    Some(v) => l.b.xor(v, part),
+                    None => part,
+                });
+            }
+            value
+        };
+        let rank = messages[start].origin.len();
+        let origin = (0..rank).map(|d| value(l, &|m: &Message| m.origin[d])).collect();
+        let byte_offset = value(l, &|m: &Message| m.byte_offset);
+        copies.push(IssuedCopy { issuing, origin, byte_offset });
+    }
+    Ok(copies)
 }
 
 /// The PTX coordinates of a copy: innermost dim first, as TMA takes them.
 /// A rank-reducing copy (a `1x8x64` descriptor block into an `8x64`
 /// buffer) has fewer buffer dims than coordinates: the box origin offsets
 /// the innermost ones.
-fn box_coordinates<'c>(l: &mut Lowering<'c>, coords: &[V], origin: &[i64]) -> Vec<V> {
+fn box_coordinates<'c>(l: &mut Lowering<'c>, coords: &[V], origin: &[Option<V>]) -> Vec<V> {
     let dropped = coords.len().saturating_sub(origin.len());
     (0..coords.len())
         .rev()
-        .map(|d| match d.checked_sub(dropped).map(|b| origin[b]) {
-            None | Some(0) => coords[d],
-            Some(offset) => {
-                let offset = l.b.i32_const(offset);
-                l.b.add(coords[d], offset)
-            }
+        .map(|d| match d.checked_sub(dropped).and_then(|b| origin[b]) {
+            None => coords[d],
+            Some(offset) => l.b.add(coords[d], offset),
         })
         .collect()
 }
 
-fn buffer_address<'c>(l: &mut Lowering<'c>, base: V, byte_offset: i64) -> V {
-    if byte_offset == 0 {
-        return base;
+fn buffer_address<'c>(l: &mut Lowering<'c>, base: V, byte_offset: Option<V>) -> V {
+    match byte_offset {
+        None => base,
+        Some(offset) => {
+            let i8 = l.b.int_type(8);
+            l.b.gep(base, offset, i8)
+        }
     }
-    let offset = l.b.i32_const(byte_offset);
-    let i8 = l.b.int_type(8);
-    l.b.gep(base, offset, i8)
 }
 
 fn check_plain_access(op: &OperationRef) -> Result<()> {
@@ -220,12 +315,11 @@ pub fn lower_async_tma_copy_global_to_local<'c>(l: &mut Lowering<'c>, op: Operat
     let pred = l.operand(&op, n - 1)?[0];
     let rank = coords.len();
     let (messages, _) = messages(&op, op.operand_at(n - 2).unwrap().r#type(), rank)?;
-    for (index, message) in messages.iter().enumerate() {
-        let issuing = issuer(l, index);
-        let issuing = l.b.and(issuing, pred);
-        let destination = buffer_address(l, buffer, message.byte_offset);
+    for copy in issue_rounds(l, &op, &messages)? {
+        let issuing = l.b.and(pred, copy.issuing);
+        let destination = buffer_address(l, buffer, copy.byte_offset);
         let mut operands = vec![issuing, destination, descriptor];
-        operands.extend(box_coordinates(l, &coords, &message.origin));
+        operands.extend(box_coordinates(l, &coords, &copy.origin));
         operands.push(barrier);
         let placeholders: Vec<String> = (0..rank).map(|i| format!("${}", 3 + i)).collect();
         let asm = format!(
@@ -267,11 +361,10 @@ fn store_like<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, instruction: &
     let buffer = l.operand(&op, n - 1)?[0];
     let rank = coords.len();
     let (messages, _) = messages(&op, op.operand_at(n - 1).unwrap().r#type(), rank)?;
-    for (index, message) in messages.iter().enumerate() {
-        let issuing = issuer(l, index);
-        let source = buffer_address(l, buffer, message.byte_offset);
-        let mut operands = vec![issuing, descriptor];
-        operands.extend(box_coordinates(l, &coords, &message.origin));
+    for copy in issue_rounds(l, &op, &messages)? {
+        let source = buffer_address(l, buffer, copy.byte_offset);
+        let mut operands = vec![copy.issuing, descriptor];
+        operands.extend(box_coordinates(l, &coords, &copy.origin));
         operands.push(source);
         let placeholders: Vec<String> = (0..rank).map(|i| format!("${}", 2 + i)).collect();
         let asm = format!(
@@ -283,7 +376,7 @@ fn store_like<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, instruction: &
         let constraints = format!("b,l,{}r", "r,".repeat(rank));
         l.b.inline_asm(&asm, &constraints, &operands, None);
     }
-    l.b.inline_asm("cp.async.bulk.commit_group;", "", &[], None);
+    l.b.op("nvvm.cp.async.bulk.commit.group", &[], &[], &[]);
     Ok(())
 }
 
@@ -294,7 +387,12 @@ fn store_like<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, instruction: &
 /// LLVM type and the parameter's attribute dictionary.
 pub fn parameter_abi(ty: Type) -> Option<(&'static str, &'static str)> {
     types::tensor_descriptor_block(ty)?;
-    Some(("!llvm.ptr", "{llvm.byval = !llvm.array<128 x i8>, llvm.align = 64 : i64, nvvm.grid_constant}"))
+    Some(by_value_descriptor_abi())
+}
+
+/// A CUtensorMap passed by value: its LLVM type and parameter attributes.
+pub fn by_value_descriptor_abi() -> (&'static str, &'static str) {
+    ("!llvm.ptr", "{llvm.byval = !llvm.array<128 x i8>, llvm.align = 64 : i64, nvvm.grid_constant}")
 }
 
 /// What a launcher must put into the CUtensorMap of a host-side descriptor

@@ -12,7 +12,10 @@ use crate::ir::{name_of, tensor_parts};
 use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::layout::layout_of;
-use tritium_layout::{kinds::LinearEncoding, swizzling::conversion_rounds_log2, Dim, Layout, LinearLayout};
+use tritium_layout::{
+    convert::cvt_needs_warp_shuffle, kinds::LinearEncoding, swizzling::conversion_rounds_log2, Dim, Layout,
+    LinearLayout,
+};
 
 /// Bytes of one element in shared memory (i1 as i8, pointers as 8 bytes).
 pub fn element_bytes(ty: Type) -> usize {
@@ -214,7 +217,11 @@ pub fn scratch_bytes(op: &OperationRef, capability: u32) -> usize {
         "ttg.convert_layout" => {
             let (Ok(src), Ok(dst)) = (op.operand_at(0), op.result_at(0)) else { return 0 };
             match (linear(src.r#type()), linear(dst.r#type())) {
-                (Some((a, shape, element)), Some((b, _, _))) if !same_threads(&a, &b) => {
+                // None where the threads keep their elements or warp
+                // shuffles move them (upstream's cvtNeedsSharedMemory).
+                (Some((a, shape, element)), Some((b, _, _)))
+                    if !same_threads(&a, &b) && !cvt_needs_warp_shuffle(&a, &b).unwrap_or(false) =>
+                {
                     let bytes = element_bytes(element);
                     let rounds = conversion_rounds_log2(&a, &b, 8 * bytes as u32, capability).unwrap_or(0);
                     (shape.iter().product::<i64>() as usize >> rounds) * bytes

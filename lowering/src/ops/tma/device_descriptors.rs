@@ -87,16 +87,18 @@ pub fn tensormap_create<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> R
     l.b.inline_asm("@$0 st.shared.b32 [$1], 0;", "b,r", &[in_first_warp, word], None);
     l.b.inline_asm("bar.warp.sync -1;", "", &[], None);
 
+    // Operands in upstream's order (the tensormap's address, the value,
+    // the predicate) and its hexadecimal immediates.
     let first = first_thread(l);
     let replace = |l: &mut Lowering<'c>, field: &str, ordinal: Option<usize>, value: V, bits: u32| {
-        let ordinal = ordinal.map(|i| format!("{i}, ")).unwrap_or_default();
-        let asm = format!("@$0 tensormap.replace.tile.{field}.shared::cta.b1024.b{bits} [$1], {ordinal}$2;");
+        let ordinal = ordinal.map(|i| format!("{i:#x}, ")).unwrap_or_default();
+        let asm = format!("@$2 tensormap.replace.tile.{field}.shared::cta.b1024.b{bits} [ $0 + 0 ], {ordinal}$1;");
         let constraint = if bits == 64 { "l" } else { "r" };
-        l.b.inline_asm(&asm, &format!("b,r,{constraint}"), &[first, smem, value], None);
+        l.b.inline_asm(&asm, &format!("r,{constraint},b"), &[smem, value, first], None);
     };
     let immediate = |l: &mut Lowering<'c>, field: &str, value: i64| {
-        let asm = format!("@$0 tensormap.replace.tile.{field}.shared::cta.b1024.b32 [$1], {value};");
-        l.b.inline_asm(&asm, "b,r", &[first, smem], None);
+        let asm = format!("@$1 tensormap.replace.tile.{field}.shared::cta.b1024.b32 [ $0 + 0 ], {value:#x};");
+        l.b.inline_asm(&asm, "r,b", &[smem, first], None);
     };
     replace(l, "global_address", None, global_address, 64);
     immediate(l, "rank", rank as i64 - 1);
@@ -124,9 +126,9 @@ pub fn tensormap_create<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> R
     // The first warp copies the tensormap out and releases it.
     let in_first_warp = first_warp(l);
     let asm = format!(
-        "@$0 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$1], [$2], {TENSORMAP_BYTES};"
+        "@$2 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [ $0 + 0 ], [ $1 + 0 ], {TENSORMAP_BYTES:#x};"
     );
-    l.b.inline_asm(&asm, "b,l,r", &[in_first_warp, descriptor, smem], None);
+    l.b.inline_asm(&asm, "l,r,b", &[descriptor, smem, in_first_warp], None);
     Ok(())
 }
 
@@ -134,11 +136,11 @@ pub fn fenceproxy_acquire<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) ->
     let descriptor = l.operand(&op, 0)?[0];
     let in_first_warp = first_warp(l);
     let asm = format!(
-        "@$0 fence.proxy.tensormap::generic.acquire.gpu [$1], {TENSORMAP_BYTES};\n\
-         @$0 cp.async.bulk.commit_group;\n\
-         @$0 cp.async.bulk.wait_group.read 0;"
+        "@$1 fence.proxy.tensormap::generic.acquire.gpu [ $0 + 0 ], {TENSORMAP_BYTES:#x};\n\t\
+         @$1 cp.async.bulk.commit_group;\n\t\
+         @$1 cp.async.bulk.wait_group.read 0;"
     );
-    l.b.inline_asm(&asm, "b,l", &[in_first_warp, descriptor], None);
+    l.b.inline_asm(&asm, "l,b", &[descriptor, in_first_warp], None);
     // One warp fenced; the others wait for it.
     l.b.barrier();
     Ok(())

@@ -1,5 +1,7 @@
 //! ttg.convert_layout: nothing when both layouts put every element in the
-//! same thread (registers are renamed), else a round trip through the op's
+//! same thread (registers are renamed); warp shuffles where the data stays
+//! within warps and one register/lane transposition moves it (upstream's
+//! `cvtNeedsWarpShuffle`, see `within_warp`); else a round trip through the op's
 //! scratch in shared memory. The scratch's layout is chosen for the pair of
 //! layouts (transfer::plan_conversion): vectorised, swizzled so that the
 //! writes and the reads are free of bank conflicts, with ldmatrix/stmatrix
@@ -16,6 +18,8 @@ use crate::{
     transfer::{plan_conversion, Rounds},
 };
 use melior::ir::{OperationRef, ValueLike};
+
+mod within_warp;
 use tritium_dialects::access::OpAccess;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
@@ -28,6 +32,16 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     }
     let element =
         *registers.first().map(|r| type_of(*r)).as_ref().ok_or_else(|| LowerError::at(&op, "empty tensor"))?;
+    // Within a warp and cheap enough (upstream's test): shuffles, as upstream.
+    let needs_shuffles = tritium_layout::convert::cvt_needs_warp_shuffle(&src.linear, &dst.linear)
+        .map_err(|e| LowerError::at(&op, e.to_string()))?;
+    if needs_shuffles && within_warp::supported(element) {
+        let bits = crate::ops::warp::bit_width(element).unwrap_or(32);
+        let plan = within_warp::Plan::new(&src.linear, &dst.linear, bits).map_err(|e| LowerError::at(&op, e))?;
+        let moved = plan.run(&mut within_warp::Emitter::new(l, element), &registers);
+        l.set_result(&op, 0, moved);
+        return Ok(());
+    }
     let base = l.scratch_base(&op)?;
     // The scratch holds the tensor, or one of the rounds it is moved in
     // (allocate-shared-memory-nv sizes it as upstream does).
