@@ -40,6 +40,7 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::tritongpu_combine_tensor_select_and_if::PASS,
     &crate::tritongpu_prefetch::PASS,
     &crate::tritongpu_coalesce_async_copy::PASS,
+    &crate::tritoninstrument_concurrency_sanitizer::PASS,
 ];
 
 /// Registers every pass in MLIR's pass registry (and the upstream passes
