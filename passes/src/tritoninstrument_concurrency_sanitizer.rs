@@ -52,10 +52,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
         return Err(fail(&module, "the concurrency sanitizer needs exactly one public function (the kernel)"));
     };
     let num_warps = int_attribute(&module, "ttg.num-warps").unwrap_or(4);
-    let module_attributes = format!(
-        "\"ttg.num-warps\" = {num_warps} : i32, \"ttg.num-ctas\" = {} : i32, \"ttg.threads-per-warp\" = 32 : i32",
-        int_attribute(&module, "ttg.num-ctas").unwrap_or(1)
-    );
+    let num_ctas = int_attribute(&module, "ttg.num-ctas").unwrap_or(1);
     let ops = collect_ops(module, Order::Post);
     let tracked = state::find_tracked(module)?;
     let has = |names: &[&str]| ops.iter().any(|op| names.contains(&name_of(op).as_str()));
@@ -69,13 +66,13 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     if has(&["ttng.async_tma_copy_local_to_global", "ttng.async_tma_store_wait"]) {
         commit_kinds.push(CommitKind::TmaStore);
     }
-    let kernel = state::create_kernel_state(entry, &tracked, &commit_kinds, num_warps, &module_attributes)?;
+    let kernel = state::create_kernel_state(entry, &tracked, &commit_kinds, num_warps, num_ctas)?;
     let mut scopes = HashMap::new();
     for ws in ops.iter().filter(|op| name_of(op) == "ttg.warp_specialize") {
-        state::pass_to_partitions(*ws, &kernel, &tracked, &module_attributes, &mut scopes)?;
+        state::pass_to_partitions(*ws, &kernel, &tracked, num_ctas, &mut scopes)?;
     }
     scopes.insert(state::region_key(&entry.region(0).unwrap()), kernel);
-    let mut sanitizer = Sanitizer { module, scopes, functions: HashSet::new(), module_attributes };
+    let mut sanitizer = Sanitizer { module, scopes, functions: HashSet::new(), num_ctas };
     for op in ops {
         sanitizer.instrument(op)?;
     }
@@ -88,7 +85,7 @@ struct Sanitizer<'c, 'a> {
     scopes: HashMap<usize, Scope<'c, 'a>>,
     /// Helpers already in the module.
     functions: HashSet<String>,
-    module_attributes: String,
+    num_ctas: i64,
 }
 
 /// Where an op's instrumentation goes (before `anchor`), and what it
@@ -769,14 +766,7 @@ impl<'c, 'a> Sanitizer<'c, 'a> {
 
     /// Adds the helper's function at the start of the module.
     fn define(&self, helper: &Helper, name: &str, num_warps: i64) -> PassResult {
-        let text = format!(
-            "module attributes {{{}}} {{\n{}\n}}",
-            self.module_attributes.replace(
-                &format!("\"ttg.num-warps\" = {} : i32", int_attribute(&self.module, "ttg.num-warps").unwrap_or(4)),
-                &format!("\"ttg.num-warps\" = {num_warps} : i32")
-            ),
-            helper.function_text(name, num_warps)
-        );
+        let text = text::module_text(num_warps, self.num_ctas, &helper.function_text(name, num_warps));
         let context = context_of(self.module.location());
         let parsed = melior::ir::Module::parse(context, &text).ok_or_else(|| {
             if std::env::var_os("CONSAN_DEBUG").is_some() {

@@ -39,7 +39,8 @@ pub fn lower_buffer_pointers<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>)
     };
     let ty = op.result_at(0).unwrap().r#type();
     let layout = l.tensor_layout(&op, ty)?;
-    let thread_local = [&layout.lane_bases, &layout.warp_bases].iter().all(|bases| bases.iter().flatten().all(|&b| b == 0));
+    let thread_local =
+        [&layout.lane_bases, &layout.warp_bases].iter().all(|bases| bases.iter().flatten().all(|&b| b == 0));
     let mut registers = Vec::with_capacity(layout.num_registers());
     for r in 0..layout.num_registers() {
         let offset = if thread_local {
@@ -76,11 +77,8 @@ pub fn lower_memdesc_to_i64<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) 
 pub fn lower_assert_in_thread<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let conditions = l.operand(&op, 0)?;
     let any = op.attribute("check_any").is_ok_and(|a| a.to_string() == "true");
-    let message = op
-        .attribute("message")
-        .ok()
-        .and_then(tritium_dialects::access::string_attribute_value)
-        .unwrap_or_default();
+    let message =
+        op.attribute("message").ok().and_then(tritium_dialects::access::string_attribute_value).unwrap_or_default();
     let ty = type_of(*conditions.first().ok_or_else(|| LowerError::at(&op, "has no condition"))?);
     // Folded from its identity: false for "any", true for "all". The
     // constants are fresh ops here, in order, as upstream's.
@@ -127,8 +125,13 @@ pub fn lower_lock_acquire<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) ->
     if_then(l, taker, &[], |l| {
         spin_until_zero(l, |l| {
             let (zero, one, i32) = (l.b.i32_const(0), l.b.i32_const(1), l.b.i32());
-            l.b.inline_asm("\tatom.global.acquire.gpu.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r", &[lock, zero, one], Some(i32))
-                .expect("the asm has a result")
+            l.b.inline_asm(
+                "\tatom.global.acquire.gpu.cas.b32 $0, [$1], $2, $3;",
+                "=r,l,r,r",
+                &[lock, zero, one],
+                Some(i32),
+            )
+            .expect("the asm has a result")
         });
         Ok(Vec::new())
     })?;
@@ -144,7 +147,12 @@ pub fn lower_lock_release<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) ->
         l.b.barrier();
         let first = first_thread(l);
         let (zero, i32) = (l.b.i32_const(0), l.b.i32());
-        l.b.inline_asm("@$1 atom.global.gpu.acq_rel.exch.b32 $0, [$2], $3;", "=r,b,l,r", &[first, lock, zero], Some(i32));
+        l.b.inline_asm(
+            "@$1 atom.global.gpu.acq_rel.exch.b32 $0, [$2], $3;",
+            "=r,b,l,r",
+            &[first, lock, zero],
+            Some(i32),
+        );
         Ok(Vec::new())
     };
     if op.operand_count() > 1 {

@@ -9,8 +9,8 @@
 //! differ from the element-wise rule); else the first prefix rule that
 //! matches; else none, and the caller reports the op as not supported yet.
 use super::{
-    atomic, control_flow, convert, debug, dot, elementwise, fp8, gather, grid, histogram, inline_asm, instrument, llvm, memory,
-    reduce, scan, shape, shared, tma, warp_specialize, wgmma,
+    atomic, control_flow, convert, debug, dot, elementwise, fp8, gather, grid, histogram, inline_asm, instrument, llvm,
+    memory, reduce, scan, shape, shared, tma, warp_specialize, wgmma,
 };
 use crate::{
     emit::{Lowering, Result},

@@ -289,19 +289,19 @@ impl Setup {
     fn insert<'c, 'a>(
         self,
         anchor: OperationRef<'c, 'a>,
-        module_attributes: &str,
+        num_ctas: i64,
         scope: &mut Scope<'c, 'a>,
     ) -> Result<(), PassFailed> {
         let returned: Vec<(String, String)> =
             self.results.iter().map(|(v, slot)| (v.name.clone(), slot_type(v, *slot))).collect();
-        let text = format!(
-            "module attributes {{{module_attributes}}} {{\n  tt.func private @consan_setup() -> ({}) {{\n{}\n  tt.return {} : {}\n  }}\n}}",
+        let function = format!(
+            "tt.func private @consan_setup() -> ({}) {{\n{}\n  tt.return {} : {}\n}}",
             returned.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>().join(", "),
             self.body.text(),
             returned.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>().join(", "),
             returned.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>().join(", "),
         );
-        let values = inline_text(anchor, &text)?;
+        let values = inline_text(anchor, &super::text::module_text(scope.num_warps, num_ctas, &function))?;
         for ((v, slot), value) in self.results.into_iter().zip(values) {
             *scope.slot(slot) = Some(Aux { value, ty: v.ty });
         }
@@ -354,7 +354,7 @@ pub fn create_kernel_state<'c, 'a>(
     tracked: &Tracked,
     commit_kinds: &[CommitKind],
     num_warps: i64,
-    module_attributes: &str,
+    num_ctas: i64,
 ) -> Result<Scope<'c, 'a>, PassFailed> {
     let mut setup = Setup::new();
     for memory in [SHARED, TENSOR] {
@@ -391,7 +391,7 @@ pub fn create_kernel_state<'c, 'a>(
     let body = entry.region(0).unwrap().first_block().unwrap();
     let anchor = body.first_operation().expect("a function body ends in a return");
     let mut scope = Scope { num_warps, ..Scope::default() };
-    setup.insert(anchor, module_attributes, &mut scope)?;
+    setup.insert(anchor, num_ctas, &mut scope)?;
     Ok(scope)
 }
 
@@ -402,7 +402,7 @@ pub fn pass_to_partitions<'c, 'a>(
     ws: OperationRef<'c, 'a>,
     kernel: &Scope<'c, 'a>,
     tracked: &Tracked,
-    module_attributes: &str,
+    num_ctas: i64,
     scopes: &mut HashMap<usize, Scope<'c, 'a>>,
 ) -> Result<(), PassFailed> {
     let num_warps = crate::ir::dense_i32_attribute(&ws, "partitionNumWarps").unwrap_or_default();
@@ -454,7 +454,7 @@ pub fn pass_to_partitions<'c, 'a>(
         }
         if !setup.results.is_empty() {
             let anchor = block.first_operation().expect("a partition ends in a terminator");
-            setup.insert(anchor, module_attributes, &mut scope)?;
+            setup.insert(anchor, num_ctas, &mut scope)?;
         }
         scopes.insert(region_key(&partition), scope);
     }

@@ -7,6 +7,14 @@ use std::fmt;
 /// Threads per warp of every layout the sanitizer makes (NVIDIA only).
 const THREADS_PER_WARP: i64 = 32;
 
+/// A module holding `body` (ops of a function run by `num_warps` warps),
+/// for the parser: the layouts are checked against its warps.
+pub fn module_text(num_warps: i64, num_ctas: i64, body: &str) -> String {
+    format!(
+        "module attributes {{\"ttg.num-warps\" = {num_warps} : i32, \"ttg.num-ctas\" = {num_ctas} : i32, \"ttg.threads-per-warp\" = {THREADS_PER_WARP} : i32}} {{\n{body}\n}}"
+    )
+}
+
 /// A scalar or ranked-tensor type, as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ty {
