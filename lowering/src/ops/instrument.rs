@@ -114,12 +114,11 @@ fn constant_here<'c>(l: &mut Lowering<'c>, ty: Type<'c>, value: i64) -> V {
 pub fn lower_lock_acquire<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let lock = l.operand(&op, 0)?[0];
     let first = first_thread(l);
-    let taker = match op.operand_count() > 1 {
-        true => {
-            let pred = l.operand(&op, 1)?[0];
-            l.b.and(first, pred)
-        }
-        false => first,
+    let taker = if op.operand_count() > 1 {
+        let pred = l.operand(&op, 1)?[0];
+        l.b.and(first, pred)
+    } else {
+        first
     };
     // One thread spins on compare-and-swap 0 -> 1 until it gets the lock.
     if_then(l, taker, &[], |l| {

@@ -30,6 +30,10 @@ const INIT_COUNT_LSB: i64 = 1;
 const CURRENT_COUNT_LSB: i64 = 9;
 const COUNT_MASK: i64 = 0xff;
 
+/// Writes a helper's body into a [`Body`] from its arguments; returns the
+/// value it checks, if it is a check.
+pub type BodyFn<'f> = Box<dyn Fn(&mut Body, &[V]) -> Option<V> + 'f>;
+
 /// A helper: its name, arguments, what else its body depends on (for the
 /// mangled name), the i1 value it returns for an assert, and its body
 /// (which gets the arguments and returns that value).
@@ -38,7 +42,7 @@ pub struct Helper<'f> {
     pub arguments: Vec<Ty>,
     pub specialization: Vec<String>,
     pub assert: Option<Ty>,
-    pub body: Box<dyn Fn(&mut Body, &[V]) -> Option<V> + 'f>,
+    pub body: BodyFn<'f>,
 }
 
 impl Helper<'_> {

@@ -260,14 +260,13 @@ impl Body {
         } else {
             Ty { shape, element: element.clone(), layout: Some(layout) }
         };
-        let result = self.emit(
+        self.emit(
             format!(
                 "\"tt.reduce\"({}) <{{axis = {axis} : i32}}> ({{\n  ^bb0(%lhs: {element}, %rhs: {element}):\n    %or = arith.ori %lhs, %rhs : {element}\n    tt.reduce.return %or : {element}\n  }}) : ({}) -> {to}",
                 value.name, value.ty
             ),
             to,
-        );
-        result
+        )
     }
 
     /// `tensor` (1-D) compared with the scalar `scalar`.
