@@ -388,8 +388,9 @@ pub fn create_kernel_state<'c, 'a>(
             setup.zeroed(&[n, NUM_THREADS], 8, num_warps, Slot::Commits(*kind as usize));
         }
     }
-    let body = entry.region(0).unwrap().first_block().unwrap();
-    let anchor = body.first_operation().expect("a function body ends in a return");
+    let Some(anchor) = entry.region(0).ok().and_then(|r| r.first_block()).and_then(|b| b.first_operation()) else {
+        return Err(fail(&entry, "the concurrency sanitizer needs the kernel's body"));
+    };
     let mut scope = Scope { num_warps, ..Scope::default() };
     setup.insert(anchor, num_ctas, &mut scope)?;
     Ok(scope)
