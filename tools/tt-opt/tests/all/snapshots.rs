@@ -40,6 +40,10 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
         "the first step of tritongpu-pipeline (its snapshots) under upstream's test flag; no corpus stage precedes it, upstream's pipeline-lower-loop lit test checks it",
     ),
     (
+        "tritoninstrument-concurrency-sanitizer",
+        "upstream runs it only under TRITON_INSTRUMENTATION_MODE=consan, so the corpus has no stage before it; upstream's consan lit tests and test/TritonInstrument check it",
+    ),
+    (
         "tritium-warn-unspecialized-loops",
         "only warns (no IR change); the warp_specialize tests and TritonGPU lit tests check its diagnostics",
     ),
