@@ -242,6 +242,15 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         run_pipeline(context, module, &pipeline, options.verify_each_pass)?;
         lap("shared memory allocation and barriers");
     }
+    // Upstream's concurrency sanitizer, switched on by upstream's knob
+    // (TRITON_INSTRUMENTATION_MODE=consan): after shared memory is laid out
+    // (it tracks buffers by offset), before global scratch (its state
+    // lives there).
+    if std::env::var("TRITON_INSTRUMENTATION_MODE").is_ok_and(|mode| mode == "consan") {
+        let pipeline = "builtin.module(tritoninstrument-concurrency-sanitizer)";
+        run_pipeline(context, module, pipeline, options.verify_each_pass)?;
+        lap("concurrency sanitizer");
+    }
     // Global scratch (device-side descriptors' tensormaps), as upstream's
     // make_llir lays it out.
     if module.as_operation().attribute("ttg.global_scratch_memory_size").is_err() {

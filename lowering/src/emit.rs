@@ -460,17 +460,23 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
     let mut next = body.first_operation();
     while let Some(op) = next {
         let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        // Private functions are the kernel's callees (the sanitizer's
+        // helpers, calls left by noinline): lowered, not the kernel.
+        let public = op.attribute("sym_visibility").map_or(true, |v| v.to_string() == "\"public\"");
         if name == "tt.func" {
-            kernels.push(op);
+            kernels.push((op, public));
         }
         next = op.next_in_block();
     }
-    let [kernel] = kernels[..] else {
-        return Err(LowerError::at(&module_op, format!("expected one tt.func (the kernel), found {}", kernels.len())));
+    let publics: Vec<_> = kernels.iter().filter(|(_, public)| *public).map(|(op, _)| *op).collect();
+    let kernel = match (&publics[..], &kernels[..]) {
+        ([kernel], _) => *kernel,
+        ([], [(only, _)]) => return Err(LowerError::at(only, "the kernel must be a public tt.func")),
+        _ => {
+            let message = format!("expected one public tt.func (the kernel), found {}", publics.len());
+            return Err(LowerError::at(&module_op, message));
+        }
     };
-    if kernel.attribute("sym_visibility").is_ok_and(|v| v.to_string() != "\"public\"") {
-        return Err(LowerError::at(&kernel, "the kernel must be a public tt.func"));
-    }
     let function_type = kernel
         .attribute("function_type")
         .ok()

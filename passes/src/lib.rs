@@ -57,6 +57,7 @@ mod tritongpu_remove_layout_conversions;
 mod tritongpu_reorder_instructions;
 mod tritongpu_schedule_loops;
 mod tritongpu_test_pipeline_lower_loop;
+mod tritoninstrument_concurrency_sanitizer;
 
 pub use allocate_shared_memory_nv::max_shared_bytes;
 pub use registry::{register_all, PASSES};

@@ -47,6 +47,7 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::tritongpu_optimize_accumulator_init::PASS,
     &crate::test_print_allocation::PASS,
     &crate::triton_nvidia_mma_lowering::PASS,
+    &crate::tritoninstrument_concurrency_sanitizer::PASS,
 ];
 
 /// Registers every pass in MLIR's pass registry (and the upstream passes

@@ -34,7 +34,11 @@ def _fallback_allowed():
 def _unsupported_options(options):
     """Options Tritium does not implement: refusing them beats compiling something else."""
     problems = []
-    if getattr(options, "instrumentation_mode", ""):
+    mode = getattr(options, "instrumentation_mode", "")
+    # The concurrency sanitizer runs where upstream's knob switches it on:
+    # Tritium's compile reads the same variable.
+    consan = mode == "consan" and os.environ.get("TRITON_INSTRUMENTATION_MODE") == "consan"
+    if mode and not consan:
         problems.append(f"instrumentation_mode={options.instrumentation_mode!r}")
     return problems
 

@@ -71,11 +71,11 @@
 // T85: error: target 'cuda:85' is no known GPU
 // THIP: error: unknown target 'hip:gfx942'
 // OUTFILE: error: cannot write the bundle to {{.*}}a-file
-// EMPTY: empty.mlir:0:0: error: 'builtin.module': expected one tt.func (the kernel), found 0
+// EMPTY: empty.mlir:0:0: error: 'builtin.module': expected one public tt.func (the kernel), found 0
 // UNKNOWNOP: unknown-op.mlir:2:3: error: Dialect `foo' not found for custom op 'foo.bar'
 // VERIFY: not-power-of-two.mlir:3:10: error: 'tt.make_range' op has a tensor of 100 elements; the number of elements must be a power of two
-// TWO: two-kernels.mlir:1:1: error: 'builtin.module': expected one tt.func (the kernel), found 2
-// PRIVATE: private-only.mlir:1:1: error: 'builtin.module': expected one tt.func (the kernel), found 0
+// TWO: two-kernels.mlir:1:1: error: 'builtin.module': expected one public tt.func (the kernel), found 2
+// PRIVATE: private-only.mlir:1:1: error: 'builtin.module': expected one public tt.func (the kernel), found 0
 // RECURSIVE: recursive.mlir:2:3: error: recursive calls are not supported
 // f64-dot.mlir (f64 tt.dot, mma.sync m8n8k4) and early-return.mlir (cf.cond_br)
 // were unsupported features once; they compile now.

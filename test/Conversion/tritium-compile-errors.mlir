@@ -14,7 +14,7 @@
 // OP: unsupported-op.mlir:6:5: error: 'ttng.cluster_wait': the lowering does not support this op yet
 // SIG: tensor-parameter.mlir:3:3: error: 'tt.func': kernel parameters must be scalars or pointers
 // RET: returns-value.mlir:2:3: error: 'tt.func': a kernel returns nothing
-// NONE: no-kernel.mlir:1:1: error: 'builtin.module': expected one tt.func (the kernel), found 0
+// NONE: no-kernel.mlir:1:1: error: 'builtin.module': expected one public tt.func (the kernel), found 0
 // CTAS: several-ctas.mlir:1:1: error: 'builtin.module': kernels over several CTAs (num-ctas > 1) are not supported yet
 // PARSE: parse-error.mlir:1:12: error: expected non-function type
 // TARGET: target 'cuda:70' is older than sm_80, which Tritium does not support

@@ -16,7 +16,7 @@ use crate::{
 use melior::ir::{
     attribute::{FlatSymbolRefAttribute, StringAttribute},
     operation::OperationLike,
-    Attribute, BlockLike, OperationRef, Type, TypeLike, ValueLike,
+    Attribute, BlockLike, Location, OperationRef, Type, TypeLike, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
 
@@ -182,11 +182,22 @@ pub fn lower_assert<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Resul
         });
     }
     let failed = failed.ok_or_else(|| LowerError::at(&op, "has no condition"))?;
-    // The innermost source position (upstream follows call sites to their
-    // callee and names to their child).
-    let (file, line) = tritium_dialects::ir::file_and_line(op.location()).unwrap_or_else(|| ("unknown".into(), 0));
+    assert_fail_if(l, failed, &message, op.location())?;
+    // Tensors of different layouts may follow: every thread must be past
+    // the assert before any goes on.
+    if op.operand_at(0).unwrap().r#type().is_ranked_tensor() {
+        l.b.barrier();
+    }
+    Ok(())
+}
+
+/// Calls `__assertfail(message, file, line, "unknown", 1)` where `failed`
+/// holds; the file and line are `location`'s innermost source position
+/// (upstream follows call sites to their callee and names to their child).
+pub(crate) fn assert_fail_if<'c>(l: &mut Lowering<'c>, failed: V, message: &str, location: Location<'c>) -> Result<()> {
+    let (file, line) = tritium_dialects::ir::file_and_line(location).unwrap_or_else(|| ("unknown".into(), 0));
     if_then(l, failed, &[], |l| {
-        let message = string_global(l, "assertMessage_", &message);
+        let message = string_global(l, "assertMessage_", message);
         let file = string_global(l, "assertFile_", &file);
         let function = string_global(l, "assertFunc_", "unknown");
         let line = l.b.i32_const(line as i64);
@@ -198,11 +209,6 @@ pub fn lower_assert<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Resul
         call(l, "__assertfail", &[message, file, line, function, char_size], None);
         Ok(Vec::new())
     })?;
-    // Tensors of different layouts may follow: every thread must be past
-    // the assert before any goes on.
-    if op.operand_at(0).unwrap().r#type().is_ranked_tensor() {
-        l.b.barrier();
-    }
     Ok(())
 }
 

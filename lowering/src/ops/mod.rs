@@ -11,6 +11,7 @@ pub mod gather;
 pub mod grid;
 pub mod histogram;
 pub mod inline_asm;
+pub mod instrument;
 pub mod llvm;
 pub mod memory;
 pub mod reduce;

@@ -9,8 +9,8 @@
 //! differ from the element-wise rule); else the first prefix rule that
 //! matches; else none, and the caller reports the op as not supported yet.
 use super::{
-    atomic, control_flow, convert, debug, dot, elementwise, fp8, gather, grid, histogram, inline_asm, llvm, memory,
-    reduce, scan, shape, shared, tma, warp_specialize, wgmma,
+    atomic, control_flow, convert, debug, dot, elementwise, fp8, gather, grid, histogram, inline_asm, instrument, llvm,
+    memory, reduce, scan, shape, shared, tma, warp_specialize, wgmma,
 };
 use crate::{
     emit::{Lowering, Result},
@@ -90,6 +90,11 @@ pub static LOWERINGS: &[(&str, LowerFn)] = &[
     ("ttg.warp_return", lower_warp_return),
     ("ttg.warp_specialize", lower_warp_specialize),
     ("ttg.warp_yield", lower_warp_yield),
+    ("tti.experimental_assert_in_thread", instrument::lower_assert_in_thread),
+    ("tti.experimental_buffer_pointers", instrument::lower_buffer_pointers),
+    ("tti.experimental_lock_acquire", instrument::lower_lock_acquire),
+    ("tti.experimental_lock_release", instrument::lower_lock_release),
+    ("tti.experimental_memdesc_to_i64", instrument::lower_memdesc_to_i64),
     ("ttng.arrive_barrier", tma::lower_arrive_barrier),
     ("ttng.async_copy_mbarrier_arrive", tma::lower_async_copy_mbarrier_arrive),
     ("ttng.async_tma_copy_global_to_local", tma::lower_async_tma_copy_global_to_local),
@@ -154,8 +159,13 @@ mod tests {
     /// Every op the lowering dispatched to a function before the table (the
     /// arms of the former `match` in `ops/mod.rs`, 2026-11-25), and those
     /// added since (`ttg.memdesc_reshape`, `ttng.async_tma_reduce`,
-    /// `ttg.memdesc_reinterpret`).
+    /// `ttg.memdesc_reinterpret`, the `tti` ops).
     const LOWERED_BEFORE_THE_TABLE: &[&str] = &[
+        "tti.experimental_assert_in_thread",
+        "tti.experimental_buffer_pointers",
+        "tti.experimental_lock_acquire",
+        "tti.experimental_lock_release",
+        "tti.experimental_memdesc_to_i64",
         "ttg.memdesc_reshape",
         "ttg.memdesc_reinterpret",
         "ttng.async_tma_reduce",

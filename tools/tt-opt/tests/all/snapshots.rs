@@ -53,6 +53,10 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
         "not in upstream's pipeline for sm_80/sm_90 (no corpus stage); lit tests and upstream's pipeline-loop-nest test check it",
     ),
     (
+        "tritoninstrument-concurrency-sanitizer",
+        "upstream runs it only under TRITON_INSTRUMENTATION_MODE=consan, so the corpus has no stage before it; upstream's consan lit tests and test/TritonInstrument check it",
+    ),
+    (
         "tritium-warn-unspecialized-loops",
         "only warns (no IR change); the warp_specialize tests and TritonGPU lit tests check its diagnostics",
     ),
