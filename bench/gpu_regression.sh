@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# One device call after a change to the lowering or to shared-memory synchronisation:
+# upstream's test_core, test_tensor_descriptor and test_warp_specialization through the
+# plug-in, while racecheck runs every non-attention harness case on cut-down shapes
+# (Tritium's PTX, and upstream's for the warp-specialized ones) and the ConSan check runs.
+#
+# Here:   bash bench/build.sh && tar -C out -cJf out/bench.tar.xz bench
+#         bash bench/pack_wheel.sh          (out/py)
+#         bash bench/consan/prepare.sh      (out/consan)
+# There:  bash bench/gpu_regression.sh [SECONDS]   (carry out/py, out/bench.tar.xz, out/consan)
+# Writes $OUT/*-summary.log, $OUT/consan.log and $OUT/san-race.tar.gz.
+set -o pipefail
+export PYTHONUNBUFFERED=1
+limit=${1:-400}
+SP=$(python3 -c 'import site; print(site.getsitepackages()[0])')
+tar -C "$SP" -xJf out/py/tritium-site.tar.xz
+rm -rf out/bench && tar -C out -xJf out/bench.tar.xz
+root=out/san/race
+rm -rf "$root" && mkdir -p "$root"
+race() { local name=$1 filter=$2 launchers=$3
+  OUT=$root/$name timeout "$limit" bash bench/sanitize.sh --tools racecheck --targets cuda90 --filter "$filter" \
+    --max-programs 2 --small --launchers "$launchers" > "$root/$name.txt" 2>&1
+  echo "exit $?" >> "$root/$name.txt"; }
+race plain 'vector|softmax|norm|cumsum|argmax|atomic|transpose|fp8_(cast|bitcast|copy)|dot_scaled' tritium,tritium_from_ttir &
+race matmul 'matmul_(naive|grouped|bf16|ref|i8|tf32)' tritium,tritium_from_ttir &
+race tma '^(tma_|device_desc|persist_)' tritium,tritium_from_ttir &
+race ws '^ws_' tritium,tritium_from_ttir,triton_ptx &
+timeout 120 python3 bench/consan/run.py out/consan > "$OUT/consan.log" 2>&1; echo "consan rc=$?" >> "$OUT/consan.log" &
+for spec in test_core:200 test_tensor_descriptor:120 test_warp_specialization:60; do
+  f=${spec%%:*}; t=${spec##*:}
+  echo "===== $f"
+  CAUSES=20 PYTEST_TIMEOUT=$t bash bench/upstream_tests.sh "$PWD/out/py/test" "unit/language/$f.py" "/tmp/$f" \
+    > "$OUT/$f-summary.log" 2>&1
+  head -25 "$OUT/$f-summary.log"
+done
+wait
+echo "===== consan"; cat "$OUT/consan.log"
+echo "===== racecheck"
+for f in "$root"/*.txt; do echo "== $f: $(tail -1 "$f")"; done
+for d in "$root"/*/; do
+  echo "== $d"
+  grep -h "^| " "$d/sanitize.md" 2>/dev/null | grep -v "| 0 |" | head -20
+  grep -h "@@@ END" "$d"/*.log 2>/dev/null | cut -c1-80 | sort | uniq -c
+  grep -h "@@@" "$d"/*.log 2>/dev/null | tail -1 | grep CASE | sed 's/^/  unfinished: /'
+done
+tar -C out/san -czf "$OUT/san-race.tar.gz" race
