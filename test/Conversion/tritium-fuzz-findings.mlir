@@ -60,7 +60,33 @@
 // RUN: tritium compile %t/odd-width-inside.mlir -o %t/odd-inside
 // RUN: not tritium compile %t/f128-parameter.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=F128PARAM
 // F128PARAM: error: 'tt.func': a kernel parameter of type f128 cannot be passed by a launcher: kernel floats are f16, bf16, f32 or f64
+//
+// 6. An inline-asm string with a '$' that names no operand: a libFuzzer
+// `compile` mutant of `lang_inline_asm_multi` (`$axis = 1 : i32` pasted into
+// the asm string, after 7,801 executions): LLVM's asm printer stopped the
+// process ("LLVM ERROR: Bad $ operand number in inline asm string"). Now a
+// located error, as for an operand number past the operands; `$$`, `${N}`
+// and `${N:modifier}` still compile.
+// RUN: not tritium compile %t/asm-dollar.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=ASMDOLLAR
+// ASMDOLLAR: k.py:5:10: error: 'tt.elementwise_inline_asm': the asm string has a '$' that names no operand at "$axis = 1 : " (write $$ for a '$')
+// RUN: sed 's/\$axis = 1 : i32 //' %t/asm-dollar.mlir > %t/asm-too-far.mlir
+// RUN: sed -i 's/\$2;/$3;/' %t/asm-too-far.mlir
+// RUN: not tritium compile %t/asm-too-far.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=ASMFAR
+// ASMFAR: k.py:5:10: error: 'tt.elementwise_inline_asm': the asm string names operand $3, but the asm has 3 operands ($0 to $2)
+// RUN: sed 's/\$axis = 1 : i32 //; s/\$0, \$1/${0}, ${1:r}/' %t/asm-dollar.mlir > %t/asm-braces.mlir
+// RUN: tritium compile %t/asm-braces.mlir -o %t/braces
 
+//--- asm-dollar.mlir
+module {
+  tt.func public @k(%p: !tt.ptr<i32>) {
+    %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+    %s = tt.splat %p : !tt.ptr<i32> -> tensor<512x!tt.ptr<i32>>
+    %y = tt.elementwise_inline_asm "sub.u32 $0, $axis = 1 : i32 $1, $2;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %r, %r : tensor<512xi32>, tensor<512xi32> -> tensor<512xi32> loc("k.py":5:10)
+    %a = tt.addptr %s, %r : tensor<512x!tt.ptr<i32>>, tensor<512xi32>
+    tt.store %a, %y : tensor<512x!tt.ptr<i32>>
+    tt.return
+  }
+}
 //--- odd-width-parameter.mlir
 module {
   tt.func public @k(%p: !tt.ptr<i64>,

@@ -78,6 +78,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let argument_count: usize =
         operands.iter().map(|registers| packed / per_register(type_of(registers[0]), packed)).sum();
     check_constraints(&op, &constraints, packed, return_types.len(), argument_count)?;
+    check_operand_references(&op, &asm, return_types.len() + argument_count)?;
     let return_type = match return_types.len() {
         0 => None,
         1 => Some(return_types[0]),
@@ -163,6 +164,56 @@ fn check_constraints(op: &OperationRef, constraints: &str, packed: usize, output
              (elements narrower than 32 bits share a register)"
         ),
     ))
+}
+
+/// LLVM's asm printer aborts the process ("Bad $ operand number in inline
+/// asm string", a fatal error) on a `$` that names no operand, so the asm
+/// string is checked here with its rules: `$$` is a `$`; `$(`, `$|` and `$)`
+/// mark dialect variants; `$N` and `${N}` / `${N:modifier}` name operand N,
+/// which must be one of the call's `operands` (outputs first, then inputs).
+fn check_operand_references(op: &OperationRef, asm: &str, operands: usize) -> Result<()> {
+    let bytes = asm.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'$' {
+            i += 1;
+            continue;
+        }
+        let rest = &asm[i + 1..];
+        let (digits, used) = match rest.as_bytes().first() {
+            Some(b'$' | b'(' | b'|' | b')') => {
+                i += 2;
+                continue;
+            }
+            Some(b'{') => {
+                let inner = rest[1..].split('}').next().filter(|_| rest[1..].contains('}')).unwrap_or("");
+                let number = inner.split(':').next().unwrap_or("");
+                (number, inner.len() + 2)
+            }
+            _ => {
+                let end = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+                (&rest[..end], end)
+            }
+        };
+        match digits.parse::<usize>() {
+            Ok(n) if n < operands && !digits.is_empty() => {}
+            Ok(n) => {
+                return Err(LowerError::at(
+                    op,
+                    format!("the asm string names operand ${n}, but the asm has {operands} operands ($0 to ${})", operands.max(1) - 1),
+                ))
+            }
+            Err(_) => {
+                let shown: String = asm[i..].chars().take(12).collect();
+                return Err(LowerError::at(
+                    op,
+                    format!("the asm string has a '$' that names no operand at \"{shown}\" (write $$ for a '$')"),
+                ));
+            }
+        }
+        i += 1 + used;
+    }
+    Ok(())
 }
 
 fn vector_type<'c>(l: &Lowering<'c>, element: Type<'c>, n: usize) -> Type<'c> {
