@@ -75,7 +75,24 @@
 // ASMFAR: k.py:5:10: error: 'tt.elementwise_inline_asm': the asm string names operand $3, but the asm has 3 operands ($0 to $2)
 // RUN: sed 's/\$axis = 1 : i32 //; s/\$0, \$1/${0}, ${1:r}/' %t/asm-dollar.mlir > %t/asm-braces.mlir
 // RUN: tritium compile %t/asm-braces.mlir -o %t/braces
+//
+// 7. A hint attribute of an integer type 63 bits wide (`tt.divisibility = 16 :
+// i63`, a libFuzzer `compile` mutant of `persist_matmul_bf16`, after 4,139
+// executions): reading it zero-extended built the mask `(1 << 63) - 1` in i64,
+// which overflows (a panic in the axis analysis). Now read through u64.
+// RUN: tritium compile %t/hint-i63.mlir -o %t/hint-i63
 
+//--- hint-i63.mlir
+module {
+  tt.func public @k(%p: !tt.ptr<f32> {tt.divisibility = 16 : i63}) {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    %s = tt.splat %p : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+    %a = tt.addptr %s, %r : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+    %x = tt.load %a : tensor<128x!tt.ptr<f32>>
+    tt.store %a, %x : tensor<128x!tt.ptr<f32>>
+    tt.return
+  }
+}
 //--- asm-dollar.mlir
 module {
   tt.func public @k(%p: !tt.ptr<i32>) {

@@ -37,7 +37,8 @@ pub(super) fn zero_extended(attribute: Attribute) -> Option<i64> {
     } else {
         integer.value()
     };
-    Some(if width >= 64 { bits } else { bits & ((1i64 << width) - 1) })
+    // The mask in u64: `1i64 << 63` is i64::MIN, and one less overflows.
+    Some(if width >= 64 { bits } else { bits & ((1u64 << width) - 1) as i64 })
 }
 
 /// The value of an `arith.constant`'s attribute when it is one integer: a
