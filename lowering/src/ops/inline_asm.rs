@@ -200,7 +200,10 @@ fn check_operand_references(op: &OperationRef, asm: &str, operands: usize) -> Re
             Ok(n) => {
                 return Err(LowerError::at(
                     op,
-                    format!("the asm string names operand ${n}, but the asm has {operands} operands ($0 to ${})", operands.max(1) - 1),
+                    format!(
+                        "the asm string names operand ${n}, but the asm has {operands} operands ($0 to ${})",
+                        operands.max(1) - 1
+                    ),
                 ))
             }
             Err(_) => {
