@@ -250,6 +250,7 @@ mod tests {
         "tt.int_to_ptr",
         "tt.ptr_to_int",
         "ub.poison",
+        "ttng.async_copy_mbarrier_arrive",
     ];
 
     #[test]
