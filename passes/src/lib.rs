@@ -10,6 +10,7 @@ mod greedy;
 pub mod ir;
 pub mod loop_peeling;
 mod nvgpu_warp_specialization;
+mod nvws_lower_warp_group;
 mod op_traits;
 pub mod pattern_driver;
 pub mod pipeline;

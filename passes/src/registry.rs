@@ -48,6 +48,7 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::test_print_allocation::PASS,
     &crate::triton_nvidia_mma_lowering::PASS,
     &crate::tritoninstrument_concurrency_sanitizer::PASS,
+    &crate::nvws_lower_warp_group::PASS,
 ];
 
 /// Registers every pass in MLIR's pass registry (and the upstream passes
