@@ -49,6 +49,7 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::triton_nvidia_mma_lowering::PASS,
     &crate::tritoninstrument_concurrency_sanitizer::PASS,
     &crate::nvws_lower_warp_group::PASS,
+    &crate::nvws_assign_stage_phase::PASS,
 ];
 
 /// Registers every pass in MLIR's pass registry (and the upstream passes
