@@ -11,6 +11,7 @@ pub mod ir;
 pub mod loop_peeling;
 mod nvgpu_warp_specialization;
 mod nvws_assign_stage_phase;
+mod nvws_insert_aref;
 mod nvws_lower_warp_group;
 mod op_traits;
 mod partition_attrs;

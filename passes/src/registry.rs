@@ -50,6 +50,7 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::tritoninstrument_concurrency_sanitizer::PASS,
     &crate::nvws_lower_warp_group::PASS,
     &crate::nvws_assign_stage_phase::PASS,
+    &crate::nvws_insert_aref::PASS,
 ];
 
 /// Registers every pass in MLIR's pass registry (and the upstream passes
