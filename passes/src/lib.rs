@@ -12,6 +12,7 @@ pub mod loop_peeling;
 mod nvgpu_warp_specialization;
 mod nvws_assign_stage_phase;
 mod nvws_insert_aref;
+mod nvws_lower_aref;
 mod nvws_lower_warp_group;
 mod op_traits;
 mod partition_attrs;

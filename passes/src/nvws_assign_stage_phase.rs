@@ -48,7 +48,12 @@ pub static PASS: PassDefinition = PassDefinition {
 };
 
 fn run(root: OperationRef, _options: &PassOptions) -> PassResult {
-    let module = enclosing_module(root).unwrap_or(root);
+    assign_in_module(enclosing_module(root).unwrap_or(root))
+}
+
+/// The pass on `module` (and the modules in it); nvws-lower-aref runs it
+/// first, as upstream's nested pipeline does.
+pub(crate) fn assign_in_module(module: OperationRef) -> PassResult {
     for module in std::iter::once(module).chain(tritium_dialects::ir::nested_modules(module)) {
         for function in module_functions(module) {
             assign_stage_phase(function)?;

@@ -51,6 +51,7 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::nvws_lower_warp_group::PASS,
     &crate::nvws_assign_stage_phase::PASS,
     &crate::nvws_insert_aref::PASS,
+    &crate::nvws_lower_aref::PASS,
 ];
 
 /// Registers every pass in MLIR's pass registry (and the upstream passes
