@@ -18,9 +18,11 @@
 //!
 //! The greedy driver's clean-up (dead ops erased, no folding) ends the
 //! pass, as upstream's rewrite runs in it. Tensor-memory arefs and tcgen05
-//! consumers (Blackwell) are refused with a diagnostic, and so is the
-//! combination of several arefs into one (upstream's `combineArefs`
-//! optimization) when it would apply.
+//! consumers (Blackwell) are refused with a diagnostic.
+//!
+//! Before all this, arefs whose consumers first read them at the same op
+//! (several TMA loads feeding one op) are combined into one, so that one
+//! barrier pair serves them (upstream's `combineArefs`).
 use crate::ir::Order;
 use crate::ir::{
     collect_ops, create, enclosing_int_attribute, enclosing_module, erase, fail, module_functions, name_of,
@@ -62,12 +64,18 @@ pub static PASS: PassDefinition = PassDefinition {
 
 fn run(root: OperationRef, options: &PassOptions) -> PassResult {
     let module = enclosing_module(root).unwrap_or(root);
-    let all = collect_ops(module, Order::Pre);
-    for lp in all.iter().filter(|op| name_of(op) == "scf.for" && op.attribute(WARP_SPECIALIZE).is_ok()) {
-        refuse_combinable_arefs(lp)?;
+    let loops: Vec<_> = collect_ops(module, Order::Pre)
+        .into_iter()
+        .filter(|op| name_of(op) == "scf.for" && op.attribute(WARP_SPECIALIZE).is_ok())
+        .collect();
+    for lp in &loops {
+        combine_arefs(lp)?;
     }
-    let tma_fed: Vec<_> =
-        all.iter().filter(|op| name_of(op) == "nvws.aref.create" && is_fed_by_tma(op)).copied().collect();
+    // After combining, which erased arefs.
+    let tma_fed: Vec<_> = collect_ops(module, Order::Pre)
+        .into_iter()
+        .filter(|op| name_of(op) == "nvws.aref.create" && is_fed_by_tma(op))
+        .collect();
     multi_buffer(&tma_fed, options.int("num-stages"))?;
 
     crate::nvws_assign_stage_phase::assign_in_module(module)?;
@@ -117,40 +125,159 @@ fn is_tma_load(op: &OperationRef) -> bool {
     matches!(name_of(op).as_str(), "nvws.descriptor_load" | "nvws.descriptor_gather")
 }
 
-/// Upstream `combineArefs` merges the arefs whose consumers in one partition
-/// first read them at the same op. Tritium does not (yet): it stops where
-/// that would change the result rather than lower differently.
-fn refuse_combinable_arefs(lp: &OperationRef) -> PassResult {
+/// Upstream `combineArefs`: in a warp-specialized loop, the arefs whose
+/// get.enters (of one partition) are first read by the same op and whose
+/// producers share a partition become one aref over all their buffers, so
+/// that one barrier pair (one wait, one arrival) serves them all.
+fn combine_arefs(lp: &OperationRef) -> PassResult {
     let body = lp.region(0).unwrap().first_block().unwrap();
     let mut groups: Vec<((OperationRef, i32), Vec<OperationRef>)> = Vec::new();
     for get in collect_ops(*lp, Order::Pre).into_iter().filter(|op| name_of(op) == "nvws.aref.get.enter") {
         let Some(first_sink) = first_shared_memory_sink(&get).and_then(|op| ancestor_in_block(&body, op)) else {
             continue;
         };
-        let key = (first_sink, partition_ids(&get).and_then(|ids| ids.first().copied()).unwrap_or(0));
+        let ids = partition_ids(&get).ok_or_else(|| fail(&get, "aref get.enter without ttg.partition"))?;
+        if ids.len() != 1 {
+            return Err(fail(&get, "an aref op in several partitions"));
+        }
+        let key = (first_sink, *ids.first().unwrap());
         match groups.iter_mut().find(|(k, _)| *k == key) {
             Some((_, gets)) => gets.push(get),
             None => groups.push((key, vec![get])),
         }
     }
-    for (_, gets) in groups.iter().filter(|(_, gets)| gets.len() > 1) {
-        // Upstream combines only arefs whose producers share a partition.
-        let mut producer_partitions = BTreeSet::new();
-        for get in gets {
-            let aref = defining_op(get.operand(0).unwrap()).unwrap();
-            for put in aref_users(&aref).iter().filter(|u| name_of(u) == "nvws.aref.put.enter") {
-                producer_partitions.insert(partition_ids(put).and_then(|ids| ids.first().copied()));
-            }
-        }
-        if producer_partitions.len() <= 1 {
-            return Err(fail(
-                &gets[1],
-                "arefs read first by the same op of one partition would be combined into one (upstream's \
-                 combineArefs), which Tritium does not do yet",
-            ));
-        }
+    for (_, gets) in groups.into_iter().filter(|(_, gets)| gets.len() > 1) {
+        combine_group(&gets)?;
     }
     Ok(())
+}
+
+/// The ops of each kind using the arefs of a group.
+#[derive(Default)]
+struct ArefOps<'c, 'a> {
+    put_enters: Vec<OperationRef<'c, 'a>>,
+    put_exits: Vec<OperationRef<'c, 'a>>,
+    get_exits: Vec<OperationRef<'c, 'a>>,
+}
+
+fn combine_group(gets: &[OperationRef]) -> PassResult {
+    let arefs: Vec<OperationRef> = gets.iter().map(|g| defining_op(g.operand(0).unwrap()).unwrap()).collect();
+    let mut ops = ArefOps::default();
+    let mut producers = BTreeSet::new();
+    for aref in &arefs {
+        for user in aref_users(aref) {
+            match name_of(&user).as_str() {
+                "nvws.aref.put.enter" => {
+                    producers.insert(partition_ids(&user).and_then(|ids| ids.first().copied()));
+                    ops.put_enters.push(user);
+                }
+                "nvws.aref.put.exit" => ops.put_exits.push(user),
+                "nvws.aref.get.exit" => ops.get_exits.push(user),
+                _ => {}
+            }
+        }
+    }
+    // Producers in different partitions could not share a barrier.
+    if producers.len() > 1 {
+        return Ok(());
+    }
+    let buffers: Vec<Value> = arefs.iter().map(|a| a.operand(0).unwrap()).collect();
+    let block = arefs[0].block().unwrap();
+    let last_aref = block_ops(&block).into_iter().rev().find(|op| arefs.contains(op)).unwrap();
+    let types: Vec<String> = buffers.iter().map(|b| b.r#type().to_string()).collect();
+    let location = last_aref.location();
+    let aref_type = Type::parse(context_of(location), &format!("!nvws.aref<[{}]>", types.join(", ")))
+        .ok_or_else(|| fail(&last_aref, "cannot build the aref type"))?;
+    let aref = tritium_dialects::ir::insert_before(
+        &last_aref,
+        create("nvws.aref.create", location, &buffers, &[aref_type], &[]),
+    );
+    let aref: Value = aref.result(0).unwrap().into();
+
+    let put_exit = combine_enters_and_exits(&ops.put_enters, &ops.put_exits, aref, None)?;
+    combine_enters_and_exits(gets, &ops.get_exits, aref, Some(put_exit))?;
+    for op in
+        ops.put_exits.into_iter().chain(ops.put_enters).chain(ops.get_exits).chain(gets.iter().copied()).chain(arefs)
+    {
+        erase(op);
+    }
+    Ok(())
+}
+
+/// One enter and one exit on the combined `aref` for `enters` and `exits`
+/// (all in one block): the enter where the first enter was (or right after
+/// `after`), the exit where the last exit was, listing every async kind of
+/// the exits. Users of the old enters that came before the new enter move
+/// after it. Returns the new exit.
+fn combine_enters_and_exits<'c, 'a>(
+    enters: &[OperationRef<'c, 'a>],
+    exits: &[OperationRef<'c, 'a>],
+    aref: Value<'c, 'a>,
+    after: Option<OperationRef<'c, 'a>>,
+) -> Result<OperationRef<'c, 'a>, PassFailed> {
+    let block = enters[0].block().unwrap();
+    let in_order = block_ops(&block);
+    let first_enter = *in_order.iter().find(|op| enters.contains(op)).ok_or(PassFailed)?;
+    let exit_block =
+        exits.first().and_then(|e| e.block()).ok_or_else(|| fail(&first_enter, "aref enter without exit"))?;
+    let last_exit = block_ops(&exit_block).into_iter().rev().find(|op| exits.contains(op)).ok_or(PassFailed)?;
+    let mut kinds: Vec<Attribute> = Vec::new();
+    for exit in exits {
+        for kind in exit.attribute("async_ops").ok().and_then(array_elements).unwrap_or_default() {
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+        }
+    }
+    let aref_op = defining_op(aref).unwrap();
+    let zero = Builder::after(aref_op).constant_i32(0);
+    placement_of(&first_enter).apply(&defining_op(zero).unwrap());
+    let mut result_types: Vec<Type> = enters.iter().map(|e| e.result(0).unwrap().r#type()).collect();
+    result_types.push(async_token(context_of(first_enter.location())));
+    let segments = dense_i32_array(first_enter.location(), &[1, 1, 1]);
+    let mut enter_builder = match after {
+        Some(op) => Builder::after(op),
+        None => Builder::before(first_enter),
+    };
+    enter_builder.location = first_enter.location();
+    let enter = enter_builder.create(
+        &name_of(&first_enter),
+        &[aref, zero, zero],
+        &result_types,
+        &[("operandSegmentSizes", segments)],
+    );
+    placement_of(&first_enter).apply(&enter);
+    let token: Value = enter.result(enters.len()).unwrap().into();
+    let context = context_of(first_enter.location());
+    let mut exit_builder = Builder::before(last_exit);
+    exit_builder.location = first_enter.location();
+    let exit = exit_builder.create(
+        &name_of(&last_exit),
+        &[aref, token, zero],
+        &[],
+        &[("async_ops", melior::ir::attribute::ArrayAttribute::new(context, &kinds).into())],
+    );
+    placement_of(&last_exit).apply(&exit);
+    for (index, old) in enters.iter().enumerate() {
+        move_users_after(old, &enter);
+        replace_all_uses(old.result(0).unwrap().into(), enter.result(index).unwrap().into());
+    }
+    Ok(exit)
+}
+
+/// Moves the users of `op` (their ops in `target`'s block) that come before
+/// `target` right after it, and theirs after them in turn.
+fn move_users_after(op: &OperationRef, target: &OperationRef) {
+    let block = target.block().unwrap();
+    for result in op.results() {
+        for user in uses(result.into()).into_iter().map(|u| u.owner) {
+            let Some(holder) = ancestor_in_block(&block, user) else { continue };
+            if holder.is_before_in_block(*target) {
+                tritium_dialects::ir::move_after(&holder, target);
+                move_users_after(&holder, &holder);
+            }
+        }
+    }
 }
 
 /// The first op (in program order, through views) reading the first buffer

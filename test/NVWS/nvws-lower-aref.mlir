@@ -80,3 +80,56 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// Two TMA-fed arefs whose consumer reads both at one op (an MMA) are
+// combined first: one wait and one expect (of both loads' bytes) per
+// side, both copies arriving on the same full barrier.
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  // CHECK-LABEL: @combined
+  // CHECK: [[A:%.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x128x64xf16
+  // CHECK: [[B:%.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x128xf16
+  // CHECK: [[EMPTY:%.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x1xi64
+  // CHECK: [[FULL:%.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x1xi64
+  // CHECK-NOT: ttg.local_alloc
+  // CHECK: scf.for
+  // CHECK-COUNT-1: ttng.wait_barrier
+  // CHECK: ttng.barrier_expect {{.*}}, 32768
+  // CHECK: ttng.async_tma_copy_global_to_local %arg0{{.*}}, [[F:%[0-9]+]],
+  // CHECK: ttng.async_tma_copy_global_to_local %arg1{{.*}}, [[F]],
+  // CHECK-COUNT-1: ttng.wait_barrier
+  // CHECK-NOT: ttng.wait_barrier
+  // CHECK: ttng.tc_gen5_mma
+  // CHECK-COUNT-1: ttng.arrive_barrier
+  // CHECK-NOT: ttng.arrive_barrier
+  // CHECK: scf.yield
+  tt.func @combined(%da: !tt.tensordesc<tensor<128x64xf16, #shared>>, %db: !tt.tensordesc<tensor<64x128xf16, #shared>>, %n: i32,
+                    %acc: !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>, %bar: !ttg.memdesc<1xi64, #shared1, #smem, mutable>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %true = arith.constant true
+    %a = ttg.local_alloc : () -> !ttg.memdesc<1x128x64xf16, #shared, #smem, mutable>
+    %ra = nvws.aref.create %a : <[!ttg.memdesc<1x128x64xf16, #shared, #smem, mutable>]>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<1x64x128xf16, #shared, #smem, mutable>
+    %rb = nvws.aref.create %b : <[!ttg.memdesc<1x64x128xf16, #shared, #smem, mutable>]>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %pa, %ta = nvws.aref.put.enter %ra {ttg.partition = array<i32: 1>} : <[!ttg.memdesc<1x128x64xf16, #shared, #smem, mutable>]> -> !ttg.memdesc<128x64xf16, #shared, #smem, mutable>, !ttg.async.token
+      nvws.descriptor_load %da[%i, %c0] 16384 %pa {ttg.partition = array<i32: 1>} : !tt.tensordesc<tensor<128x64xf16, #shared>>, i32, i32, !ttg.memdesc<128x64xf16, #shared, #smem, mutable>
+      nvws.aref.put.exit %ra, %ta [#nvws.async_op<tma_load>] {ttg.partition = array<i32: 1>} : <[!ttg.memdesc<1x128x64xf16, #shared, #smem, mutable>]>, !ttg.async.token
+      %pb, %tb = nvws.aref.put.enter %rb {ttg.partition = array<i32: 1>} : <[!ttg.memdesc<1x64x128xf16, #shared, #smem, mutable>]> -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>, !ttg.async.token
+      nvws.descriptor_load %db[%c0, %i] 16384 %pb {ttg.partition = array<i32: 1>} : !tt.tensordesc<tensor<64x128xf16, #shared>>, i32, i32, !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+      nvws.aref.put.exit %rb, %tb [#nvws.async_op<tma_load>] {ttg.partition = array<i32: 1>} : <[!ttg.memdesc<1x64x128xf16, #shared, #smem, mutable>]>, !ttg.async.token
+      %ga, %ua = nvws.aref.get.enter %ra {ttg.partition = array<i32: 0>} : <[!ttg.memdesc<1x128x64xf16, #shared, #smem, mutable>]> -> !ttg.memdesc<128x64xf16, #shared, #smem>, !ttg.async.token
+      %gb, %ub = nvws.aref.get.enter %rb {ttg.partition = array<i32: 0>} : <[!ttg.memdesc<1x64x128xf16, #shared, #smem, mutable>]> -> !ttg.memdesc<64x128xf16, #shared, #smem>, !ttg.async.token
+      ttng.tc_gen5_mma %ga, %gb, %acc, %true, %true, %bar[%true] {is_async, ttg.partition = array<i32: 0>} : !ttg.memdesc<128x64xf16, #shared, #smem>, !ttg.memdesc<64x128xf16, #shared, #smem>, !ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>, !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+      nvws.aref.get.exit %rb, %ub [#nvws.async_op<none>] {ttg.partition = array<i32: 0>} : <[!ttg.memdesc<1x64x128xf16, #shared, #smem, mutable>]>, !ttg.async.token
+      nvws.aref.get.exit %ra, %ua [#nvws.async_op<none>] {ttg.partition = array<i32: 0>} : <[!ttg.memdesc<1x128x64xf16, #shared, #smem, mutable>]>, !ttg.async.token
+    } {tt.warp_specialize, ttg.partition = array<i32: 0, 1>, ttg.warp_specialize.tag = 0 : i32}
+    tt.return
+  }
+}
