@@ -60,6 +60,9 @@ fn run(root: OperationRef, _options: &PassOptions) -> PassResult {
     Ok(())
 }
 
+/// A place in a pipelined loop: `loop.stage` and `loop.cluster`.
+type StageCluster = Option<(i64, i64)>;
+
 /// A value some partitions produce.
 #[derive(Clone)]
 struct Produced<'c, 'a> {
@@ -460,7 +463,7 @@ impl<'c: 'a, 'a> Insertion<'c, 'a> {
         values: &[Value<'c, 'a>],
         partition: i32,
         schedule: &Schedule,
-    ) -> Result<(Option<(i64, i64)>, Option<(i64, i64)>), PassFailed> {
+    ) -> Result<(StageCluster, StageCluster), PassFailed> {
         let mut ops = Vec::new();
         for value in values {
             match defining_op(*value) {
@@ -591,7 +594,7 @@ fn produced_values<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Produced<'c, 'a>> {
     let mut produced = Vec::new();
     for (i, partitions) in outputs.into_iter().enumerate().take(op.result_count()) {
         let value: Value = op.result(i).unwrap().into();
-        if value.r#type().to_string() == "!ttg.async.token" {
+        if value.r#type() == tritium_dialects::types::async_token(context_of(op.location())) {
             continue;
         }
         produced.push(Produced { partitions, value });
