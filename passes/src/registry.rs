@@ -48,6 +48,10 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::test_print_allocation::PASS,
     &crate::triton_nvidia_mma_lowering::PASS,
     &crate::tritoninstrument_concurrency_sanitizer::PASS,
+    &crate::nvws_lower_warp_group::PASS,
+    &crate::nvws_assign_stage_phase::PASS,
+    &crate::nvws_insert_aref::PASS,
+    &crate::nvws_lower_aref::PASS,
 ];
 
 /// Registers every pass in MLIR's pass registry (and the upstream passes

@@ -66,3 +66,23 @@ pub fn apply_patterns_greedily(root: OperationRef, patterns: &[&'static Pattern]
         result.value != 0
     }
 }
+
+/// The greedy driver's clean-ups alone, as upstream's
+/// `applyPatternsGreedily` with folding and constant CSE disabled runs them
+/// around its patterns: trivially dead ops erased and regions simplified,
+/// nothing folded. `true` if it converged.
+pub fn erase_dead_ops_greedily(root: OperationRef) -> bool {
+    // SAFETY: as in `apply_patterns_greedily`, with an empty pattern set.
+    unsafe {
+        let context = mlir_sys::mlirOperationGetContext(root.to_raw());
+        let set = mlir_sys::mlirRewritePatternSetCreate(context);
+        let frozen = mlir_sys::mlirFreezeRewritePattern(set);
+        let config = mlir_sys::mlirGreedyRewriteDriverConfigCreate();
+        mlir_sys::mlirGreedyRewriteDriverConfigEnableFolding(config, false);
+        mlir_sys::mlirGreedyRewriteDriverConfigEnableConstantCSE(config, false);
+        let result = mlir_sys::mlirApplyPatternsAndFoldGreedilyWithOp(root.to_raw(), frozen, config);
+        mlir_sys::mlirGreedyRewriteDriverConfigDestroy(config);
+        mlir_sys::mlirFrozenRewritePatternSetDestroy(frozen);
+        result.value != 0
+    }
+}

@@ -21,15 +21,13 @@
 //! (it may stay in flight one iteration longer). The original op stays,
 //! unused, for the clean-up to erase.
 use super::builder::Builder;
-use super::loops::{add_iter_args, body, body_ops, iter_args, yield_of};
+use super::loops::{add_iter_args, body, body_ops, if_with_extra_results, iter_args, yield_of};
 use super::schedule::Schedule;
 use crate::ir::{collect_ops, erase, fail, name_of, replace_all_uses, Order};
 use crate::tensormap::{i8_pointer, Tensormap, TMA_ALIGN, TMA_SIZE_BYTES};
 use melior::ir::{
-    attribute::IntegerAttribute,
-    operation::{OperationBuilder, OperationLike},
-    r#type::IntegerType,
-    Attribute, Block, BlockLike, BlockRef, Identifier, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+    attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, Attribute, BlockLike, BlockRef,
+    OperationRef, RegionLike, Value, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::PassFailed;
@@ -141,7 +139,7 @@ fn sink_value_redefinition<'c, 'a>(
             }
             "scf.if" => {
                 let taken_else = op.region_at(1).ok().and_then(|r| r.first_block()) == Some(block);
-                let new = if_with_extra_result(&op, out.r#type())?;
+                let new = if_with_extra_results(&op, &[out.r#type()])?;
                 let (taken, other) = if taken_else { (1, 0) } else { (0, 1) };
                 append_to_branch_yield(&new, taken, out)?;
                 append_to_branch_yield(&new, other, in_value)?;
@@ -159,36 +157,6 @@ fn sink_value_redefinition<'c, 'a>(
         }
     }
     Ok(out)
-}
-
-/// `scf.if` on the condition of `old`, with its results, attributes and
-/// branches and one more result of type `ty` (upstream
-/// `replaceIfOpWithNewSignature`), inserted before `old`; the branches'
-/// yields are the caller's to extend.
-fn if_with_extra_result<'c, 'a>(old: &OperationRef<'c, 'a>, ty: Type<'c>) -> Result<OperationRef<'c, 'a>, PassFailed> {
-    let condition = old.operand_at(0).map_err(|_| fail(old, "scf.if without a condition"))?;
-    let mut types: Vec<Type> = old.results().map(|r| r.r#type()).collect();
-    types.push(ty);
-    let attributes: Vec<(Identifier, Attribute)> = old.attributes().collect();
-    let new = OperationBuilder::new("scf.if", old.location())
-        .add_operands(&[condition])
-        .add_results(&types)
-        .add_attributes(&attributes)
-        .add_regions([Region::new(), Region::new()])
-        .build()
-        .map_err(|_| fail(old, "cannot rebuild scf.if"))?;
-    let new = crate::ssa::insert_before(old, new);
-    tritium_dialects::ir::take_region_body(&new, old, 0).ok_or_else(|| fail(old, "scf.if without a then branch"))?;
-    let else_region = old.region_at(1).map_err(|_| fail(old, "scf.if without an else region"))?;
-    if else_region.first_block().is_some() {
-        tritium_dialects::ir::take_region_body(&new, old, 1).ok_or_else(|| fail(old, "cannot move the else branch"))?;
-    } else {
-        // Only an if without results lacks an else branch: the new one
-        // yields nothing there yet.
-        let block = new.region_at(1).unwrap().append_block(Block::new(&[]));
-        block.append_operation(crate::ir::create("scf.yield", old.location(), &[], &[], &[]));
-    }
-    Ok(new)
 }
 
 /// Appends `value` to the yield of branch `index` of `if_op`.

@@ -1,13 +1,14 @@
 //! `scf.for` queries and rewrites shared by the pipelining passes: the body
 //! and its yield, iter_args, which loops may be pipelined, adding iter_args
 //! (upstream `addIterArgsToLoop`), and MLIR's walk orders.
-use crate::ir::{erase, int_attribute, name_of, replace_all_uses};
+use crate::ir::{erase, fail, int_attribute, name_of, replace_all_uses};
 use crate::ssa::{block_arguments, block_ops, is_ancestor, parent_op_of_value};
 use melior::ir::{
     operation::{OperationBuilder, OperationLike},
-    BlockLike, BlockRef, Identifier, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+    Attribute, Block, BlockLike, BlockRef, Identifier, OperationRef, Region, RegionLike, Type, Value, ValueLike,
 };
 use tritium_dialects::access::{block_argument_at, OpAccess};
+use tritium_dialects::pass::PassFailed;
 
 /// Operand positions of `scf.for`.
 pub const LOWER: usize = 0;
@@ -135,6 +136,39 @@ pub fn add_iter_args<'c, 'a>(lp: OperationRef<'c, 'a>, extra: &[Value<'c, 'a>]) 
     }
     erase(lp);
     new
+}
+
+/// `scf.if` on the condition of `old`, with its results, attributes and
+/// branches and results of `extra` types after them (upstream
+/// `replaceIfOpWithNewSignature`), inserted before `old`, whose uses it does
+/// not take over; the branches' yields are the caller's to extend.
+pub fn if_with_extra_results<'c, 'a>(
+    old: &OperationRef<'c, 'a>,
+    extra: &[Type<'c>],
+) -> Result<OperationRef<'c, 'a>, PassFailed> {
+    let condition = old.operand_at(0).map_err(|_| fail(old, "scf.if without a condition"))?;
+    let mut types: Vec<Type> = old.results().map(|r| r.r#type()).collect();
+    types.extend_from_slice(extra);
+    let attributes: Vec<(Identifier, Attribute)> = old.attributes().collect();
+    let new = OperationBuilder::new("scf.if", old.location())
+        .add_operands(&[condition])
+        .add_results(&types)
+        .add_attributes(&attributes)
+        .add_regions([Region::new(), Region::new()])
+        .build()
+        .map_err(|_| fail(old, "cannot rebuild scf.if"))?;
+    let new = crate::ssa::insert_before(old, new);
+    tritium_dialects::ir::take_region_body(&new, old, 0).ok_or_else(|| fail(old, "scf.if without a then branch"))?;
+    let else_region = old.region_at(1).map_err(|_| fail(old, "scf.if without an else region"))?;
+    if else_region.first_block().is_some() {
+        tritium_dialects::ir::take_region_body(&new, old, 1).ok_or_else(|| fail(old, "cannot move the else branch"))?;
+    } else {
+        // Only an if without results lacks an else branch: the new one
+        // yields nothing there yet.
+        let block = new.region_at(1).unwrap().append_block(Block::new(&[]));
+        block.append_operation(crate::ir::create("scf.yield", old.location(), &[], &[], &[]));
+    }
+    Ok(new)
 }
 
 /// Removes attribute `name` from `op` if it has it.

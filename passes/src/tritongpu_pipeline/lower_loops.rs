@@ -82,6 +82,16 @@ pub fn is_memdesc_view(op: &OperationRef) -> bool {
 /// Upstream `getTopLevelUsersInLoop`: the ops of the body using the results
 /// of `op`, through the loop's iter_args and through buffer views.
 fn top_level_users<'c, 'a>(op: &OperationRef<'c, 'a>, lp: &OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    top_level_users_where(op, lp, |_| true)
+}
+
+/// [`top_level_users`] counting only the uses by ops `keep` accepts
+/// (upstream's `filterUse`; views are followed whatever it says).
+pub(crate) fn top_level_users_where<'c, 'a>(
+    op: &OperationRef<'c, 'a>,
+    lp: &OperationRef<'c, 'a>,
+    keep: impl Fn(&OperationRef) -> bool,
+) -> Vec<OperationRef<'c, 'a>> {
     let Some(block) = body(lp) else { return Vec::new() };
     let loop_yield = yield_of(lp);
     let arguments = iter_args(lp);
@@ -99,6 +109,9 @@ fn top_level_users<'c, 'a>(op: &OperationRef<'c, 'a>, lp: &OperationRef<'c, 'a>)
         }
         if is_memdesc_view(&owner) {
             queue.extend(owner.results().flat_map(|r| uses(r.into())).map(|u| (u.owner, u.index)));
+            continue;
+        }
+        if !keep(&owner) {
             continue;
         }
         if let Some(user) = ancestor_in_block(&block, owner) {

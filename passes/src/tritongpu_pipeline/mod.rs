@@ -22,14 +22,14 @@ pub(crate) mod builder;
 mod descriptors;
 mod expander;
 pub(crate) mod loops;
-mod lower_loops;
+pub(crate) mod lower_loops;
 
 pub(crate) use lower_loops::lower_loops;
 mod mask;
 pub(crate) mod schedule;
 pub(crate) mod shared;
 mod split_rs_dot;
-mod tma;
+pub(crate) mod tma;
 mod tma_stores;
 mod waits;
 mod wgmma;

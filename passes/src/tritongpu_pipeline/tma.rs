@@ -244,7 +244,7 @@ pub fn create_tma_copy<'c, 'a>(
 }
 
 /// The bytes one CTA receives of the tile a TMA load reads.
-fn tile_bytes(load: &OperationRef) -> Result<i64, PassFailed> {
+pub(crate) fn tile_bytes(load: &OperationRef) -> Result<i64, PassFailed> {
     let (shape, element, layout) =
         tensor_parts(load.result_at(0).unwrap().r#type()).ok_or_else(|| fail(load, "a TMA load of no tensor"))?;
     let per_cta = match layout.map(layout_of) {
