@@ -57,6 +57,22 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
         "upstream runs it only under TRITON_INSTRUMENTATION_MODE=consan, so the corpus has no stage before it; upstream's consan lit tests and test/TritonInstrument check it",
     ),
     (
+        "nvws-lower-warp-group",
+        "not in upstream's sm_80/sm_90 pipeline (no corpus stage precedes it); upstream's NVWS lit tests and test/NVWS check it",
+    ),
+    (
+        "nvws-assign-stage-phase",
+        "not in upstream's sm_80/sm_90 pipeline (no corpus stage precedes it); upstream's NVWS lit tests and test/NVWS check it",
+    ),
+    (
+        "nvws-insert-aref",
+        "not in upstream's sm_80/sm_90 pipeline (no corpus stage precedes it); upstream's NVWS lit tests and test/NVWS check it",
+    ),
+    (
+        "nvws-lower-aref",
+        "not in upstream's sm_80/sm_90 pipeline (no corpus stage precedes it); upstream's NVWS lit tests and test/NVWS check it",
+    ),
+    (
         "tritium-warn-unspecialized-loops",
         "only warns (no IR change); the warp_specialize tests and TritonGPU lit tests check its diagnostics",
     ),
