@@ -716,7 +716,11 @@ fn replace_consumer_uses<'c, 'a>(consumer_uses: &[Use<'c, 'a>], old: Value<'c, '
 }
 
 /// The shared-memory buffer type holding a tensor of type `tensor`.
-fn buffer_of<'c>(tensor: Type<'c>, encoding: Attribute<'c>, location: Location<'c>) -> Result<MemDesc<'c>, PassFailed> {
+pub(crate) fn buffer_of<'c>(
+    tensor: Type<'c>,
+    encoding: Attribute<'c>,
+    location: Location<'c>,
+) -> Result<MemDesc<'c>, PassFailed> {
     let (shape, element, _) = tensor_parts(tensor).ok_or(PassFailed)?;
     Ok(MemDesc {
         alloc_shape: shape.clone(),

@@ -29,7 +29,6 @@ use tritium_dialects::{
         move_to_end, op_key, parent_block, parent_region_key, value_key, ValueMap,
     },
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
-    types::{shared_memory_space, MemDesc},
 };
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -296,18 +295,11 @@ fn make_captures_explicit<'c, 'a>(
 fn shared_copy<'c, 'a>(group: &OperationRef<'c, 'a>, tensor: Value<'c, 'a>) -> Result<Value<'c, 'a>, PassFailed> {
     let location = group.location();
     let ty = tensor.r#type();
-    let (shape, element, _) = crate::ir::tensor_parts(ty).expect("a ranked tensor");
     let encoding = crate::tritongpu_pipeline::shared::unswizzled_shared(ty, location).ok_or_else(|| {
         fail(group, format!("cannot pass a {ty} to a partition: its layout has no shared-memory form"))
     })?;
-    let memdesc = MemDesc {
-        alloc_shape: shape.clone(),
-        shape,
-        element_type: element,
-        encoding,
-        memory_space: shared_memory_space(context_of(location)),
-        mutable: false,
-    };
+    let memdesc = crate::nvws_insert_aref::buffer_of(ty, encoding, location)
+        .map_err(|_| fail(group, format!("cannot pass a {ty} to a partition: not a ranked tensor")))?;
     let memdesc = memdesc.to_type(location).ok_or_else(|| fail(group, "cannot build the shared-memory buffer type"))?;
     let alloc = insert_before(group, create("ttg.local_alloc", location, &[tensor], &[memdesc], &[]));
     Ok(alloc.result(0).unwrap().into())
