@@ -23,6 +23,11 @@ TL = {"fp16": "tl.float16", "bf16": "tl.bfloat16", "fp32": "tl.float32", "fp64":
       "i8": "tl.int8", "i32": "tl.int32", "fp8e4nv": "tl.float8e4nv", "fp8e5": "tl.float8e5"}
 
 
+# Unit roundoff (half an ulp at 1) of each float dtype.
+UNIT_ROUNDOFF = {"fp16": 2.0**-11, "bf16": 2.0**-8, "fp32": 2.0**-24, "fp64": 2.0**-53, "fp8e4nv": 2.0**-4,
+                 "fp8e5": 2.0**-3}
+
+
 def is_float(dtype):
     return dtype in FLOATS or dtype in FP8
 
@@ -37,6 +42,11 @@ class Kernel:
         self.constexprs = {}
         self.body = []
         self.values = 0
+        # The floating-point accumulations whose order a compiler may choose (reductions, scans,
+        # dots), summed up: the least precise dtype among them and the number of terms, chained
+        # accumulations adding up (a sum of a broadcast sum carries the first one's error on).
+        # bench/fuzz_gpu.py derives its tolerance from it.
+        self.accumulation = None
 
     def pointer(self, dtype, numel, output=False):
         name = f"{'out' if output else 'in'}{len(self.args)}"
@@ -55,6 +65,18 @@ class Kernel:
 
     def line(self, text):
         self.body.append(text)
+
+    def accumulate(self, dtype, terms, product=False):
+        """Records a float accumulation of `terms` values in `dtype` (a sum, or with `product` a product)."""
+        if not is_float(dtype) or terms < 2:
+            return
+        if self.accumulation is None:
+            self.accumulation = {"dtype": dtype, "terms": 0, "product": False}
+        acc = self.accumulation
+        if UNIT_ROUNDOFF[dtype] > UNIT_ROUNDOFF[acc["dtype"]]:
+            acc["dtype"] = dtype
+        acc["terms"] += terms
+        acc["product"] = acc["product"] or product
 
     def fresh(self, text):
         self.values += 1
@@ -217,6 +239,8 @@ def reduction(k, target):
     if fn == "tl.reduce_or":
         fn = "tl.max"
     keep = rng.random() < 0.2 and axis is not None
+    if fn == "tl.sum":
+        k.accumulate(dtype, {0: bm, 1: bn, None: bm * bn}[axis])
     result = k.fresh(f"{fn}({value}, axis={axis}{', keep_dims=True' if keep else ''})")
     out_dtype = "i32" if fn in ("tl.argmax", "tl.argmin") else dtype
     out_t = store_dtype(rng, out_dtype, target)
@@ -247,6 +271,7 @@ def scan(k, target):
     axis = rng.choice([0, 1])
     fn = rng.choice(["tl.cumsum", "tl.cumprod"])
     reverse = ", reverse=True" if rng.random() < 0.3 else ""
+    k.accumulate(dtype, bm if axis == 0 else bn, product=fn == "tl.cumprod")
     result = k.fresh(f"{fn}({value}, axis={axis}{reverse})")
     out_t = store_dtype(rng, dtype, target)
     out = k.pointer(out_t, bm * bn, output=True)
@@ -298,6 +323,7 @@ def dot(k, target):
         k.line(f"    acc = tl.dot(x, y, acc{precision}{out_dtype})")
     else:
         k.line(f"    acc += tl.dot(x, y{precision}{out_dtype})")
+    k.accumulate(acc_t, kk)
     value, dtype = "acc", acc_t
     if rng.random() < 0.4:
         value, dtype = expression(k, [("acc", acc_t)], 2)
@@ -326,6 +352,8 @@ def loop(k, target):
     k.line(f"    {update}")
     k.line("    best = tl.where(x > best, x, best)")
     result = rng.choice(["acc", "acc + best", "tl.sum(acc, axis=0) + acc"])
+    if result.startswith("tl.sum"):
+        k.accumulate(acc_t, block)
     out_t = store_dtype(rng, acc_t, target)
     out = k.pointer(out_t, block, output=True)
     k.line(f"tl.store({out} + offs, ({result}).to({TL[out_t]}))")
@@ -357,8 +385,10 @@ def shapes(k, target):
             other = k.fresh(f"{v} + {v}") if rng.random() < 0.5 else v
             v = k.fresh(f"tl.split(tl.join({v}, {other}))") + "[0]"
         elif op == "join_sum" and is_float(vt):
+            k.accumulate(vt, 2)
             v = k.fresh(f"tl.sum(tl.join({v}, {v} * 2), axis=2)")
         elif op == "broadcast":
+            k.accumulate(vt, bm)
             row = k.fresh(f"tl.reshape(tl.sum({v}, axis=0), (1, BN))" if is_float(vt) or vt == "i32" else f"{v}")
             v = k.fresh(f"tl.broadcast_to({row}, (BM, BN))")
         else:
@@ -414,6 +444,8 @@ def generate(seed, target=90):
         "num_warps": rng.choice([1, 2, 4, 4, 8]),
         "num_stages": rng.choice([1, 2, 3, 4]),
     }
+    if k.accumulation:
+        spec["accumulation"] = k.accumulation
     source = k.source() + f"\n\nSPEC = {spec!r}\n"
     return source, spec
 
