@@ -8,7 +8,12 @@
 #         bash bench/pack_wheel.sh          (out/py)
 #         bash bench/consan/prepare.sh      (out/consan)
 # There:  bash bench/gpu_regression.sh [SECONDS]   (carry out/py, out/bench.tar.xz, out/consan)
-# Writes $OUT/*-summary.log, $OUT/consan.log and $OUT/san-race.tar.gz.
+# Also, beside them: ConSan switched on through Triton's own knob with the plug-in
+# (bench/consan/plugin_check.py), and, when out/fuzz-gpu.tar.xz is carried (bench/fuzz_gpu.py
+# prepare, packed with `tar -C out -cJf out/fuzz-gpu.tar.xz --exclude=kernel.ttir
+# --exclude=kernel.ttgir fuzz-gpu`), the GPU half of the differential test of generated kernels.
+# Writes $OUT/*-summary.log, $OUT/consan.log, $OUT/plugin-consan.log, $OUT/fuzz-gpu.log,
+# $OUT/fuzz-results.json and $OUT/san-race.tar.gz.
 set -o pipefail
 export PYTHONUNBUFFERED=1
 limit=${1:-400}
@@ -26,6 +31,12 @@ race matmul 'matmul_(naive|grouped|bf16|ref|i8|tf32)' tritium,tritium_from_ttir 
 race tma '^(tma_|device_desc|persist_)' tritium,tritium_from_ttir &
 race ws '^ws_' tritium,tritium_from_ttir,triton_ptx &
 timeout 120 python3 bench/consan/run.py out/consan > "$OUT/consan.log" 2>&1; echo "consan rc=$?" >> "$OUT/consan.log" &
+(timeout 240 python3 bench/consan/plugin_check.py > "$OUT/plugin-consan.log" 2>&1; echo "plugin consan rc=$?" >> "$OUT/plugin-consan.log") &
+if [ -f out/fuzz-gpu.tar.xz ]; then
+  rm -rf out/fuzz-gpu && tar -C out -xJf out/fuzz-gpu.tar.xz
+  (TRITIUM=0 timeout "$limit" python3 bench/fuzz_gpu.py run --out out/fuzz-gpu > "$OUT/fuzz-gpu.log" 2>&1
+   echo "fuzz_gpu rc=$?" >> "$OUT/fuzz-gpu.log"; cp out/fuzz-gpu/results.json "$OUT/fuzz-results.json" 2>/dev/null) &
+fi
 for spec in test_core:200 test_tensor_descriptor:120 test_warp_specialization:60; do
   f=${spec%%:*}; t=${spec##*:}
   echo "===== $f"
@@ -35,6 +46,10 @@ for spec in test_core:200 test_tensor_descriptor:120 test_warp_specialization:60
 done
 wait
 echo "===== consan"; cat "$OUT/consan.log"
+echo "===== consan through the plug-in"; cat "$OUT/plugin-consan.log"
+if [ -f "$OUT/fuzz-gpu.log" ]; then
+  echo "===== fuzz_gpu"; grep -v '"ttir": "ok", "ttgir": "ok"' "$OUT/fuzz-gpu.log" | tail -25
+fi
 echo "===== racecheck"
 for f in "$root"/*.txt; do echo "== $f: $(tail -1 "$f")"; done
 for d in "$root"/*/; do
