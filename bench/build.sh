@@ -10,6 +10,9 @@
 # TMA kernels (test/fixtures/tma, sm_90 only) the same way; their json carries the
 # tensordesc_meta the harness encodes each CUtensorMap from (upstream's, from
 # test/fixtures/tma/upstream_meta.json, for upstream's PTX).
+# The big-tile kernels (bench/large_tiles, TTIR only, sm_90) too: upstream compiles
+# their TTIR (bench/upstream_ptx.py, which also writes its TTGIR), Tritium compiles
+# that TTGIR (tritium/) and the TTIR (tritium-ttir/).
 # Then: run bench/harness.py on the GPU machine (carry out/bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -84,5 +87,34 @@ for ttgir in test/fixtures/tma/*_sm90.ttgir; do
       && python3 -c "import json; p='$out/upstream/$target/$kernel.json'; m=json.load(open(p)); m['tensordesc_meta']=json.load(open('$meta'))['$kernel']['tensordesc_meta']; json.dump(m, open(p, 'w'))" \
       || echo "no upstream PTX for $target/$kernel"
     rm -f "$out/upstream/$target/$kernel.mlir"
+  fi
+done
+
+for ttir in bench/large_tiles/*.ttir; do
+  kernel=$(basename "$ttir" .ttir)
+  target=cuda90
+  warps=$(python3 -c "import json; print(json.load(open('${ttir%.ttir}.json'))['num_warps'])")
+  stages=$(python3 -c "import json; print(json.load(open('${ttir%.ttir}.json'))['num_stages'])")
+  tmp=$(mktemp -d)
+  if "$TRITIUM" compile "$ttir" --target cuda:90 --num-warps "$warps" --num-stages "$stages" -o "$tmp" \
+       2> "$out/tritium-ttir/$target/$kernel.log"; then
+    cp "$tmp"/*.ptx "$out/tritium-ttir/$target/$kernel.ptx"; cp "$tmp"/*.json "$out/tritium-ttir/$target/$kernel.json"
+    echo "built $target/$kernel (ttir)"
+  else
+    echo "skipped $target/$kernel (ttir): $(grep -m1 error "$out/tritium-ttir/$target/$kernel.log")"
+  fi
+  rm -rf "$tmp"
+  if python3 -c "import triton" 2>/dev/null \
+       && python3 bench/upstream_ptx.py "$ttir" "$target" "$out/upstream/$target/$kernel"; then
+    tmp=$(mktemp -d)
+    if "$TRITIUM" compile "$out/upstream/$target/$kernel.ttgir" -o "$tmp" 2> "$out/tritium/$target/$kernel.log"; then
+      cp "$tmp"/*.ptx "$out/tritium/$target/$kernel.ptx"; cp "$tmp"/*.json "$out/tritium/$target/$kernel.json"
+      echo "built $target/$kernel"
+    else
+      echo "skipped $target/$kernel: $(grep -m1 error "$out/tritium/$target/$kernel.log")"
+    fi
+    rm -rf "$tmp"
+  else
+    echo "no upstream PTX for $target/$kernel"
   fi
 done

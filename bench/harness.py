@@ -34,6 +34,8 @@ def _load_fixture_kernels(module_name, *path):
 TK = _load_fixture_kernels("tma_kernels", "tma", "kernels.py")
 # The Hopper kernels of the corpus: persistent TMA matmuls, warp-specialized matmuls, TMA attention.
 HC = _load_fixture_kernels("hopper_cases", "corpus", "hopper_cases.py")
+# The big-tile kernels (masked_fill, masked_axpy, fill_constant) whose TTIR bench/large_tiles holds.
+LT = _load_fixture_kernels("large_tiles", os.pardir, os.pardir, "bench", "large_tiles", "gen.py")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -562,6 +564,31 @@ def case_list(small=False):
                   lambda: attention_tma(4, 16, dim(4096, 512), 128, True)))
     cases.append(("attn_fwd_tma_d128_causal", "attn_fwd_tma_d128_causal", f"B4 H32 S{dim(4096, 1024)} D128 causal",
                   lambda: attention_tma(4, 32, dim(4096, 1024), 128, True)))
+
+    # Big tiles (bench/large_tiles, 4 warps, up to 2,048 fp32 elements per thread; bundles from
+    # bench/build.sh): M x N not a multiple of the tile, so the edge tiles' masks are live.
+    def big_tile(kernel, bm, bn, m, n):
+        grid = (cdiv(m, bm), cdiv(n, bn))
+        constexprs = dict(BM=bm, BN=bn)
+        if kernel == "fill_constant":
+            y = torch.empty(m, n, device=dev)
+            return dict(args=[y, m, n, 2.5], out=[y], ref=[torch.full((m, n), 2.5, device=dev)], grid=grid,
+                        constexprs=constexprs, tol=(0, 0), bytes=4 * m * n, jit=LT.fill_constant)
+        x = torch.randn(m, n, device=dev)
+        if kernel == "masked_fill":
+            x[::7, ::5] = float("nan")
+            y = torch.empty_like(x)
+            return dict(args=[x, y, m, n, 2.5], out=[y], ref=[torch.where(torch.isnan(x), 2.5, x)], grid=grid,
+                        constexprs=constexprs, tol=(0, 0), bytes=2 * 4 * m * n, jit=LT.masked_fill)
+        y = torch.randn(m, n, device=dev); z = torch.empty_like(x)
+        return dict(args=[x, y, z, m, n, 1.5], out=[z], ref=[1.5 * x + y], grid=grid, constexprs=constexprs,
+                    tol=(1e-6, 1e-6), bytes=3 * 4 * m * n, jit=LT.masked_axpy)
+    size = dim(8176, 1008)
+    for kernel, bm, bn in [("masked_fill", 512, 512), ("masked_fill", 256, 512), ("masked_fill", 256, 256),
+                           ("masked_axpy", 512, 512), ("fill_constant", 512, 512)]:
+        name = f"{kernel}_{bm}x{bn}"
+        cases.append((name, name, f"{size}x{size}",
+                      lambda kernel=kernel, bm=bm, bn=bn: big_tile(kernel, bm, bn, size, size)))
     return cases
 
 

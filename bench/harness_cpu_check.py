@@ -1,5 +1,5 @@
 """CPU check of bench/harness.py (no GPU, no torch needed): torch and cuda-python stubbed with mocks, every
-matmul/attention case's make() runs (the library calls built and called on the stubs), a failing library call is
+matmul/attention/big-tile case's make() runs (the library calls built and called on the stubs), a failing library call is
 reported rather than raised, and the moonshot summary and the torch column are formatted from made-up rows.
 
     python3 bench/harness_cpu_check.py
@@ -81,8 +81,10 @@ print("cpu checks ok")
 
 # every make() on the stub: the code paths that build the library calls run
 failed = []
+big_tiles = ("masked_fill", "masked_axpy", "fill_constant")
+assert sum(name.startswith(big_tiles) for name, *_ in cases) == 5
 for name, kernel, shape, make in cases:
-    if not ("mat" in name or "attn" in name):
+    if not ("mat" in name or "attn" in name or name.startswith(big_tiles)):
         continue
     try:
         c = make()

@@ -47,14 +47,15 @@ pub fn lower_make_range<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> R
     let start = crate::int_attribute(&op, "start").unwrap_or(0);
     let layout = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let mut registers = Vec::with_capacity(layout.num_registers());
+    // The start is added even when it is 0, as upstream does, with an
+    // `llvm.add` (an `arith.addi` of 0 would fold away in the conversion to
+    // LLVM; LLVM's O3 folds it): the LLVM-dialect shape upstream's lit tests
+    // count adds in (Conversion/dedup-by-constancy.mlir).
+    let offset = l.b.i32_const(start);
+    let i32 = l.b.i32();
     for r in 0..layout.num_registers() {
         let coordinate = l.coordinate(&layout, r, 0);
-        registers.push(if start == 0 {
-            coordinate
-        } else {
-            let offset = l.b.i32_const(start);
-            l.b.add(coordinate, offset)
-        });
+        registers.push(l.b.op1("llvm.add", &[coordinate, offset], i32, &[]));
     }
     l.set_result(&op, 0, registers);
     Ok(())
