@@ -116,3 +116,33 @@ module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-wa
     tt.return
   }
 }
+
+// -----
+
+// fp8 operands into f32 (sm_89+): mma.sync m16n8k32, A and B each e4m3 or
+// e5m2. A K of 16, shallower than the instruction, is padded with zero bytes.
+#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#dot_a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#dot_b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: @fp8_mma
+  // CHECK-COUNT-2: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32
+  // CHECK-NOT: mma.sync
+  // CHECK-LABEL: @fp8_mma_shallow_k
+  // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i8) : i8
+  // CHECK: llvm.insertelement %[[ZERO]]
+  // CHECK-COUNT-2: mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32
+  // CHECK-NOT: mma.sync
+  tt.func public @fp8_mma(%a: tensor<16x32xf8E4M3FN, #dot_a>, %b: tensor<32x16xf8E5M2, #dot_b>, %out: tensor<16x16x!tt.ptr<f32>, #mma>) {
+    %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32, #mma>
+    %d = tt.dot %a, %b, %zero : tensor<16x32xf8E4M3FN, #dot_a> * tensor<32x16xf8E5M2, #dot_b> -> tensor<16x16xf32, #mma>
+    tt.store %out, %d : tensor<16x16x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+  tt.func public @fp8_mma_shallow_k(%a: tensor<16x16xf8E5M2, #dot_a>, %b: tensor<16x16xf8E5M2, #dot_b>, %out: tensor<16x16x!tt.ptr<f32>, #mma>) {
+    %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32, #mma>
+    %d = tt.dot %a, %b, %zero : tensor<16x16xf8E5M2, #dot_a> * tensor<16x16xf8E5M2, #dot_b> -> tensor<16x16xf32, #mma>
+    tt.store %out, %d : tensor<16x16x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
