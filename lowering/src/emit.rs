@@ -277,11 +277,14 @@ impl<'c> Lowering<'c> {
     /// constants, hoisted values and thread coordinates are made inside it,
     /// from `ids` (the thread and warp ids relative to the partition's first
     /// warp) and a shared-memory base of its own, over `num_warps` warps.
+    /// Without `first_warp` (no `warpGroupStartIds` yet) the block may not
+    /// use thread or warp ids, as upstream's lowering asks for them only
+    /// where an op needs them: the error says so when one does.
     pub fn lower_isolated_block(
         &mut self,
         block: &melior::ir::BlockRef<'c, '_>,
         into: BlockHandle,
-        first_warp: i64,
+        first_warp: Option<i64>,
         num_warps: u32,
     ) -> Result<()> {
         let i32 = self.b.i32();
@@ -297,7 +300,7 @@ impl<'c> Lowering<'c> {
 
         self.b.cursor = Cursor::Before(anchor);
         let absolute = self.b.special_register("tid.x");
-        let offset = self.b.i32_const(first_warp * i64::from(self.threads_per_warp));
+        let offset = self.b.i32_const(first_warp.unwrap_or(0) * i64::from(self.threads_per_warp));
         let tid = self.b.binary("arith.subi", absolute, offset);
         let (lane, warp) = lane_and_warp(&mut self.b, tid, self.threads_per_warp);
         let shared_type = self.b.ptr(3);
@@ -310,7 +313,17 @@ impl<'c> Lowering<'c> {
         );
         (self.tid, self.lane, self.warp, self.shared_base, self.num_warps) = (tid, lane, warp, shared_base, num_warps);
         self.b.cursor = Cursor::End(into);
-        let result = self.lower_top_level(block);
+        let mut result = self.lower_top_level(block);
+        if result.is_ok() && first_warp.is_none() && ids_are_used(tid, lane, warp) {
+            let message = "a partition uses thread or warp ids, which need warpGroupStartIds: \
+                           run tritongpu-allocate-warp-groups first";
+            // At the ttg.warp_specialize (the block's region holder is its
+            // partitions op).
+            result = Err(match block.parent_operation().and_then(|holder| holder.parent_operation()) {
+                Some(warp_specialize) => LowerError::at(&warp_specialize, message),
+                None => LowerError::at_location(self.b.location, message),
+            });
+        }
 
         self.b.cursor = saved_cursor;
         self.b.constant_anchor = saved_anchor;
@@ -535,6 +548,23 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
         global_scratch_align,
     };
     Ok(Kernel { op: kernel, function_type, info })
+}
+
+/// Whether anything but [`lane_and_warp`]'s own ops uses the ids it made
+/// from `tid`.
+fn ids_are_used(tid: V, lane: V, warp: V) -> bool {
+    use tritium_dialects::ir::{defining_op, has_uses, users};
+    let value = crate::builder::value;
+    if has_uses(value(lane)) || has_uses(value(warp)) {
+        return true;
+    }
+    let raw = |op: Option<OperationRef>| op.map(|op| op.to_raw().ptr);
+    let (lane_op, warp_op) = (raw(defining_op(value(lane))), raw(defining_op(value(warp))));
+    users(value(tid)).iter().any(|user| {
+        let only_warp =
+            |r: melior::ir::operation::OperationResult| users(r.into()).iter().all(|u| Some(u.to_raw().ptr) == warp_op);
+        Some(user.to_raw().ptr) != lane_op && !(user.result_count() > 0 && user.results().all(only_warp))
+    })
 }
 
 /// The lane and warp ids of thread `tid` in warps of `threads_per_warp` (a
