@@ -232,3 +232,44 @@ pub fn lower_call<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<
     }
     Ok(())
 }
+
+/// `builtin.unrealized_conversion_cast` between a value the lowering holds
+/// as registers (a tensor, a shared-memory descriptor) and the LLVM type
+/// upstream's type converter gives it (its ABI form, above): upstream's
+/// tests hand tensors to llvm ops, and take them from llvm values, through
+/// such casts, which its conversion framework then folds away. A cast
+/// between a scalar and its register type passes the register on.
+pub fn lower_unrealized_cast<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    if op.operand_count() != 1 || op.result_count() != 1 {
+        return Err(LowerError::at(&op, "only casts of one value to one value are supported"));
+    }
+    let from = op.operand_at(0).unwrap().r#type();
+    let to = op.result_at(0).unwrap().r#type();
+    let registers = l.operand(&op, 0)?;
+    let held_as_registers = |ty: Type| ty.is_ranked_tensor() || types::MemDesc::of(ty).is_some();
+    let mismatch = |expected: Type| {
+        LowerError::at(&op, format!("casts {from} to {to}, but the lowering passes {from} as {expected}"))
+    };
+    let result = match (held_as_registers(from), held_as_registers(to)) {
+        (true, false) => {
+            let abi = abi_type(&l.b, &op, from)?;
+            if abi != to {
+                return Err(mismatch(abi));
+            }
+            vec![to_abi(&mut l.b, &op, from, &registers)?]
+        }
+        (false, true) => {
+            let abi = abi_type(&l.b, &op, to)?;
+            if registers.len() != 1 || crate::builder::type_of(registers[0]) != abi {
+                return Err(LowerError::at(&op, format!("casts {from} to {to}, which the lowering passes as {abi}")));
+            }
+            from_abi(&l.b, &op, to, registers[0])?
+        }
+        (true, true) if from == to => registers,
+        (false, false) if registers.len() == 1 && crate::builder::type_of(registers[0]) == to => registers,
+        (false, false) => return Err(mismatch(crate::builder::type_of(registers[0]))),
+        (true, true) => return Err(LowerError::at(&op, format!("casts {from} to another layout or type ({to})"))),
+    };
+    l.set_result(&op, 0, result);
+    Ok(())
+}

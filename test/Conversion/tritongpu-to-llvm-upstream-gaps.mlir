@@ -146,3 +146,28 @@ module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-wa
     tt.return
   }
 }
+
+// -----
+
+// builtin.unrealized_conversion_cast between a tensor and the struct of its
+// registers (how upstream's tests hand tensors to llvm ops): the struct is
+// built from, or taken apart into, the registers.
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: @tensor_casts
+  // CHECK: %[[A:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(i32, i32)>
+  // CHECK: %[[B:.*]] = llvm.extractvalue %{{.*}}[1] : !llvm.struct<(i32, i32)>
+  // CHECK: %[[S:.*]] = llvm.add %[[A]], %[[A]] : i32
+  // CHECK: %[[T:.*]] = llvm.add %[[B]], %[[B]] : i32
+  // CHECK: %[[U:.*]] = llvm.mlir.undef : !llvm.struct<(i32, i32)>
+  // CHECK: %[[V:.*]] = llvm.insertvalue %[[S]], %[[U]][0]
+  // CHECK: %[[W:.*]] = llvm.insertvalue %[[T]], %[[V]][1]
+  // CHECK: llvm.store volatile %[[W]], %{{.*}} : !llvm.struct<(i32, i32)>, !llvm.ptr
+  tt.func public @tensor_casts(%in: !llvm.struct<(i32, i32)>, %ptr: !llvm.ptr) {
+    %x = builtin.unrealized_conversion_cast %in : !llvm.struct<(i32, i32)> to tensor<64xi32, #blocked>
+    %y = arith.addi %x, %x : tensor<64xi32, #blocked>
+    %z = builtin.unrealized_conversion_cast %y : tensor<64xi32, #blocked> to !llvm.struct<(i32, i32)>
+    llvm.store volatile %z, %ptr : !llvm.struct<(i32, i32)>, !llvm.ptr
+    tt.return
+  }
+}
