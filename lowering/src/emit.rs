@@ -325,6 +325,9 @@ impl<'c> Lowering<'c> {
             });
         }
 
+        if result.is_ok() {
+            erase_unused_ids(&[lane, warp, tid, shared_base]);
+        }
         self.b.cursor = saved_cursor;
         self.b.constant_anchor = saved_anchor;
         self.b.swap_constants(saved_constants);
@@ -548,6 +551,41 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
         global_scratch_align,
     };
     Ok(Kernel { op: kernel, function_type, info })
+}
+
+/// Erases the ops that made `values` (the thread, lane and warp ids and
+/// the shared-memory base a function or partition starts with) where
+/// nothing uses them, and then what made their operands, down to the
+/// special-register read. Only for values whose builder is done: constants
+/// erased here may be in its cache.
+fn erase_unused_ids(values: &[V]) {
+    use tritium_dialects::ir::{defining_op, erase, has_uses};
+    let mut work: Vec<V> = values.to_vec();
+    while let Some(v) = work.pop() {
+        let value = crate::builder::value(v);
+        // Values listed twice (or shared by two ids) are seen once.
+        let Some(op) = defining_op(value) else { continue };
+        if has_uses(value) || op.result_count() != 1 {
+            continue;
+        }
+        let name = crate::ops::name_of(&op);
+        let id_op = matches!(
+            name.as_str(),
+            "nvvm.read.ptx.sreg.tid.x"
+                | "arith.andi"
+                | "arith.shrui"
+                | "arith.subi"
+                | "nvvm.shfl.sync"
+                | "arith.constant"
+                | "llvm.mlir.addressof"
+        );
+        if !id_op {
+            continue;
+        }
+        let operands: Vec<V> = op.operands().map(|o| o.to_raw()).collect();
+        erase(op);
+        work.extend(operands);
+    }
 }
 
 /// Whether anything but [`lane_and_warp`]'s own ops uses the ids it made
@@ -909,6 +947,13 @@ fn lower_function<'c>(
             None,
         );
     }
+    // Tensor arguments arrive as structs of their registers (taken apart
+    // first, as upstream's lowering does).
+    let mut arguments = Vec::new();
+    for i in 0..entry.argument_count() {
+        let ty = entry.argument(i).unwrap().r#type();
+        arguments.push(function_abi::from_abi(&b, &function_op, ty, parameter(i))?);
+    }
     let tid = b.special_register("tid.x");
     let (lane, warp) = lane_and_warp(&mut b, tid, threads_per_warp);
     let (shared_base, scratch) = if kernel {
@@ -921,12 +966,6 @@ fn lower_function<'c>(
         let base = parameter(user_parameters);
         (base, Some((parameter(user_parameters + 1), parameter(user_parameters + 2))))
     };
-    // Tensor arguments arrive as structs of their registers.
-    let mut arguments = Vec::new();
-    for i in 0..entry.argument_count() {
-        let ty = entry.argument(i).unwrap().r#type();
-        arguments.push(function_abi::from_abi(&b, &function_op, ty, parameter(i))?);
-    }
     b.cursor = Cursor::End(body_block.to_raw());
     let mut lowering = Lowering {
         b,
@@ -988,6 +1027,9 @@ fn lower_function<'c>(
         lowering.b.cursor = Cursor::End(lowered_blocks[index].0);
         lowering.lower_top_level(&unsafe { melior::ir::BlockRef::from_raw(block) })?;
     }
+    // The ids no op asked for go (an unused warp-id shuffle would stay to
+    // the PTX), as upstream makes them only where they are used.
+    erase_unused_ids(&[lowering.lane, lowering.warp, lowering.tid, lowering.shared_base]);
     // The tt.func is replaced by the llvm.func.
     tritium_dialects::ir::erase(function_op);
     Ok(lowering)
