@@ -1030,6 +1030,10 @@ fn lower_function<'c>(
     // The ids no op asked for go (an unused warp-id shuffle would stay to
     // the PTX), as upstream makes them only where they are used.
     erase_unused_ids(&[lowering.lane, lowering.warp, lowering.tid, lowering.shared_base]);
+    // The body block joins the prologue (only the prologue's branch leads
+    // to it): one entry block, as upstream's lowering makes.
+    tritium_dialects::ir::erase(unsafe { OperationRef::from_raw(branch.to_raw()) });
+    tritium_dialects::ir::merge_block_into(body_block, prologue_block);
     // The tt.func is replaced by the llvm.func.
     tritium_dialects::ir::erase(function_op);
     Ok(lowering)
