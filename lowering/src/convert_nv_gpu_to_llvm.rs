@@ -1,8 +1,10 @@
 //! `convert-nv-gpu-to-llvm` (upstream's flag): lowers the `nvg` ops that
 //! upstream's TTGIR lowering leaves in the LLVM dialect to NVVM ops and
-//! inline PTX. Tritium's own lowering goes straight to NVVM and never makes
-//! these ops; this pass reads what upstream's lowering produces (and its
-//! tests), with the same PTX Tritium's lowering writes for the same work:
+//! inline PTX. Tritium's own lowering goes straight to NVVM and makes only
+//! `nvg.ld_acquire` (as upstream's does; the compile pipeline runs this pass
+//! after it); this pass also reads the rest of what upstream's lowering
+//! produces (and its tests), with the same PTX Tritium's lowering writes for
+//! the same work:
 //!
 //! - `nvg.cluster_id`: the CTA's rank in its cluster (`cluster.ctarank`).
 //! - `nvg.warp_id`: `tid.x / 32` made uniform by a shuffle from lane 0,
@@ -11,7 +13,8 @@
 //! - `nvg.wgmma`: one `wgmma.mma_async`, the accumulator tied to the result.
 //! - `nvg.wgmma_wait_group`: `wgmma.wait_group`, passing the registers of
 //!   its struct through the asm so that their later uses wait for it.
-//! - `nvg.ld_acquire`: a (predicated) `ld.global.<scope>.<sem>`.
+//! - `nvg.ld_acquire`: a (predicated) `ld.global.<scope>.<sem>`, zero where
+//!   it is predicated off (the lowering makes it for atomic adds of zero).
 //!
 //! `nvg.tensor_memory_base` (Blackwell's tensor memory) is refused with a
 //! diagnostic: Tritium targets sm_80 and sm_90 only.
@@ -305,6 +308,7 @@ fn load_acquire<'c>(b: &Builder<'c>, op: &OperationRef<'c, '_>) -> Result<V, Pas
     let class = match bits {
         64 => "l",
         32 => "r",
+        16 => "h",
         _ => "c",
     };
     // Enum values of nvg's MemSemantic and MemSyncScope.
@@ -321,7 +325,9 @@ fn load_acquire<'c>(b: &Builder<'c>, op: &OperationRef<'c, '_>) -> Result<V, Pas
     };
     let mask = (op.operand_count() > 1).then(|| op.operand_at(1).unwrap().to_raw());
     let predicate = if mask.is_some() { "@$2 " } else { "" };
-    let asm = format!("{predicate}ld.global.{scope}.{semantic}.b{bits} $0, [ $1 + 0 ];");
+    // The result starts at zero, so that a thread whose load is predicated
+    // off reads 0 (upstream's PTXBuilder operand with `init`).
+    let asm = format!("mov.u{bits} $0, 0x0;\n\t{predicate}ld.global.{scope}.{semantic}.b{bits} $0, [ $1 + 0 ];");
     let mut constraints = format!("={class},l");
     let mut operands = vec![op.operand_at(0).unwrap().to_raw()];
     if let Some(mask) = mask {

@@ -44,11 +44,15 @@ pub static PASS: PassDefinition = PassDefinition {
             kind: OptionKind::Bool,
             default: "true",
         },
+        // Off by default: upstream's pass leaves fusion to the backend's
+        // options (enable_fp_fusion), so its output, and this pass's unless
+        // asked, has no `contract` flags. `tritium compile` passes the
+        // compile option (on unless --no-fp-fusion).
         PassOption {
             name: "fp-fusion",
-            description: "Multiplies and adds may fuse into fma (upstream's enable_fp_fusion)",
+            description: "Multiplies and adds may fuse into fma (upstream's enable_fp_fusion; tritium compile turns it on)",
             kind: OptionKind::Bool,
-            default: "true",
+            default: "false",
         },
         PassOption {
             name: "reflect-ftz",

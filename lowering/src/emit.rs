@@ -277,11 +277,14 @@ impl<'c> Lowering<'c> {
     /// constants, hoisted values and thread coordinates are made inside it,
     /// from `ids` (the thread and warp ids relative to the partition's first
     /// warp) and a shared-memory base of its own, over `num_warps` warps.
+    /// Without `first_warp` (no `warpGroupStartIds` yet) the block may not
+    /// use thread or warp ids, as upstream's lowering asks for them only
+    /// where an op needs them: the error says so when one does.
     pub fn lower_isolated_block(
         &mut self,
         block: &melior::ir::BlockRef<'c, '_>,
         into: BlockHandle,
-        first_warp: i64,
+        first_warp: Option<i64>,
         num_warps: u32,
     ) -> Result<()> {
         let i32 = self.b.i32();
@@ -297,7 +300,7 @@ impl<'c> Lowering<'c> {
 
         self.b.cursor = Cursor::Before(anchor);
         let absolute = self.b.special_register("tid.x");
-        let offset = self.b.i32_const(first_warp * i64::from(self.threads_per_warp));
+        let offset = self.b.i32_const(first_warp.unwrap_or(0) * i64::from(self.threads_per_warp));
         let tid = self.b.binary("arith.subi", absolute, offset);
         let (lane, warp) = lane_and_warp(&mut self.b, tid, self.threads_per_warp);
         let shared_type = self.b.ptr(3);
@@ -310,8 +313,21 @@ impl<'c> Lowering<'c> {
         );
         (self.tid, self.lane, self.warp, self.shared_base, self.num_warps) = (tid, lane, warp, shared_base, num_warps);
         self.b.cursor = Cursor::End(into);
-        let result = self.lower_top_level(block);
+        let mut result = self.lower_top_level(block);
+        if result.is_ok() && first_warp.is_none() && ids_are_used(tid, lane, warp) {
+            let message = "a partition uses thread or warp ids, which need warpGroupStartIds: \
+                           run tritongpu-allocate-warp-groups first";
+            // At the ttg.warp_specialize (the block's region holder is its
+            // partitions op).
+            result = Err(match block.parent_operation().and_then(|holder| holder.parent_operation()) {
+                Some(warp_specialize) => LowerError::at(&warp_specialize, message),
+                None => LowerError::at_location(self.b.location, message),
+            });
+        }
 
+        if result.is_ok() {
+            erase_unused_ids(&[lane, warp, tid, shared_base]);
+        }
         self.b.cursor = saved_cursor;
         self.b.constant_anchor = saved_anchor;
         self.b.swap_constants(saved_constants);
@@ -535,6 +551,58 @@ pub fn find_kernel<'c, 'a>(module: &'a melior::ir::Module<'c>, scratch_parameter
         global_scratch_align,
     };
     Ok(Kernel { op: kernel, function_type, info })
+}
+
+/// Erases the ops that made `values` (the thread, lane and warp ids and
+/// the shared-memory base a function or partition starts with) where
+/// nothing uses them, and then what made their operands, down to the
+/// special-register read. Only for values whose builder is done: constants
+/// erased here may be in its cache.
+fn erase_unused_ids(values: &[V]) {
+    use tritium_dialects::ir::{defining_op, erase, has_uses};
+    let mut work: Vec<V> = values.to_vec();
+    while let Some(v) = work.pop() {
+        let value = crate::builder::value(v);
+        // Values listed twice (or shared by two ids) are seen once.
+        let Some(op) = defining_op(value) else { continue };
+        if has_uses(value) || op.result_count() != 1 {
+            continue;
+        }
+        let name = crate::ops::name_of(&op);
+        let id_op = matches!(
+            name.as_str(),
+            "nvvm.read.ptx.sreg.tid.x"
+                | "arith.andi"
+                | "arith.shrui"
+                | "arith.subi"
+                | "nvvm.shfl.sync"
+                | "arith.constant"
+                | "llvm.mlir.addressof"
+        );
+        if !id_op {
+            continue;
+        }
+        let operands: Vec<V> = op.operands().map(|o| o.to_raw()).collect();
+        erase(op);
+        work.extend(operands);
+    }
+}
+
+/// Whether anything but [`lane_and_warp`]'s own ops uses the ids it made
+/// from `tid`.
+fn ids_are_used(tid: V, lane: V, warp: V) -> bool {
+    use tritium_dialects::ir::{defining_op, has_uses, users};
+    let value = crate::builder::value;
+    if has_uses(value(lane)) || has_uses(value(warp)) {
+        return true;
+    }
+    let raw = |op: Option<OperationRef>| op.map(|op| op.to_raw().ptr);
+    let (lane_op, warp_op) = (raw(defining_op(value(lane))), raw(defining_op(value(warp))));
+    users(value(tid)).iter().any(|user| {
+        let only_warp =
+            |r: melior::ir::operation::OperationResult| users(r.into()).iter().all(|u| Some(u.to_raw().ptr) == warp_op);
+        Some(user.to_raw().ptr) != lane_op && !(user.result_count() > 0 && user.results().all(only_warp))
+    })
 }
 
 /// The lane and warp ids of thread `tid` in warps of `threads_per_warp` (a
@@ -879,6 +947,13 @@ fn lower_function<'c>(
             None,
         );
     }
+    // Tensor arguments arrive as structs of their registers (taken apart
+    // first, as upstream's lowering does).
+    let mut arguments = Vec::new();
+    for i in 0..entry.argument_count() {
+        let ty = entry.argument(i).unwrap().r#type();
+        arguments.push(function_abi::from_abi(&b, &function_op, ty, parameter(i))?);
+    }
     let tid = b.special_register("tid.x");
     let (lane, warp) = lane_and_warp(&mut b, tid, threads_per_warp);
     let (shared_base, scratch) = if kernel {
@@ -891,12 +966,6 @@ fn lower_function<'c>(
         let base = parameter(user_parameters);
         (base, Some((parameter(user_parameters + 1), parameter(user_parameters + 2))))
     };
-    // Tensor arguments arrive as structs of their registers.
-    let mut arguments = Vec::new();
-    for i in 0..entry.argument_count() {
-        let ty = entry.argument(i).unwrap().r#type();
-        arguments.push(function_abi::from_abi(&b, &function_op, ty, parameter(i))?);
-    }
     b.cursor = Cursor::End(body_block.to_raw());
     let mut lowering = Lowering {
         b,
@@ -958,6 +1027,13 @@ fn lower_function<'c>(
         lowering.b.cursor = Cursor::End(lowered_blocks[index].0);
         lowering.lower_top_level(&unsafe { melior::ir::BlockRef::from_raw(block) })?;
     }
+    // The ids no op asked for go (an unused warp-id shuffle would stay to
+    // the PTX), as upstream makes them only where they are used.
+    erase_unused_ids(&[lowering.lane, lowering.warp, lowering.tid, lowering.shared_base]);
+    // The body block joins the prologue (only the prologue's branch leads
+    // to it): one entry block, as upstream's lowering makes.
+    tritium_dialects::ir::erase(unsafe { OperationRef::from_raw(branch.to_raw()) });
+    tritium_dialects::ir::merge_block_into(body_block, prologue_block);
     // The tt.func is replaced by the llvm.func.
     tritium_dialects::ir::erase(function_op);
     Ok(lowering)

@@ -232,3 +232,80 @@ pub fn lower_call<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<
     }
     Ok(())
 }
+
+/// `builtin.unrealized_conversion_cast` between a value the lowering holds
+/// as registers (a tensor, a shared-memory descriptor) and the LLVM type
+/// upstream's type converter gives it (its ABI form, above): upstream's
+/// tests hand tensors to llvm ops, and take them from llvm values, through
+/// such casts, which its conversion framework then folds away. A cast
+/// between a scalar and its register type passes the register on.
+pub fn lower_unrealized_cast<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    if op.operand_count() != 1 || op.result_count() != 1 {
+        return Err(LowerError::at(&op, "only casts of one value to one value are supported"));
+    }
+    let from = op.operand_at(0).unwrap().r#type();
+    let to = op.result_at(0).unwrap().r#type();
+    let registers = l.operand(&op, 0)?;
+    let held_as_registers = |ty: Type| ty.is_ranked_tensor() || types::MemDesc::of(ty).is_some();
+    let mismatch = |expected: Type| {
+        LowerError::at(&op, format!("casts {from} to {to}, but the lowering passes {from} as {expected}"))
+    };
+    let result = match (held_as_registers(from), held_as_registers(to)) {
+        (true, false) => {
+            let abi = abi_type(&l.b, &op, from)?;
+            if abi != to {
+                return Err(mismatch(abi));
+            }
+            vec![to_abi(&mut l.b, &op, from, &registers)?]
+        }
+        (false, true) => {
+            let abi = abi_type(&l.b, &op, to)?;
+            if registers.len() != 1 || crate::builder::type_of(registers[0]) != abi {
+                return Err(LowerError::at(&op, format!("casts {from} to {to}, which the lowering passes as {abi}")));
+            }
+            from_abi(&l.b, &op, to, registers[0])?
+        }
+        (true, true) if from == to => registers,
+        (false, false) if registers.len() == 1 && crate::builder::type_of(registers[0]) == to => registers,
+        (false, false) => return Err(mismatch(crate::builder::type_of(registers[0]))),
+        (true, true) => return Err(LowerError::at(&op, format!("casts {from} to another layout or type ({to})"))),
+    };
+    l.set_result(&op, 0, result);
+    Ok(())
+}
+
+/// An op of a dialect nobody registered (only with
+/// `-allow-unregistered-dialect`, as in upstream's tests, where such ops
+/// stand for "some use"): kept, with each operand cast back to its type from
+/// its lowered value and each result cast to its lowered form, which is what
+/// upstream's partial conversion leaves around an op it has no pattern for.
+pub fn keep_unregistered<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    if op.region_count() != 0 {
+        return Err(LowerError::at(&op, "unregistered ops with regions are not supported"));
+    }
+    const CAST: &str = "builtin.unrealized_conversion_cast";
+    let mut operands = Vec::new();
+    for i in 0..op.operand_count() {
+        let ty = op.operand_at(i).unwrap().r#type();
+        let registers = l.operand(&op, i)?;
+        let lowered = to_abi(&mut l.b, &op, ty, &registers)?;
+        operands.push(if crate::builder::type_of(lowered) == ty {
+            lowered
+        } else {
+            l.b.op1(CAST, &[lowered], ty, &[])
+        });
+    }
+    let copy = l.b.insert(tritium_dialects::ir::clone_op(&op), l.b.cursor);
+    for (i, v) in operands.iter().enumerate() {
+        tritium_dialects::ir::set_operand(&copy, i, crate::builder::value(*v));
+    }
+    for i in 0..op.result_count() {
+        let ty = op.result_at(i).unwrap().r#type();
+        let result = copy.result_at(i).unwrap().to_raw();
+        let abi = abi_type(&l.b, &op, ty)?;
+        let lowered = if abi == ty { result } else { l.b.op1(CAST, &[result], abi, &[]) };
+        let registers = from_abi(&l.b, &op, ty, lowered)?;
+        l.set_result(&op, i, registers);
+    }
+    Ok(())
+}

@@ -110,10 +110,12 @@ pub fn apply_linear(b: &mut Builder, id: V, values: &[u32]) -> V {
                 b.shl(masked, s)
             }
         } else {
+            // Masked first, as upstream's applyLinearLayout: the `id & mask`
+            // is then the same value as a test of those bits elsewhere.
+            let m = b.i32_const(mask as i64);
+            let masked = b.and(id, m);
             let s = b.i32_const(-shift);
-            let moved = b.lshr(id, s);
-            let m = b.i32_const((mask >> -shift) as i64);
-            b.and(moved, m)
+            b.lshr(masked, s)
         };
         let bits = if shift >= 0 { mask << shift } else { mask >> -shift };
         acc = Some(match acc {

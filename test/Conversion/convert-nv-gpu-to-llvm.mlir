@@ -66,7 +66,7 @@ llvm.func @mma(%desc: i64, %a: !a_regs, %acc: !acc, %use: i1) -> !acc {
 // -----
 
 // CHECK-LABEL: @acquire
-// CHECK: "@$2 ld.global.gpu.acquire.b32 $0, [ $1 + 0 ];", "=r,l,b"
+// CHECK: "mov.u32 $0, 0x0;\0A\09@$2 ld.global.gpu.acquire.b32 $0, [ $1 + 0 ];", "=r,l,b"
 // CHECK: llvm.bitcast %{{.*}} : i32 to f32
 llvm.func @acquire(%p: !llvm.ptr<1>, %mask: i1) -> f32 {
   %0 = nvg.ld_acquire acquire, gpu, %p, %mask : (!llvm.ptr<1>) -> f32

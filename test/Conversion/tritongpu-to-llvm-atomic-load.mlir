@@ -1,9 +1,15 @@
-// RUN: tt-opt %s --allocate-shared-memory-nv='compute-capability=90' --convert-triton-gpu-to-llvm | FileCheck %s
+// RUN: tt-opt %s --allocate-shared-memory-nv='compute-capability=90' --convert-triton-gpu-to-llvm --convert-nv-gpu-to-llvm | FileCheck %s
+// RUN: tt-opt %s --allocate-shared-memory-nv='compute-capability=90' --convert-triton-gpu-to-llvm | FileCheck %s --check-prefix=NVG
 
 // A scalar atomic add of zero with relaxed or acquire ordering only reads:
 // it becomes a load with that ordering and scope (upstream's promotion to
 // ld.acquire); with release semantics, or adding anything else, it stays an
-// atomic.
+// atomic. The lowering makes the load an nvg.ld_acquire, as upstream's does;
+// convert-nv-gpu-to-llvm makes it PTX.
+// NVG-LABEL: llvm.func @poll
+// NVG: nvg.ld_acquire acquire, gpu
+// NVG: nvg.ld_acquire relaxed, sys
+// NVG-NOT: nvg.ld_acquire
 // CHECK-LABEL: llvm.func @poll
 // CHECK: "mov.u32 $0, 0x0;\0A\09@$2 ld.global.gpu.acquire.b32 $0, [ $1 + 0 ];", "=r,l,b"
 // CHECK: "mov.u32 $0, 0x0;\0A\09@$2 ld.global.sys.relaxed.b32 $0, [ $1 + 0 ];", "=r,l,b"

@@ -9,7 +9,6 @@
 // its neighbour. Two f16 rows 0/1 share a register (register bit 0 stays).
 // CHECK: ttg.shared = 0 : i32
 // CHECK-LABEL: llvm.func @exchange_one_bit
-// CHECK: ^bb1:
 // CHECK-NOT: llvm.store
 // CHECK: %[[LOW:.+]] = llvm.bitcast %{{.+}} : vector<2xi16> to i32
 // CHECK: %[[HIGH:.+]] = llvm.bitcast %{{.+}} : vector<2xi16> to i32
@@ -39,7 +38,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // indexed shuffle per register, from the lane the inverse permutation names.
 // CHECK: ttg.shared = 0 : i32
 // CHECK-LABEL: llvm.func @permute_lanes
-// CHECK: ^bb1:
 // CHECK-COUNT-2: nvvm.shfl.sync idx
 // CHECK-NOT: nvvm.shfl.sync
 // CHECK: llvm.return
@@ -59,7 +57,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // the conversion goes through shared memory (a warp barrier between).
 // CHECK: ttg.shared = 512 : i32
 // CHECK-LABEL: llvm.func @two_exchanges
-// CHECK: ^bb1:
 // CHECK-NOT: nvvm.shfl.sync
 // CHECK: llvm.store
 // CHECK: nvvm.bar.warp.sync

@@ -116,3 +116,58 @@ module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-wa
     tt.return
   }
 }
+
+// -----
+
+// fp8 operands into f32 (sm_89+): mma.sync m16n8k32, A and B each e4m3 or
+// e5m2. A K of 16, shallower than the instruction, is padded with zero bytes.
+#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#dot_a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+#dot_b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 4}>
+module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: @fp8_mma
+  // CHECK-COUNT-2: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32
+  // CHECK-NOT: mma.sync
+  // CHECK-LABEL: @fp8_mma_shallow_k
+  // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i8) : i8
+  // CHECK: llvm.insertelement %[[ZERO]]
+  // CHECK-COUNT-2: mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32
+  // CHECK-NOT: mma.sync
+  tt.func public @fp8_mma(%a: tensor<16x32xf8E4M3FN, #dot_a>, %b: tensor<32x16xf8E5M2, #dot_b>, %out: tensor<16x16x!tt.ptr<f32>, #mma>) {
+    %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32, #mma>
+    %d = tt.dot %a, %b, %zero : tensor<16x32xf8E4M3FN, #dot_a> * tensor<32x16xf8E5M2, #dot_b> -> tensor<16x16xf32, #mma>
+    tt.store %out, %d : tensor<16x16x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+  tt.func public @fp8_mma_shallow_k(%a: tensor<16x16xf8E5M2, #dot_a>, %b: tensor<16x16xf8E5M2, #dot_b>, %out: tensor<16x16x!tt.ptr<f32>, #mma>) {
+    %zero = arith.constant dense<0.000000e+00> : tensor<16x16xf32, #mma>
+    %d = tt.dot %a, %b, %zero : tensor<16x16xf8E5M2, #dot_a> * tensor<16x16xf8E5M2, #dot_b> -> tensor<16x16xf32, #mma>
+    tt.store %out, %d : tensor<16x16x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// builtin.unrealized_conversion_cast between a tensor and the struct of its
+// registers (how upstream's tests hand tensors to llvm ops): the struct is
+// built from, or taken apart into, the registers.
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: @tensor_casts
+  // CHECK: %[[A:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(i32, i32)>
+  // CHECK: %[[B:.*]] = llvm.extractvalue %{{.*}}[1] : !llvm.struct<(i32, i32)>
+  // CHECK: %[[S:.*]] = llvm.add %[[A]], %[[A]] : i32
+  // CHECK: %[[T:.*]] = llvm.add %[[B]], %[[B]] : i32
+  // CHECK: %[[U:.*]] = llvm.mlir.undef : !llvm.struct<(i32, i32)>
+  // CHECK: %[[V:.*]] = llvm.insertvalue %[[S]], %[[U]][0]
+  // CHECK: %[[W:.*]] = llvm.insertvalue %[[T]], %[[V]][1]
+  // CHECK: llvm.store volatile %[[W]], %{{.*}} : !llvm.struct<(i32, i32)>, !llvm.ptr
+  tt.func public @tensor_casts(%in: !llvm.struct<(i32, i32)>, %ptr: !llvm.ptr) {
+    %x = builtin.unrealized_conversion_cast %in : !llvm.struct<(i32, i32)> to tensor<64xi32, #blocked>
+    %y = arith.addi %x, %x : tensor<64xi32, #blocked>
+    %z = builtin.unrealized_conversion_cast %y : tensor<64xi32, #blocked> to !llvm.struct<(i32, i32)>
+    llvm.store volatile %z, %ptr : !llvm.struct<(i32, i32)>, !llvm.ptr
+    tt.return
+  }
+}

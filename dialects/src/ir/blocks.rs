@@ -100,3 +100,18 @@ pub fn move_block_after(block: BlockRef, after: BlockRef) {
         mlir_sys::mlirRegionInsertOwnedBlockAfter(region.to_raw(), after.to_raw(), block.to_raw());
     }
 }
+
+/// Moves the ops of `from` to the end of `into` (after its last op), then
+/// erases `from`, which must have no arguments and no predecessors left.
+pub fn merge_block_into(from: BlockRef, into: BlockRef) {
+    assert_eq!(from.argument_count(), 0, "a merged block has no arguments");
+    for op in block_ops(&from) {
+        super::move_to_end(&op, &into);
+    }
+    // SAFETY: the block is live, empty and unreferenced; once detached its
+    // region no longer owns it, so destroying it frees it once.
+    unsafe {
+        mlir_sys::mlirBlockDetach(from.to_raw());
+        mlir_sys::mlirBlockDestroy(from.to_raw());
+    }
+}

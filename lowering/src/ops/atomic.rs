@@ -218,11 +218,19 @@ fn rmw<'c>(
     let text = element.to_string();
     if layout.is_none() && adds_zero(op, kind, sem) {
         // Adding zero changes nothing: a load with the atomic's ordering
-        // reads the same value without writing (upstream's promotion to
-        // nvg.ld_acquire, `ld.global.<scope>.<sem>.b<N>`).
+        // reads the same value without writing. As upstream, an
+        // `nvg.ld_acquire` (convert-nv-gpu-to-llvm makes it the predicated
+        // `ld.global.<scope>.<sem>.b<N>`), with the atomic's own semantic
+        // and scope attributes (nvg numbers them as tt does).
         let predicate = and_predicates(l, owner, masks.as_ref().map(|m| m[0]));
-        let instruction = format!("ld.global.{scope}.{sem}.b{bits}");
-        return Ok(vec![single(l, op, &instruction, bits, element, pointers[0], &[], predicate)?]);
+        let mut operands = vec![pointers[0]];
+        operands.extend(predicate);
+        let mut attributes = Vec::new();
+        for name in ["sem", "scope"] {
+            let attribute = op.attribute(name).map_err(|_| LowerError::at(op, format!("has no {name}")))?;
+            attributes.push((name, attribute));
+        }
+        return Ok(vec![l.b.op1("nvg.ld_acquire", &operands, element, &attributes)]);
     }
     if kind == Rmw::FAdd && text == "bf16" && l.target.capability < 90 {
         return rmw_by_llvm(l, sem, scope, &pointers, &values, masks.as_deref(), owner, layout);

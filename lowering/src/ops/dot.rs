@@ -2,7 +2,7 @@
 //! holds, for each accumulator element it owns, the whole row of A and column
 //! of B it needs, so the dot is a chain of fused multiply-adds per register.
 //! With an Ampere nvidia_mma accumulator (sm_80) it is mma.sync: m16n8k16 of
-//! f16/bf16, m16n8k32 of i8 and m16n8k8 of tf32, which differ only in how
+//! f16/bf16, m16n8k32 of i8 or fp8 and m16n8k8 of tf32, which differ only in how
 //! many operand elements share a 32-bit register; f64 is m16n8k16 on sm_90
 //! and four pairs of m8n8k4 per 16-deep K tile before.
 use crate::{
@@ -106,6 +106,8 @@ fn fma_dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &Tensor
 /// for tf32). K is 8 words deep, so k = 8 * elements_per_word.
 struct MmaSync {
     operand: &'static str,
+    /// B's PTX type where it differs from A's (fp8: e4m3 by e5m2 and back).
+    b_operand: &'static str,
     accumulator: &'static str,
     elements_per_word: u32,
 }
@@ -113,8 +115,25 @@ struct MmaSync {
 impl MmaSync {
     /// The instruction for operands of `operand_type` accumulated in
     /// `accumulator_type`; f32 operands go through the tensor cores only as
-    /// tf32 (`input_precision` 0).
-    fn of(op: &OperationRef, operand_type: &str, accumulator_type: &str, input_precision: i64) -> Result<MmaSync> {
+    /// tf32 (`input_precision` 0). fp8 operands (held as bytes, so
+    /// `operand_type` is i8) are named by `fp8_types`, A's and B's PTX
+    /// types: m16n8k32 into f32, each operand e4m3 or e5m2 (the
+    /// instruction needs sm_89; upstream's accelerate-matmul upcasts fp8
+    /// below that, and its lowering, like this one, does not check).
+    fn of(
+        op: &OperationRef,
+        operand_type: &str,
+        accumulator_type: &str,
+        input_precision: i64,
+        fp8_types: Option<(&'static str, &'static str)>,
+    ) -> Result<MmaSync> {
+        if let Some((a, b)) = fp8_types {
+            if accumulator_type != "f32" {
+                let message = format!("mma.sync of fp8 operands accumulates in f32, not {accumulator_type}");
+                return Err(LowerError::at(op, message));
+            }
+            return Ok(MmaSync { operand: a, b_operand: b, accumulator: "f32", elements_per_word: 4 });
+        }
         let (operand, elements_per_word, accumulator) = match (operand_type, accumulator_type) {
             ("f16", "f32") => ("f16", 2, "f32"),
             ("f16", "f16") => ("f16", 2, "f16"),
@@ -131,12 +150,12 @@ impl MmaSync {
                     op,
                     format!(
                         "mma.sync of {operand} operands into {accumulator} is not supported yet \
-                         (f16/bf16 into f32, f16 into f16, f64, i8 into i32 and tf32 are)"
+                         (f16/bf16 into f32, f16 into f16, f64, i8 into i32, fp8 into f32 and tf32 are)"
                     ),
                 ));
             }
         };
-        Ok(MmaSync { operand, accumulator, elements_per_word })
+        Ok(MmaSync { operand, b_operand: operand, accumulator, elements_per_word })
     }
 
     fn k(&self) -> u32 {
@@ -154,15 +173,15 @@ impl MmaSync {
     /// saturate on overflow (`.satfinite`), as upstream's int8 dots do. An
     /// f16 accumulator is two f16x2 words (rows g and g + 8).
     fn asm(&self) -> String {
-        let (k, a, c) = (self.k(), self.operand, self.accumulator);
+        let (k, a, b, c) = (self.k(), self.operand, self.b_operand, self.accumulator);
         let saturate = if self.accumulator == "s32" { ".satfinite" } else { "" };
         if self.accumulator_words() == 2 {
             return format!(
-                "mma.sync.aligned.m16n8k{k}.row.col.{c}.{a}.{a}.{c} {{$0, $1}}, {{$2, $3, $4, $5}}, {{$6, $7}}, {{$8, $9}};"
+                "mma.sync.aligned.m16n8k{k}.row.col.{c}.{a}.{b}.{c} {{$0, $1}}, {{$2, $3, $4, $5}}, {{$6, $7}}, {{$8, $9}};"
             );
         }
         format!(
-            "mma.sync.aligned.m16n8k{k}.row.col{saturate}.{c}.{a}.{a}.{c} \
+            "mma.sync.aligned.m16n8k{k}.row.col{saturate}.{c}.{a}.{b}.{c} \
              {{$0, $1, $2, $3}}, {{$4, $5, $6, $7}}, {{$8, $9}}, {{$10, $11, $12, $13}};"
         )
     }
@@ -274,7 +293,15 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
         return Err(LowerError::at(&op, format!("mma.sync of {a_type} by {b_type} is not supported")));
     }
     let input_precision = crate::int_attribute(&op, "inputPrecision").unwrap_or(IEEE);
-    let mma = MmaSync::of(&op, &a_type, &type_of(c[0]).to_string(), input_precision)?;
+    let fp8_types = match (fp8_ptx_type(&op, 0)?, fp8_ptx_type(&op, 1)?) {
+        (Some(a), Some(b)) => Some((a, b)),
+        (None, None) => None,
+        _ => return Err(LowerError::at(&op, "mma.sync of fp8 by a non-fp8 operand is not supported")),
+    };
+    if fp8_types.is_some() && l.ptx_version < 84 {
+        return Err(LowerError::at(&op, "mma.sync of fp8 operands needs PTX 8.4 (ptx-version is lower)"));
+    }
+    let mma = MmaSync::of(&op, &a_type, &type_of(c[0]).to_string(), input_precision, fp8_types)?;
     let step = mma.elements_per_word;
     // The consecutive k a thread holds (the dot operand's kWidth): lane 1's k.
     let k_width = a_layout.lane_bases.first().map_or(0, |b| b[n]);
@@ -294,7 +321,10 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
     // f64: four slots of k per thread and instruction (m16n8k16, or four
     // pairs of m8n8k4), so a tile is twice as deep as the 32-bit words'.
     let k_tile = if mma.operand == "f64" { 16 * k_width } else { 8 * k_width };
-    if !k_size.is_multiple_of(k_tile) {
+    // A K shallower than one instruction (fp8 or i8 with K = 16 under
+    // m16n8k32) is padded with zeros, which add nothing to the sum.
+    let padded = k_size < k_tile && k_tile.is_multiple_of(k_size);
+    if !k_size.is_multiple_of(k_tile) && !padded {
         let message = format!("K must be a multiple of {k_tile} for mma.sync.m16n8k{} with kWidth {k_width}", mma.k());
         return Err(LowerError::at(&op, message));
     }
@@ -343,6 +373,9 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
                 let elements = (0..step)
                     .map(|i| {
                         let (dr, dk) = mma.a_element(k_width, part, word, i);
+                        if k0 + dk >= k_size {
+                            return Ok(zero_of(l, type_of(a[0])));
+                        }
                         lookup(&a_index, &at(&a_base, dr, dk, m, n)).map(|r| a[r])
                     })
                     .collect::<Result<Vec<V>>>()?;
@@ -352,6 +385,9 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
                 let elements = (0..step)
                     .map(|i| {
                         let k = mma.b_element(k_width, part, word, i);
+                        if k0 + k >= k_size {
+                            return Ok(zero_of(l, type_of(b[0])));
+                        }
                         lookup(&b_index, &at(&b_base, k, 0, m, n)).map(|r| b[r])
                     })
                     .collect::<Result<Vec<V>>>()?;
@@ -384,6 +420,34 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
     }
     l.set_result(&op, 0, result);
     Ok(())
+}
+
+/// A zero register of the integer or float type `ty`.
+fn zero_of<'c>(l: &mut Lowering<'c>, ty: melior::ir::Type<'c>) -> V {
+    if melior::ir::TypeLike::is_integer(&ty) {
+        return l.b.int(ty, 0);
+    }
+    let attribute = melior::ir::attribute::FloatAttribute::new(l.context(), ty, 0.0).into();
+    l.b.op1("llvm.mlir.constant", &[], ty, &[("value", attribute)])
+}
+
+/// The PTX type of operand `index` of a dot when its elements are fp8
+/// (e4m3 or e5m2, the two mma.sync takes); None for other element types.
+fn fp8_ptx_type(op: &OperationRef, index: usize) -> Result<Option<&'static str>> {
+    let ty = op.operand_at(index).map_err(|e| LowerError::at(op, e.to_string()))?.r#type();
+    let element = tritium_dialects::access::ranked_tensor(ty)
+        .map(|t| melior::ir::r#type::ShapedTypeLike::element(&t))
+        .unwrap_or(ty);
+    if !crate::ops::fp8::is_fp8(element) {
+        return Ok(None);
+    }
+    match element.to_string().as_str() {
+        "f8E4M3FN" => Ok(Some("e4m3")),
+        "f8E5M2" => Ok(Some("e5m2")),
+        other => {
+            Err(LowerError::at(op, format!("mma.sync takes fp8 as e4m3 (f8E4M3FN) or e5m2 (f8E5M2), not {other}")))
+        }
+    }
 }
 
 /// k of a thread's f64 operand slot `slot`, from its origin in the K tile:
@@ -480,7 +544,7 @@ mod tests {
     #[test]
     fn fragments_with_the_quad_lanes_are_the_isa_tables() {
         for (operand, elements_per_word) in [("f16", 2), ("s8", 4), ("tf32", 1)] {
-            let mma = MmaSync { operand, accumulator: "f32", elements_per_word };
+            let mma = MmaSync { operand, b_operand: operand, accumulator: "f32", elements_per_word };
             // What the layouts' lane bases add: (row, k) for A, k for B.
             let lanes = quad_lanes(0, 1, 2, elements_per_word);
             let lane_part = |lane: u32| {
@@ -511,7 +575,7 @@ mod tests {
     /// B's elements in the same instruction slot are the same k.
     #[test]
     fn wide_k_width_permutes_k_consistently() {
-        let mma = MmaSync { operand: "f16", accumulator: "f32", elements_per_word: 2 };
+        let mma = MmaSync { operand: "f16", b_operand: "f16", accumulator: "f32", elements_per_word: 2 };
         for k_width in [2u32, 4, 8] {
             let mut used = vec![0u32; 8 * k_width as usize];
             for t in 0..4 {

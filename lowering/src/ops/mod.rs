@@ -31,11 +31,15 @@ pub fn name_of(op: &OperationRef) -> String {
     op.name().as_string_ref().as_str().unwrap_or("").to_string()
 }
 
-/// Lowers one op through its entry in the op table ([`table`]); an op
-/// without one is an error at the op.
+/// Lowers one op through its entry in the op table ([`table`]); an op of
+/// an unregistered dialect (`-allow-unregistered-dialect`) is kept as it is
+/// ([`crate::function_abi::keep_unregistered`]); any other op without an
+/// entry is an error at the op.
 pub fn lower_op<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    match table::lowering_of(&name_of(&op)) {
+    let name = name_of(&op);
+    match table::lowering_of(&name) {
         Some(lower) => lower(l, op),
+        None if !l.context().is_registered_operation(&name) => crate::function_abi::keep_unregistered(l, op),
         None => Err(LowerError::at(&op, "the lowering does not support this op yet")),
     }
 }

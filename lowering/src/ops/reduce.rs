@@ -33,63 +33,11 @@ pub fn combine<'c>(l: &mut Lowering<'c>, block: &BlockRef<'c, '_>, lhs: &[V], rh
     results.ok_or_else(|| LowerError::at(&block.parent_operation().unwrap(), "combiner has no return"))
 }
 
-/// `shfl.sync.bfly` of any 16, 32 or 64-bit scalar.
-pub fn shuffle_xor<'c>(l: &mut Lowering<'c>, v: V, mask: u32) -> V {
-    let ty = type_of(v);
-    let text = ty.to_string();
-    let bits = match text.as_str() {
-        "f64" | "i64" => 64,
-        "f16" | "bf16" | "i16" => 16,
-        "i8" => 8,
-        "i1" => 1,
-        _ => 32,
-    };
-    let i32 = l.b.i32();
-    let last_lane = l.threads_per_warp - 1;
-    let asm = format!("shfl.sync.bfly.b32 $0, $1, {mask}, {last_lane}, -1;");
-    let shuffle32 = |l: &mut Lowering<'c>, x: V| l.b.inline_asm(&asm, "=r,r", &[x], Some(i32)).unwrap();
-    match bits {
-        32 => {
-            let x = if text == "i32" { v } else { l.b.op1("llvm.bitcast", &[v], i32, &[]) };
-            let y = shuffle32(l, x);
-            if text == "i32" {
-                y
-            } else {
-                l.b.op1("llvm.bitcast", &[y], ty, &[])
-            }
-        }
-        64 => {
-            let i64 = l.b.i64();
-            let x = if text == "i64" { v } else { l.b.op1("llvm.bitcast", &[v], i64, &[]) };
-            let low = l.b.op1("arith.trunci", &[x], i32, &[]);
-            let thirty_two = l.b.int(i64, 32);
-            let high64 = l.b.op1("arith.shrui", &[x, thirty_two], i64, &[]);
-            let high = l.b.op1("arith.trunci", &[high64], i32, &[]);
-            let (low, high) = (shuffle32(l, low), shuffle32(l, high));
-            let low = l.b.op1("arith.extui", &[low], i64, &[]);
-            let high = l.b.op1("arith.extui", &[high], i64, &[]);
-            let high = l.b.op1("arith.shli", &[high, thirty_two], i64, &[]);
-            let y = l.b.op1("arith.ori", &[low, high], i64, &[]);
-            if text == "i64" {
-                y
-            } else {
-                l.b.op1("llvm.bitcast", &[y], ty, &[])
-            }
-        }
-        _ => {
-            // Narrow types travel in the low bits of a 32-bit register.
-            let narrow = l.b.int_type(bits);
-            let x = if text.starts_with('i') { v } else { l.b.op1("llvm.bitcast", &[v], narrow, &[]) };
-            let wide = l.b.op1("arith.extui", &[x], i32, &[]);
-            let y = shuffle32(l, wide);
-            let y = l.b.op1("arith.trunci", &[y], narrow, &[]);
-            if text.starts_with('i') {
-                y
-            } else {
-                l.b.op1("llvm.bitcast", &[y], ty, &[])
-            }
-        }
-    }
+/// `shfl.sync.bfly` of any scalar up to 64 bits (`nvvm.shfl.sync`, as
+/// upstream's shuffleXor).
+pub fn shuffle_xor<'c>(l: &mut Lowering<'c>, v: V, mask: u32) -> Result<V> {
+    crate::ops::warp::shuffle(l, v, crate::ops::warp::Shuffle::Xor(mask))
+        .ok_or_else(|| LowerError::at_location(l.b.location, format!("cannot shuffle a value of type {}", type_of(v))))
 }
 
 pub fn lower_reduce<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
@@ -120,18 +68,19 @@ pub fn lower_reduce<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Resul
     }
 
     // 2. Across lanes: one redux.sync where it applies, else a butterfly
-    // over the lane bits that move along the axis.
+    // over the lane bits that move along the axis, highest bit first and
+    // one group after the other, as upstream: float sums then round as
+    // upstream's do.
     if let Some(kind) = whole_warp_redux_kind(l, &op, &block, &layout, axis) {
         for group in groups.iter_mut() {
             group.1 = vec![redux_sync(l, group.1[0], kind)];
         }
     } else {
-        for (bit, basis) in layout.lane_bases.clone().iter().enumerate() {
-            if basis[axis] == 0 {
-                continue;
-            }
-            for group in groups.iter_mut() {
-                let partner: Vec<V> = group.1.iter().map(|v| shuffle_xor(l, *v, 1 << bit)).collect();
+        let axis_lane_bits: Vec<usize> =
+            layout.lane_bases.iter().enumerate().filter(|(_, b)| b[axis] != 0).map(|(bit, _)| bit).rev().collect();
+        for group in groups.iter_mut() {
+            for bit in &axis_lane_bits {
+                let partner: Vec<V> = group.1.iter().map(|v| shuffle_xor(l, *v, 1 << bit)).collect::<Result<_>>()?;
                 group.1 = combine(l, &block, &group.1.clone(), &partner)?;
             }
         }
@@ -316,7 +265,7 @@ fn across_warps<'c>(
     for (g, group) in groups.iter_mut().enumerate() {
         let slots_const = l.b.i32_const(slots as i64);
         let row = l.b.mul(output_index[g], slots_const);
-        let mut accumulated: Option<Vec<V>> = None;
+        let mut partials: Vec<Vec<V>> = Vec::with_capacity(slots);
         for s in 0..slots {
             let s = l.b.i32_const(s as i64);
             let index = l.b.add(row, s);
@@ -328,12 +277,19 @@ fn across_warps<'c>(
                     l.b.op1("llvm.load", &[address], element_types[i], &[])
                 })
                 .collect();
-            accumulated = Some(match accumulated {
-                None => values,
-                Some(acc) => combine(l, block, &acc, &values)?,
-            });
+            partials.push(values);
         }
-        group.1 = accumulated.unwrap();
+        // Combined in upstream's order: its lanes hold one slot each and
+        // halve the distance at each butterfly step (slot i with slot i + N,
+        // N = slots / 2, ..., 1), so float results round as upstream's do.
+        let mut distance = slots / 2;
+        while distance > 0 {
+            for i in 0..distance {
+                partials[i] = combine(l, block, &partials[i], &partials[i + distance])?;
+            }
+            distance /= 2;
+        }
+        group.1 = partials.swap_remove(0);
     }
     Ok(())
 }

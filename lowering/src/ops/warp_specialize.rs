@@ -3,7 +3,8 @@
 //! its default region is lowered in place (the kernel's own warps run it),
 //! each partition as a region isolated from the kernel, with thread and warp
 //! ids relative to its first warp (`warpGroupStartIds`, from
-//! `tritongpu-allocate-warp-groups`). `convert-warp-specialize-to-llvm` then
+//! `tritongpu-allocate-warp-groups`; a partition that needs no ids is
+//! lowered without them, as upstream's lowering does). `convert-warp-specialize-to-llvm` then
 //! turns it into the warp-id dispatch (upstream splits the work the same
 //! way between its two passes).
 use crate::{
@@ -41,8 +42,10 @@ fn lower_warp_specialize<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> 
     let context = l.context();
     let location = op.location();
     let partition_warps = crate::dense_i32_attribute(&op, "partitionNumWarps").unwrap_or_default();
-    let start_ids = crate::dense_i32_attribute(&op, "warpGroupStartIds")
-        .ok_or_else(|| LowerError::at(&op, "has no warpGroupStartIds: run tritongpu-allocate-warp-groups first"))?;
+    // Before tritongpu-allocate-warp-groups there are no start ids: the
+    // partitions are lowered all the same, as long as none needs its thread
+    // or warp ids (see `lower_isolated_block`).
+    let start_ids = crate::dense_i32_attribute(&op, "warpGroupStartIds");
 
     // Captures: one register each (scalars, pointers, shared-memory and
     // tensor descriptors); a tensor has different registers in every thread
@@ -99,7 +102,7 @@ fn lower_warp_specialize<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> 
         .and_then(|b| b.first_operation())
         .ok_or_else(|| LowerError::at(&op, "has no partitions"))?;
     let old_regions: Vec<_> = old_partitions.regions().collect();
-    if old_regions.len() != partition_warps.len() || old_regions.len() != start_ids.len() {
+    if old_regions.len() != partition_warps.len() || start_ids.as_ref().is_some_and(|s| s.len() != old_regions.len()) {
         return Err(LowerError::at(&op, "partitionNumWarps and warpGroupStartIds must name every partition"));
     }
 
@@ -169,7 +172,12 @@ fn lower_warp_specialize<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> 
         if let Some(index) = scratch_capture {
             l.global_scratch = Some(partition_block(i).argument(index).unwrap().to_raw());
         }
-        let lowered = l.lower_isolated_block(&old_block, partition_blocks[i], i64::from(start_ids[i]), num_warps);
+        let lowered = l.lower_isolated_block(
+            &old_block,
+            partition_blocks[i],
+            start_ids.as_ref().map(|s| i64::from(s[i])),
+            num_warps,
+        );
         l.global_scratch = saved_scratch;
         lowered?;
     }
