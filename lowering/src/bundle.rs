@@ -281,7 +281,7 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     let test_panic = options.test_internal_error.as_deref() == Some("lowering");
     let lowering = format!(
         "builtin.module(convert-triton-gpu-to-llvm{{compute-capability={} scratch-parameters={} reflect-ftz={} \
-         fp-fusion={} test-internal-error={test_panic}}},convert-warp-specialize-to-llvm)",
+         fp-fusion={} test-internal-error={test_panic}}},convert-nv-gpu-to-llvm,convert-warp-specialize-to-llvm)",
         target.capability, options.scratch_parameters, options.codegen.reflect_ftz, options.codegen.fp_fusion
     );
     run_pipeline(context, module, &lowering, options.verify_each_pass)?;

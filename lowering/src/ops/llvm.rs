@@ -2,7 +2,10 @@
 //! are: `llvm.intr.assume` (from `tl.assume`) and any other llvm op on
 //! scalars is kept, its operands replaced by their lowered values;
 //! `gpu.barrier` (`tl.debug_barrier`) is a CTA barrier, as upstream's
-//! GPU-to-NVVM conversion makes it.
+//! GPU-to-NVVM conversion makes it. A `builtin.unrealized_conversion_cast`
+//! of a tensor to an LLVM struct (how upstream's tests hand a tensor to
+//! llvm ops) is the struct of the thread's registers, upstream's lowered
+//! form of a tensor.
 use crate::{
     builder::V,
     emit::{LowerError, Lowering, Result},
@@ -43,5 +46,36 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         let result = copy.result_at(i).unwrap().to_raw();
         l.set_result(&op, i, vec![result]);
     }
+    Ok(())
+}
+
+/// `builtin.unrealized_conversion_cast` of one tensor to an LLVM struct with
+/// one field per register of the thread, of the registers' types: the
+/// struct of the registers, in the layout's register order (upstream's
+/// type converter's form of a tensor, which its cast then reconciles).
+pub fn lower_unrealized_cast<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
+    if op.operand_count() != 1 || op.result_count() != 1 {
+        return Err(LowerError::at(&op, "only casts of one tensor to one LLVM struct are supported"));
+    }
+    let source = op.operand_at(0).unwrap().r#type();
+    let target = op.result_at(0).unwrap().r#type();
+    let fields = tritium_dialects::ir::llvm_struct_fields(target);
+    let (true, Some(fields)) = (source.is_ranked_tensor(), fields) else {
+        return Err(LowerError::at(&op, "only casts of one tensor to one LLVM struct are supported"));
+    };
+    let registers = l.operand(&op, 0)?;
+    if fields.len() != registers.len() || fields.iter().zip(&registers).any(|(f, r)| *f != crate::builder::type_of(*r))
+    {
+        return Err(LowerError::at(
+            &op,
+            format!(
+                "the struct {target} is not the thread's registers of {source} ({} of {})",
+                registers.len(),
+                registers.first().map(|r| crate::builder::type_of(*r).to_string()).unwrap_or_default()
+            ),
+        ));
+    }
+    let packed = crate::function_abi::pack(&l.b, &registers, target);
+    l.set_result(&op, 0, vec![packed]);
     Ok(())
 }

@@ -25,6 +25,7 @@ pub type LowerFn = for<'c, 'o> fn(&mut Lowering<'c>, OperationRef<'c, 'o>) -> Re
 /// Op name -> its lowering, sorted by name (checked by a test).
 pub static LOWERINGS: &[(&str, LowerFn)] = &[
     ("arith.constant", elementwise::lower_constant),
+    ("builtin.unrealized_conversion_cast", llvm::lower_unrealized_cast),
     ("cf.br", control_flow::lower_br),
     ("cf.cond_br", control_flow::lower_cond_br),
     ("gpu.barrier", llvm::lower_gpu_barrier),
@@ -251,6 +252,7 @@ mod tests {
         "tt.ptr_to_int",
         "ub.poison",
         "ttng.async_copy_mbarrier_arrive",
+        "builtin.unrealized_conversion_cast",
     ];
 
     #[test]
