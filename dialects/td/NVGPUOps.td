@@ -1,7 +1,8 @@
 // The `nvg` dialect (upstream's NVGPU): the NVIDIA-specific ops upstream's
 // TTGIR -> LLVM lowering produces on the way to PTX (wgmma on LLVM structs,
-// cluster/warp ids, acquire loads, the tensor-memory base). Syntax only:
-// Tritium's own lowering goes straight to NVVM and never produces them.
+// cluster/warp ids, acquire loads, the tensor-memory base). Tritium's
+// lowering makes the wgmma ones as upstream's does; convert-nv-gpu-to-llvm
+// turns them all into NVVM ops and inline PTX.
 #ifndef TRITIUM_NVG_OPS
 #define TRITIUM_NVG_OPS
 

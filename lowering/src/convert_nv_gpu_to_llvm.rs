@@ -210,7 +210,22 @@ fn wait_group<'c>(b: &Builder<'c>, op: &OperationRef<'c, '_>) -> Result<V, PassF
     constraints.extend((0..inputs.len()).map(|i| i.to_string()));
     let asm =
         format!("// wait for regs: {}\n\twgmma.wait_group.sync.aligned {pendings};", operand_list(0, outputs.len()));
-    Ok(b.inline_asm(&asm, &constraints.join(","), &inputs, Some(result_type)).expect("a result"))
+    Ok(asm_into(b, &asm, &constraints.join(","), &inputs, result_type))
+}
+
+/// Inline asm whose outputs are the fields of `result_type` (a struct, or a
+/// single value): an asm of one output returns that value itself (LLVM
+/// refuses a one-field struct), which is then put into the struct.
+fn asm_into<'c>(b: &Builder<'c>, asm: &str, constraints: &str, operands: &[V], result_type: Type<'c>) -> V {
+    match llvm_struct_fields(result_type) {
+        Some(fields) if fields.len() == 1 => {
+            let single = b.inline_asm(asm, constraints, operands, Some(fields[0])).expect("a result");
+            let undef = b.op1("llvm.mlir.undef", &[], result_type, &[]);
+            let position = melior::ir::attribute::DenseI64ArrayAttribute::new(b.context, &[0]).into();
+            b.op1("llvm.insertvalue", &[undef, single], result_type, &[("position", position)])
+        }
+        _ => b.inline_asm(asm, constraints, operands, Some(result_type)).expect("a result"),
+    }
 }
 
 /// `nvg`'s wgmma element types, by their enum values.
@@ -299,7 +314,7 @@ fn wgmma<'c>(b: &Builder<'c>, op: &OperationRef<'c, '_>) -> Result<V, PassFailed
         args += &format!(", {}", trans_b as u32);
     }
     let asm = format!("wgmma.mma_async.sync.aligned.m{m}n{n}k{k}.{c_type}.{a_type}.{b_type} {args};");
-    Ok(b.inline_asm(&asm, &constraints.join(","), &operands, Some(result_type)).expect("a result"))
+    Ok(asm_into(b, &asm, &constraints.join(","), &operands, result_type))
 }
 
 fn load_acquire<'c>(b: &Builder<'c>, op: &OperationRef<'c, '_>) -> Result<V, PassFailed> {

@@ -362,7 +362,7 @@ pub fn best_mode(access: &SharedAccess, element_bytes: u32, capability: u32, sto
     if capability < if store { 90 } else { 75 } || access.lane_offsets.len() != 5 {
         return best.1;
     }
-    for mode in matrix_candidates(access, element_bytes, store) {
+    for mode in matrix_candidates(access, element_bytes) {
         if verify(access, &mode).is_ok() {
             let score = cost(access, &mode, element_bytes).score();
             if score < best.0 {
@@ -375,11 +375,11 @@ pub fn best_mode(access: &SharedAccess, element_bytes: u32, capability: u32, sto
 
 /// The matrix modes worth trying on `access`. 16-bit elements: either
 /// transposition, any register bit as the word's second element. 8- and
-/// 32-bit elements (ldmatrix only): `.b16` matrices move bytes, so they
-/// load any element size whose rows are 16 contiguous bytes; the word is
+/// 32-bit elements: `.b16` matrices move bytes, so ldmatrix and stmatrix
+/// move any element size whose rows are 16 contiguous bytes; the word is
 /// the register bits of offsets 1, 2, ... (four bytes, two bytes or one
 /// word) and there is no transposed form, which would swap 16-bit halves.
-fn matrix_candidates(access: &SharedAccess, element_bytes: u32, store: bool) -> Vec<Mode> {
+fn matrix_candidates(access: &SharedAccess, element_bytes: u32) -> Vec<Mode> {
     let nonzero: Vec<usize> = (0..access.register_bases.len()).filter(|b| access.register_bases[*b] != 0).collect();
     let matrices_beside = |word: &[usize], row: u32| -> Vec<usize> {
         nonzero
@@ -395,7 +395,7 @@ fn matrix_candidates(access: &SharedAccess, element_bytes: u32, store: bool) -> 
             .flat_map(|trans| nonzero.iter().map(move |half| (trans, *half)))
             .map(|(trans, half)| Mode::Matrix { trans, word: vec![half], matrices: matrices_beside(&[half], 8) })
             .collect(),
-        1 | 4 if !store => {
+        1 | 4 => {
             let per_word = 4 / element_bytes;
             let word: Option<Vec<usize>> = (0..per_word.trailing_zeros())
                 .map(|i| access.register_bases.iter().position(|o| *o == 1 << i))
@@ -872,6 +872,7 @@ fn plan_whole(
 mod tests {
     use super::*;
     use tritium_layout::kinds::{Blocked, DotOperand, NvidiaMma, SwizzledShared};
+    use tritium_layout::Bases;
     use tritium_layout::Layout;
 
     fn tensor(layout: impl Into<Layout>, shape: &[i64]) -> TensorLayout {
@@ -1219,6 +1220,68 @@ mod tests {
         let b = tensor(DotOperand::new(1, Layout::NvidiaMma(mma), 1), &[32, 128]);
         let (_, mode) = load_through(Layout::SwizzledShared(SwizzledShared::new(8, 1, 4, &[1, 0])), &b, 4, 80);
         assert_eq!(mode, Mode::Vector { bits: vec![] });
+    }
+
+    /// A distributed layout given by its bases (rows, columns).
+    fn linear(registers: Bases, lanes: Bases, warps: Bases, shape: &[i64]) -> TensorLayout {
+        let ins = vec![(Dim::Register, registers), (Dim::Lane, lanes), (Dim::Warp, warps), (Dim::Block, vec![])];
+        let outs = vec![(Dim::Axis(0), shape[0] as u32), (Dim::Axis(1), shape[1] as u32)];
+        tensor(LinearLayout::new(ins, outs, true).unwrap(), shape)
+    }
+
+    /// Stores `layout` into a row-major buffer with the mode best_mode picks
+    /// on sm_90, simulated element by element: every offset must get the
+    /// element the buffer's layout puts there.
+    fn store_through(layout: &TensorLayout, bytes: u32) -> Mode {
+        let shape = layout.shape.clone();
+        let row_major = Layout::SwizzledShared(SwizzledShared::new(1, 1, 1, &[1, 0]));
+        let shared = row_major.to_linear(&shape).unwrap();
+        let access = SharedAccess::new(&shared, layout).unwrap();
+        let mode = best_mode(&access, bytes, 90, true);
+        verify(&access, &mode).unwrap();
+        let numel: usize = shape.iter().product::<i64>() as usize;
+        let mut memory = vec![None; numel];
+        let threads = 32 * warps(layout);
+        let mut source: Vec<Vec<Option<u32>>> = (0..threads)
+            .map(|t| (0..layout.num_registers()).map(|r| Some(element(layout, r, t % 32, t / 32))).collect())
+            .collect();
+        run(&access, &mode, &mut memory, &mut source, true);
+        // Row-major: the element at each offset is the offset itself.
+        for (offset, cell) in memory.iter().enumerate() {
+            assert_eq!(*cell, Some(offset as u32), "offset {offset}");
+        }
+        mode
+    }
+
+    #[test]
+    fn int8_and_f32_tensors_store_with_stmatrix_where_rows_are_16_bytes() {
+        // 8-bit: each thread's four consecutive bytes (register bits 0-1)
+        // are its b32 of a matrix row; lanes 0-1 walk the row's 16 bytes,
+        // lanes 2-4 pick the row; register bits 2-3 pick the matrix (x4).
+        let bytes8 = linear(
+            vec![vec![0, 1], vec![0, 2], vec![8, 0], vec![0, 16]],
+            vec![vec![0, 4], vec![0, 8], vec![1, 0], vec![2, 0], vec![4, 0]],
+            vec![vec![16, 0], vec![0, 32]],
+            &[32, 64],
+        );
+        let mode = store_through(&bytes8, 1);
+        assert!(
+            matches!(&mode, Mode::Matrix { trans: false, word, matrices } if word.len() == 2 && matrices.len() == 2),
+            "{mode:?}"
+        );
+        // 32-bit: a thread's word is one element; lanes 0-1 walk four of
+        // them (16 bytes); two register bits pick the matrix.
+        let words = linear(
+            vec![vec![0, 4], vec![8, 0], vec![16, 0]],
+            vec![vec![0, 1], vec![0, 2], vec![1, 0], vec![2, 0], vec![4, 0]],
+            vec![vec![0, 8], vec![0, 16]],
+            &[32, 32],
+        );
+        let mode = store_through(&words, 4);
+        assert!(
+            matches!(&mode, Mode::Matrix { trans: false, word, matrices } if word.is_empty() && matrices.len() == 2),
+            "{mode:?}"
+        );
     }
 
     #[test]

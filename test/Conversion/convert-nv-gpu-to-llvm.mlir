@@ -65,6 +65,19 @@ llvm.func @mma(%desc: i64, %a: !a_regs, %acc: !acc, %use: i1) -> !acc {
 
 // -----
 
+// A wait on one register: the asm returns that register (LLVM has no
+// inline asm of one output returning a struct), put back into the struct.
+// CHECK-LABEL: @wait_one
+// CHECK: %[[R:.*]] = llvm.inline_asm has_side_effects {{.*}}"// wait for regs: $0\0A\09wgmma.wait_group.sync.aligned 0;", "=f,0" %{{.*}} : (f32) -> f32
+// CHECK: %[[U:.*]] = llvm.mlir.undef : !llvm.struct<(f32)>
+// CHECK: llvm.insertvalue %[[R]], %[[U]][0] : !llvm.struct<(f32)>
+llvm.func @wait_one(%acc: !llvm.struct<(f32)>) -> !llvm.struct<(f32)> {
+  %0 = nvg.wgmma_wait_group %acc {pendings = 0 : i32} : !llvm.struct<(f32)>
+  llvm.return %0 : !llvm.struct<(f32)>
+}
+
+// -----
+
 // CHECK-LABEL: @acquire
 // CHECK: "mov.u32 $0, 0x0;\0A\09@$2 ld.global.gpu.acquire.b32 $0, [ $1 + 0 ];", "=r,l,b"
 // CHECK: llvm.bitcast %{{.*}} : i32 to f32

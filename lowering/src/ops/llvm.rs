@@ -2,7 +2,10 @@
 //! are: `llvm.intr.assume` (from `tl.assume`) and any other llvm op on
 //! scalars is kept, its operands replaced by their lowered values;
 //! `gpu.barrier` (`tl.debug_barrier`) is a CTA barrier, as upstream's
-//! GPU-to-NVVM conversion makes it.
+//! GPU-to-NVVM conversion makes it. A `builtin.unrealized_conversion_cast`
+//! of a tensor to an LLVM struct (how upstream's tests hand a tensor to
+//! llvm ops) is the struct of the thread's registers, upstream's lowered
+//! form of a tensor.
 use crate::{
     builder::V,
     emit::{LowerError, Lowering, Result},
@@ -45,3 +48,4 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     }
     Ok(())
 }
+

@@ -67,49 +67,47 @@ pub fn lower_warp_group_dot_wait<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, 
     Ok(())
 }
 
-/// `wgmma.wait_group.sync.aligned pendings`, with `values` passed through the
-/// inline asm (outputs tied to inputs) so that their later uses are ordered
-/// after the wait. Values of types without a PTX register class of their own
-/// (i1, i8) are not wgmma results and pass around it.
+/// `wgmma.wait_group.sync.aligned pendings` (an nvg.wgmma_wait_group), with
+/// `values` passed through it (outputs tied to inputs) so that their later
+/// uses are ordered after the wait. Values are given to it as f32, i32, i64
+/// or i16 (the PTX register classes f, r, l, h); values of types without a
+/// register class of their own (i1, i8) are not wgmma results and pass
+/// around it.
 fn wait_group(l: &mut Lowering, values: &[V], pendings: i64) -> Vec<V> {
     let i64_type = l.b.i64();
     let i16_type = l.b.int_type(16);
-    // (index in values, value given to the asm, constraint letter)
-    let mut passed: Vec<(usize, V, &str)> = Vec::new();
+    // (index in values, value given to the wait)
+    let mut passed: Vec<(usize, V)> = Vec::new();
     for (i, v) in values.iter().enumerate() {
         let ty = type_of(*v);
         let text = ty.to_string();
         let entry = match text.as_str() {
-            "f32" => Some((*v, "f")),
-            "i32" => Some((*v, "r")),
-            "i64" => Some((*v, "l")),
-            "f64" => Some((l.b.op1("llvm.bitcast", &[*v], i64_type, &[]), "l")),
-            "i16" => Some((*v, "h")),
-            "f16" | "bf16" => Some((l.b.op1("llvm.bitcast", &[*v], i16_type, &[]), "h")),
-            _ if text.starts_with("!llvm.ptr") => Some((l.b.op1("llvm.ptrtoint", &[*v], i64_type, &[]), "l")),
+            "f32" | "i32" | "i64" | "i16" => Some(*v),
+            "f64" => Some(l.b.op1("llvm.bitcast", &[*v], i64_type, &[])),
+            "f16" | "bf16" => Some(l.b.op1("llvm.bitcast", &[*v], i16_type, &[])),
+            _ if text.starts_with("!llvm.ptr") => Some(l.b.op1("llvm.ptrtoint", &[*v], i64_type, &[])),
             _ => None,
         };
-        if let Some((value, constraint)) = entry {
-            passed.push((i, value, constraint));
+        if let Some(value) = entry {
+            passed.push((i, value));
         }
     }
     if passed.is_empty() {
         l.b.inline_asm(&format!("wgmma.wait_group.sync.aligned {pendings};"), "", &[], None);
         return values.to_vec();
     }
-    let n = passed.len();
-    let names: Vec<String> = (0..n).map(|i| format!("${i}")).collect();
-    let asm = format!("// wait for regs: {}\n\twgmma.wait_group.sync.aligned {pendings};", names.join(","));
-    let mut constraints: Vec<String> = passed.iter().map(|(_, _, c)| format!("={c}")).collect();
-    constraints.extend((0..n).map(|i| i.to_string()));
-    let operands: Vec<V> = passed.iter().map(|(_, v, _)| *v).collect();
+    // As upstream, one nvg.wgmma_wait_group on a struct of the values
+    // (convert-nv-gpu-to-llvm ties its outputs to its inputs).
+    let operands: Vec<V> = passed.iter().map(|(_, v)| *v).collect();
     let types: Vec<Type> = operands.iter().map(|v| type_of(*v)).collect();
-    let result_type =
-        if n == 1 { types[0] } else { melior::dialect::llvm::r#type::r#struct(l.context(), &types, false) };
-    let out = l.b.inline_asm(&asm, &constraints.join(","), &operands, Some(result_type)).unwrap();
-    let outputs = if n == 1 { vec![out] } else { extract_all(l, out, &types) };
+    let struct_type = melior::dialect::llvm::r#type::r#struct(l.context(), &types, false);
+    let packed = crate::function_abi::pack(&l.b, &operands, struct_type);
+    let i32_type = l.b.i32();
+    let pendings_attribute = l.b.int_attr(i32_type, pendings);
+    let waited = l.b.op1("nvg.wgmma_wait_group", &[packed], struct_type, &[("pendings", pendings_attribute)]);
+    let outputs = extract_all(l, waited, &types);
     let mut result = values.to_vec();
-    for ((i, _, _), output) in passed.iter().zip(outputs) {
+    for ((i, _), output) in passed.iter().zip(outputs) {
         let original = type_of(values[*i]);
         result[*i] = if type_of(output) == original {
             output
@@ -153,6 +151,11 @@ fn by_coordinates(layout: &TensorLayout) -> HashMap<Vec<u32>, usize> {
         map.entry(coords.clone()).or_insert(r);
     }
     map
+}
+
+/// The value of a wgmma type name in nvg's WGMMAEltType enum.
+fn wgmma_element_type(kind: &str) -> i64 {
+    ["s8", "s32", "e4m3", "e5m2", "f16", "bf16", "tf32", "f32"].iter().position(|k| *k == kind).unwrap_or(0) as i64
 }
 
 /// The wgmma type name of an operand element type.
@@ -525,15 +528,15 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     }
     let c = l.operand(&op, 2)?;
     let accumulator_type = type_of(c[0]);
-    let (c_kind, output_constraint) = match (accumulator_type.to_string().as_str(), a_kind) {
+    let c_kind = match (accumulator_type.to_string().as_str(), a_kind) {
         ("f32", "s8") | ("i32", "f16" | "bf16" | "tf32" | "e5m2" | "e4m3") => {
             return Err(LowerError::at(&op, format!("wgmma of {a_kind} into {accumulator_type} is not supported")))
         }
-        ("f32", _) => ("f32", "=f"),
-        ("i32", _) => ("s32", "=r"),
+        ("f32", _) => "f32",
+        ("i32", _) => "s32",
         // Two f16 elements to a 32-bit register (f16x2), as wgmma's D; f16
         // and fp8 operands may accumulate in f16 (bf16 and tf32 may not).
-        ("f16", "f16" | "e4m3" | "e5m2") => ("f16", "=r"),
+        ("f16", "f16" | "e4m3" | "e5m2") => "f16",
         (other, _) => {
             return Err(LowerError::at(
                 &op,
@@ -663,7 +666,6 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     // K-major when its buffer is transposed.
     let trans_a = matches!(&a, OperandA::Shared(s) if s.descriptor.transposed);
     let trans_b = !b.descriptor.transposed;
-    let float = c_kind == "f32" || c_kind == "f16";
     // f16 accumulators: register i of the fragment is half of word i / 2.
     let packed = c_kind == "f16";
     let words = if packed { per_instruction / 2 } else { per_instruction };
@@ -678,7 +680,6 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let max_imprecise = crate::int_attribute(&op, "maxNumImpreciseAcc").unwrap_or(0) as u32;
     let needs_partial = is_fp8 && c_kind == "f32" && max_imprecise <= k_size;
 
-    let shape = format!("m64n{instr_n}k{instr_k}");
     let i1 = l.b.i1();
     let truth = l.b.int(i1, 1);
     let word_type = if packed { l.b.i32() } else { accumulator_type };
@@ -686,7 +687,7 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let result_type = melior::dialect::llvm::r#type::r#struct(l.context(), &accumulator_types, false);
 
     // As upstream, the NVVM ops (llvm.nvvm.wgmma.* intrinsics) for the fence
-    // and the commit; the mma and the waits are inline asm.
+    // and the commit; the mmas and the waits are nvg ops.
     l.b.op("nvvm.wgmma.fence.aligned", &[], &[], &[]);
     let mut result = c.clone();
     for (origin, registers) in &tiles {
@@ -702,60 +703,43 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
                 (0, Some(u)) => u,
                 _ => truth,
             });
-            // Operands: accumulator (tied), A, B, scale-d.
-            let mut operands: Vec<V> = Vec::new();
-            let mut constraints: Vec<String> = vec![output_constraint.to_string(); words];
-            let mut index = words;
-            if let Some(acc) = &accumulator {
-                if packed {
-                    operands.extend(crate::ops::memory::pack(l, acc, 16, 32));
-                } else {
-                    operands.extend(acc.iter().copied());
-                }
-                constraints.extend((0..words).map(|i| i.to_string()));
-                index += words;
-            }
-            let outputs: Vec<String> = (0..words).map(|i| format!("${i}")).collect();
-            let mut args = format!("{{{}}}, ", outputs.join(","));
-            match &a {
-                OperandA::Shared(shared) => {
-                    operands.push(shared.tile(l, [origin[0], *k0]));
-                    constraints.push("l".into());
-                    args += &format!("${index}, ");
-                    index += 1;
-                }
+            // As upstream, one nvg.wgmma on LLVM values (convert-nv-gpu-to-llvm
+            // makes it the `wgmma.mma_async` inline asm): A is a descriptor
+            // or a struct of four b32 fragment registers, B a descriptor,
+            // C (absent: D is not read, scale-d 0) a struct of D's words.
+            let operand_a = match &a {
+                OperandA::Shared(shared) => shared.tile(l, [origin[0], *k0]),
                 OperandA::Registers(fragments) => {
                     let words = &fragments[&[origin[0], *k0]];
-                    operands.extend(words.iter().copied());
-                    constraints.extend(std::iter::repeat_n("r".to_string(), 4));
-                    let names: Vec<String> = (index..index + 4).map(|i| format!("${i}")).collect();
-                    args += &format!("{{{}}}, ", names.join(","));
-                    index += 4;
+                    let i32_type = l.b.i32();
+                    let struct_type = melior::dialect::llvm::r#type::r#struct(l.context(), &[i32_type; 4], false);
+                    crate::function_abi::pack(&l.b, words, struct_type)
                 }
-            }
-            operands.push(b.tile(l, [*k0, origin[1]]));
-            constraints.push("l".into());
-            args += &format!("${index}, ");
-            index += 1;
-            match scale_d {
-                Some(p) => {
-                    operands.push(p);
-                    constraints.push("b".into());
-                    args += &format!("${index}");
-                }
-                None => args += "0",
-            }
-            if float {
-                args += ", 1, 1";
-            }
-            if needs_trans_args {
-                if matches!(a, OperandA::Shared(_)) {
-                    args += &format!(", {}", trans_a as u32);
-                }
-                args += &format!(", {}", trans_b as u32);
-            }
-            let asm = format!("wgmma.mma_async.sync.aligned.{shape}.{c_kind}.{a_kind}.{b_kind} {args};");
-            let out = l.b.inline_asm(&asm, &constraints.join(","), &operands, Some(result_type)).unwrap();
+            };
+            let operand_b = b.tile(l, [*k0, origin[1]]);
+            let accumulator_struct = accumulator.as_ref().map(|acc| {
+                let words: Vec<V> = if packed { crate::ops::memory::pack(l, acc, 16, 32) } else { acc.to_vec() };
+                crate::function_abi::pack(&l.b, &words, result_type)
+            });
+            let use_c = match scale_d {
+                Some(p) => p,
+                None => l.b.int(i1, 0),
+            };
+            let mut operands = vec![operand_a, operand_b, use_c];
+            operands.extend(accumulator_struct);
+            let i32_type = l.b.i32();
+            let attributes = [
+                ("m", l.b.int_attr(i32_type, 64)),
+                ("n", l.b.int_attr(i32_type, instr_n as i64)),
+                ("k", l.b.int_attr(i32_type, instr_k as i64)),
+                ("eltTypeC", l.b.int_attr(i32_type, wgmma_element_type(c_kind))),
+                ("eltTypeA", l.b.int_attr(i32_type, wgmma_element_type(a_kind))),
+                ("eltTypeB", l.b.int_attr(i32_type, wgmma_element_type(b_kind))),
+                // nvg's WGMMALayout: row 0, col 1 (A col: M-major; B row: K-major).
+                ("layoutA", l.b.int_attr(i32_type, trans_a as i64)),
+                ("layoutB", l.b.int_attr(i32_type, !trans_b as i64)),
+            ];
+            let out = l.b.op1("nvg.wgmma", &operands, result_type, &attributes);
             let out = extract_all(l, out, &accumulator_types);
             let out = if packed { crate::ops::memory::unpack(l, &out, 32, 16, accumulator_type) } else { out };
             if needs_partial {

@@ -14,9 +14,9 @@
 //! (`ship`).
 //!
 //! Elements narrower than 32 bits travel packed, up to four to a 32-bit
-//! register, when the lowest register bits stay in place (upstream also
-//! packs where they move, with byte permutes; here those conversions move
-//! one element per register).
+//! register: the register bits no transposition moves are renamed to the
+//! lowest (a renaming is free on either side of the transpositions), and
+//! the elements they index share a register, as upstream packs them.
 //!
 //! The algorithm is written against [`WarpMachine`] so that the same code
 //! emits the IR and, in the tests, runs on a model of a warp.
@@ -101,22 +101,36 @@ impl Plan {
         let lane_inverse_layout = decomposition.p_lane.invert().map_err(|e| e.to_string())?;
         let lane_inverse = single_dim_bases(&lane_inverse_layout, &Dim::Lane);
         let lane_permuted = lane_inverse.iter().enumerate().any(|(i, b)| *b != 1 << i);
-        let register_permutation = (0..1usize << register_bases.len())
+        // Pack the lowest register bits that no transposition moves
+        // (upstream packs up to 32 bits, at most four elements). A renaming
+        // of the register bits (σ) is free before the transpositions and
+        // after them (on the destination's registers): where the
+        // transpositions' register bits are among the lowest, σ moves them
+        // to the top so that more elements share a register.
+        let most = (32 / bits.max(1)).clamp(1, 4).trailing_zeros();
+        let count = register_bases.len() as u32;
+        let moved: Vec<u32> = decomposition.mixed_transpositions.iter().map(|(r, _)| *r).collect();
+        let packable = |order: &[u32]| order.iter().take(most as usize).take_while(|b| !moved.contains(b)).count();
+        let identity: Vec<u32> = (0..count).collect();
+        let mut order: Vec<u32> = identity.iter().copied().filter(|b| !moved.contains(b)).collect();
+        order.extend(identity.iter().copied().filter(|b| moved.contains(b)));
+        // Only where it packs more: otherwise the registers keep their order.
+        if packable(&order) <= packable(&identity) {
+            order = identity;
+        }
+        let pack_log2 = packable(&order) as u32;
+        // σ: register bit `order[k]` becomes bit k.
+        let sigma_bit = |bit: u32| order.iter().position(|b| *b == bit).unwrap_or(bit as usize) as u32;
+        let sigma = |index: usize| (0..count).filter(|b| index >> b & 1 == 1).fold(0, |a, b| a | 1 << sigma_bit(b));
+        let register_permutation = (0..1usize << count)
             .map(|i| {
-                (0..register_bases.len()).filter(|b| i >> b & 1 == 1).fold(0, |a, b| a ^ register_bases[b] as usize)
+                sigma((0..count).filter(|b| i >> b & 1 == 1).fold(0, |a, b| a ^ register_bases[b as usize] as usize))
             })
             .collect();
-        // Pack the lowest register bits where the permutation leaves them
-        // alone (upstream packs up to 32 bits, at most four elements).
-        let most = (32 / bits.max(1)).clamp(1, 4).trailing_zeros();
-        let untouched = |bit: u32| {
-            register_bases.get(bit as usize) == Some(&(1 << bit))
-                && decomposition.mixed_transpositions.iter().all(|(r, _)| *r != bit)
-        };
-        let pack_log2 = (0..most).take_while(|b| untouched(*b)).count() as u32;
-        let transpositions = decomposition.mixed_transpositions.iter().map(|(r, l)| (r - pack_log2, *l)).collect();
+        let transpositions =
+            decomposition.mixed_transpositions.iter().map(|(r, l)| (sigma_bit(*r) - pack_log2, *l)).collect();
         let dst_registers = 1usize << dst.in_dim_size_log2(&Dim::Register);
-        let destination_registers = (0..dst_registers).map(|r| compressed_index(dst, r)).collect();
+        let destination_registers = (0..dst_registers).map(|r| sigma(compressed_index(dst, r))).collect();
         Ok(Plan {
             source_registers: distinct_registers(src),
             register_permutation,
@@ -441,6 +455,20 @@ mod tests {
         assert_eq!((plan.transpositions.len(), plan.lane_permuted, plan.pack_log2), (1, false, 0));
         let plan = check(src, dst, 8);
         assert_eq!((plan.transpositions.len(), plan.lane_permuted, plan.pack_log2), (1, false, 1));
+    }
+
+    #[test]
+    fn renamed_low_register_bits_still_pack() {
+        // A wgmma accumulator tile to the register-A operand of 8-bit
+        // elements (kWidth 4): register bit 1 is renamed (P_reg) and then
+        // exchanged with lane bit 1; no transposition moves the two lowest
+        // bits after the renaming, so four bytes travel in one register.
+        let src = layout(&[[0, 1], [8, 0], [0, 8]], &[[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], [16, 16]);
+        let dst = layout(&[[0, 1], [0, 2], [8, 0]], &[[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], [16, 16]);
+        let plan = check(src.clone(), dst.clone(), 8);
+        assert_eq!((plan.transpositions.len(), plan.pack_log2), (1, 2), "{plan:?}");
+        let plan = check(src, dst, 16);
+        assert_eq!(plan.pack_log2, 1, "{plan:?}");
     }
 
     #[test]
