@@ -19,7 +19,7 @@
 use crate::{
     ir::{create, fail, name_of, replace_all_uses, tensor_parts, tensor_type},
     ssa::{block_arguments, block_ops, entry_block, insert_before, move_to_end, set_operands, value_key, Key},
-    triton_rewrite_tensor_pointer::{Access, BlockPointer, Builder},
+    triton_rewrite_tensor_pointer::{loop_with_inits, Access, BlockPointer, Builder, NewLoop},
 };
 use melior::ir::{
     attribute::{ArrayAttribute, IntegerAttribute, TypeAttribute},
@@ -440,30 +440,9 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     /// moves into it.
     fn rewrite_for(&mut self, op: OperationRef<'c, 'a>) -> Result<OperationRef<'c, 'a>, PassFailed> {
         let operands: Vec<Value> = op.operands().collect();
-        let (bounds, inits) = operands.split_at(3);
-        let new_inits = self.expanded(inits, &op)?;
-        let body = entry_block(&op, 0).ok_or_else(|| fail(&op, "scf.for without a body"))?;
-        let old_arguments = block_arguments(&body);
+        let new_inits = self.expanded(&operands[3..], &op)?;
+        let NewLoop { new_for, old_arguments, new_arguments } = loop_with_inits(&op, &new_inits)?;
         let location = op.location();
-        let mut argument_types = vec![(bounds[0].r#type(), location)];
-        argument_types.extend(new_inits.iter().map(|v| (v.r#type(), location)));
-        let region = Region::new();
-        region.append_block(Block::new(&argument_types));
-        let attributes: Vec<(Identifier, Attribute)> = op.attributes().collect();
-        let result_types: Vec<Type> = new_inits.iter().map(|v| v.r#type()).collect();
-        let mut all_operands = bounds.to_vec();
-        all_operands.extend(&new_inits);
-        let new_for = OperationBuilder::new("scf.for", location)
-            .add_operands(&all_operands)
-            .add_results(&result_types)
-            .add_attributes(&attributes)
-            .add_regions([region])
-            .build()
-            .map_err(|_| fail(&op, "cannot build the new scf.for"))?;
-        let new_for = insert_before(&op, new_for);
-        let new_body = entry_block(&new_for, 0).unwrap();
-        let new_arguments = block_arguments(&new_body);
-        replace_all_uses(old_arguments[0], new_arguments[0]);
         let mut next = 1;
         for argument in &old_arguments[1..] {
             let count = expanded_types(argument.r#type(), location).len();
@@ -471,9 +450,6 @@ impl<'c, 'a> Rewrite<'c, 'a> {
             next += count;
         }
         self.map_results(&op, &new_for);
-        for nested in block_ops(&body) {
-            move_to_end(&nested, &new_body);
-        }
         self.dead.push(op);
         Ok(new_for)
     }

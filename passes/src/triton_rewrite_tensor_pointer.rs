@@ -406,32 +406,11 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     /// the body moves into it.
     fn rewrite_for(&mut self, op: OperationRef<'c, 'a>) -> Result<OperationRef<'c, 'a>, PassFailed> {
         let operands: Vec<Value> = op.operands().collect();
-        let (bounds, inits) = operands.split_at(3);
+        let inits = &operands[3..];
         let new_inits = self.expanded(inits, &op)?;
-        let body = entry_block(&op, 0).ok_or_else(|| fail(&op, "scf.for without a body"))?;
-        let old_arguments = block_arguments(&body);
-        let location = op.location();
-        let mut argument_types = vec![(bounds[0].r#type(), location)];
-        argument_types.extend(new_inits.iter().map(|v| (v.r#type(), location)));
-        let region = Region::new();
-        region.append_block(Block::new(&argument_types));
-        let attributes: Vec<(Identifier, Attribute)> = op.attributes().collect();
-        let result_types: Vec<Type> = new_inits.iter().map(|v| v.r#type()).collect();
-        let mut all_operands = bounds.to_vec();
-        all_operands.extend(&new_inits);
-        let new_for = melior::ir::operation::OperationBuilder::new("scf.for", location)
-            .add_operands(&all_operands)
-            .add_results(&result_types)
-            .add_attributes(&attributes)
-            .add_regions([region])
-            .build()
-            .map_err(|_| fail(&op, "cannot build the new scf.for"))?;
-        let new_for = insert_before(&op, new_for);
-        let new_body = entry_block(&new_for, 0).unwrap();
-        let new_arguments = block_arguments(&new_body);
+        let NewLoop { new_for, old_arguments, new_arguments } = loop_with_inits(&op, &new_inits)?;
         // Iter_args and results: a block pointer's offsets become i64 ones;
         // other values map one to one.
-        replace_all_uses(old_arguments[0], new_arguments[0]);
         let mut next = 0;
         for (index, init) in inits.iter().enumerate() {
             let old_argument = old_arguments[index + 1];
@@ -449,9 +428,6 @@ impl<'c, 'a> Rewrite<'c, 'a> {
                 replace_all_uses(old_result, new_for.result_at(next).unwrap().into());
                 next += 1;
             }
-        }
-        for nested in block_ops(&body) {
-            move_to_end(&nested, &new_body);
         }
         self.dead.push(op);
         Ok(new_for)
@@ -553,4 +529,49 @@ impl<'c, 'a> Rewrite<'c, 'a> {
         let init = owner.operand_at(argument_number(value).unwrap() + 2).map_err(|_| unsupported())?;
         self.origin(init, user)
     }
+}
+
+/// What [`loop_with_inits`] made: the new loop, and the block arguments of
+/// the old body and of the new one (induction variable first).
+pub(crate) struct NewLoop<'c, 'a> {
+    pub new_for: OperationRef<'c, 'a>,
+    pub old_arguments: Vec<Value<'c, 'a>>,
+    pub new_arguments: Vec<Value<'c, 'a>>,
+}
+
+/// A copy of the `scf.for` `op` (same bounds and attributes) whose
+/// iter_args are `inits`, inserted before it; the old body's ops move into
+/// it and its induction variable's uses go to the new one. The other old
+/// block arguments and results are left for the caller to map.
+pub(crate) fn loop_with_inits<'c, 'a>(
+    op: &OperationRef<'c, 'a>,
+    inits: &[Value<'c, 'a>],
+) -> Result<NewLoop<'c, 'a>, PassFailed> {
+    let bounds: Vec<Value> = op.operands().take(3).collect();
+    let body = entry_block(op, 0).ok_or_else(|| fail(op, "scf.for without a body"))?;
+    let old_arguments = block_arguments(&body);
+    let location = op.location();
+    let mut argument_types = vec![(bounds[0].r#type(), location)];
+    argument_types.extend(inits.iter().map(|v| (v.r#type(), location)));
+    let region = Region::new();
+    region.append_block(Block::new(&argument_types));
+    let attributes: Vec<(Identifier, Attribute)> = op.attributes().collect();
+    let result_types: Vec<Type> = inits.iter().map(|v| v.r#type()).collect();
+    let mut all_operands = bounds;
+    all_operands.extend(inits);
+    let new_for = melior::ir::operation::OperationBuilder::new("scf.for", location)
+        .add_operands(&all_operands)
+        .add_results(&result_types)
+        .add_attributes(&attributes)
+        .add_regions([region])
+        .build()
+        .map_err(|_| fail(op, "cannot build the new scf.for"))?;
+    let new_for = insert_before(op, new_for);
+    let new_body = entry_block(&new_for, 0).unwrap();
+    let new_arguments = block_arguments(&new_body);
+    replace_all_uses(old_arguments[0], new_arguments[0]);
+    for nested in block_ops(&body) {
+        move_to_end(&nested, &new_body);
+    }
+    Ok(NewLoop { new_for, old_arguments, new_arguments })
 }
