@@ -33,6 +33,9 @@ use tritium_dialects::access::OpAccess;
 use tritium_dialects::ir::integer_type;
 use tritium_dialects::pass::{PassDefinition, PassFailed, PassOptions, PassResult};
 use tritium_dialects::types::{pointer, tensor_descriptor_block};
+use tritium_dialects::views::{
+    DescriptorGatherOp, DescriptorLoadOp, DescriptorScatterOp, DescriptorStoreOp, IfOp, MakeTensorDescOp,
+};
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "triton-rewrite-tensor-descriptor-to-pointer",
@@ -239,7 +242,8 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     fn make(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
         let b = Builder::at(&op);
         let rank = (op.operand_count() - 1) / 2;
-        let mut parts = vec![op.operand_at(0).unwrap()];
+        let make = MakeTensorDescOp::of(op).ok_or_else(|| fail(&op, "is no tt.make_tensor_descriptor"))?;
+        let mut parts = vec![make.base()];
         for i in 0..rank {
             parts.push(b.extsi_i64(op.operand_at(1 + i).unwrap()));
         }
@@ -256,14 +260,16 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     /// Loads, stores and reductions of a block at `indices`.
     fn access(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
         let name = name_of(&op);
-        // Operands: load: desc, indices; store: desc, src, indices;
-        // reduce: desc, src, indices.
-        let source = (name != "tt.descriptor_load").then(|| op.operand_at(1).unwrap());
-        let first_index = if source.is_some() { 2 } else { 1 };
-        let descriptor = self.descriptor(op.operand_at(0).unwrap(), &op)?;
+        let (desc, source, indices) = match DescriptorStoreOp::of(op) {
+            Some(store) => (store.desc(), Some(store.src()), store.indices()),
+            None => {
+                let load = DescriptorLoadOp::of(op).ok_or_else(|| fail(&op, "is no descriptor load or store"))?;
+                (load.desc(), None, load.indices())
+            }
+        };
+        let descriptor = self.descriptor(desc, &op)?;
         let b = Builder::at(&op);
-        let offsets: Vec<Value> =
-            (first_index..op.operand_count()).map(|i| b.extsi_i64(op.operand_at(i).unwrap())).collect();
+        let offsets: Vec<Value> = indices.into_iter().map(|index| b.extsi_i64(index)).collect();
         if offsets.len() != descriptor.block.len() {
             return Err(fail(&op, "needs one index per dimension of the descriptor's block"));
         }
@@ -288,16 +294,22 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     /// Gathers and scatters: rows at `x_offsets` (a tensor), columns from
     /// `y_offset` on.
     fn gather_scatter(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
-        let descriptor = self.descriptor(op.operand_at(0).unwrap(), &op)?;
-        let is_gather = name_of(&op) == "tt.descriptor_gather";
-        let source = (!is_gather).then(|| op.operand_at(3).unwrap());
+        let (desc, rows, y_offset, source) = match DescriptorScatterOp::of(op) {
+            Some(scatter) => (scatter.desc(), scatter.x_offsets(), scatter.y_offset(), Some(scatter.src())),
+            None => {
+                let gather =
+                    DescriptorGatherOp::of(op).ok_or_else(|| fail(&op, "is no descriptor gather or scatter"))?;
+                (gather.desc(), gather.x_offsets(), gather.y_offset(), None)
+            }
+        };
+        let descriptor = self.descriptor(desc, &op)?;
+        let is_gather = source.is_none();
         let block_tensor = if is_gather { op.result_at(0).unwrap().r#type() } else { source.unwrap().r#type() };
         let (block, _, _) = tensor_parts(block_tensor).ok_or_else(|| fail(&op, "needs a ranked tensor"))?;
         if block.len() != 2 || descriptor.block.len() != 2 {
             return Err(fail(&op, "gathers and scatters rows of a 2-d descriptor"));
         }
         let b = Builder::at(&op);
-        let rows = op.operand_at(1).unwrap();
         let (row_shape, _, row_layout) = tensor_parts(rows.r#type()).ok_or_else(|| fail(&op, "needs row offsets"))?;
         // The row offsets as a column: [rows] -> [rows, 1], i64.
         let mut column_shape = row_shape.clone();
@@ -306,7 +318,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
         let column =
             b.op("tt.expand_dims", &[rows], tensor_type(&column_shape, b.integer(32), row_layout), &[("axis", axis)]);
         let column = b.op("arith.extsi", &[column], tensor_type(&column_shape, b.integer(64), row_layout), &[]);
-        let y = b.extsi_i64(op.operand_at(2).unwrap());
+        let y = b.extsi_i64(y_offset);
         let zero = b.constant(IntegerAttribute::new(b.integer(64), 0).into(), b.integer(64));
         let block_pointer = BlockPointer {
             base: descriptor.base,
@@ -469,7 +481,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
             }
         }
         let new_if = OperationBuilder::new("scf.if", op.location())
-            .add_operands(&[op.operand_at(0).unwrap()])
+            .add_operands(&[IfOp::of(op).ok_or_else(|| fail(&op, "is no scf.if"))?.condition()])
             .add_results(&result_types)
             .add_regions(regions)
             .build()

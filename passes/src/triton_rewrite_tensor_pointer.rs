@@ -25,6 +25,7 @@ use melior::ir::{
 };
 use std::collections::HashMap;
 use tritium_dialects::access::{integer_attribute, OpAccess};
+use tritium_dialects::views::{AdvanceOp, IfOp, LoadOp, StoreOp};
 use tritium_dialects::{
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
     types::pointer_parts,
@@ -328,8 +329,9 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     }
 
     fn advance(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
-        let mut pointer = self.pointer(op.operand_at(0).unwrap(), &op)?;
-        let steps: Vec<Value> = op.operands().skip(1).collect();
+        let advance = AdvanceOp::of(op).ok_or_else(|| fail(&op, "is no tt.advance"))?;
+        let mut pointer = self.pointer(advance.ptr(), &op)?;
+        let steps = advance.offsets();
         if steps.len() != pointer.offsets.len() {
             return Err(fail(&op, "tt.advance needs one offset per dimension of the block"));
         }
@@ -344,13 +346,18 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     }
 
     fn access(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
-        let address = op.operand_at(0).unwrap();
+        let (address, stored, masked) = match LoadOp::of(op) {
+            Some(load) => (load.ptr(), None, load.mask().is_some() || load.other().is_some()),
+            None => {
+                let store = StoreOp::of(op).ok_or_else(|| fail(&op, "is no tt.load or tt.store"))?;
+                (store.ptr(), Some(store.value()), store.mask().is_some())
+            }
+        };
         if !is_block_pointer(address.r#type()) {
             return Ok(());
         }
         let pointer = self.pointer(address, &op)?;
-        let is_load = name_of(&op) == "tt.load";
-        let masked = if is_load { op.operand_count() > 1 } else { op.operand_count() > 2 };
+        let is_load = stored.is_none();
         if masked {
             return Err(fail(&op, "an access through a block pointer takes no mask or other value"));
         }
@@ -374,7 +381,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
             replace_all_uses(result.into(), load.result_at(0).unwrap().into());
         } else {
             let attributes: Vec<_> = kept.into_iter().filter(|(k, _)| *k != "isVolatile").collect();
-            let operands: Vec<Value> = [Some(pointers), op.operand_at(1).ok(), mask].into_iter().flatten().collect();
+            let operands: Vec<Value> = [Some(pointers), stored, mask].into_iter().flatten().collect();
             insert_before(&op, create("tt.store", op.location(), &operands, &[], &attributes));
         }
         self.dead.push(op);
@@ -469,7 +476,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
             else_region.append_block(Block::new(&[]));
         }
         let new_if = melior::ir::operation::OperationBuilder::new("scf.if", location)
-            .add_operands(&[op.operand_at(0).unwrap()])
+            .add_operands(&[IfOp::of(op).ok_or_else(|| fail(&op, "is no scf.if"))?.condition()])
             .add_results(&result_types)
             .add_regions([then_region, else_region])
             .build()
@@ -509,7 +516,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
         if let Some(op) = defining_op(value) {
             return match name_of(&op).as_str() {
                 "tt.make_tensor_ptr" => made_by(&op).ok_or_else(unsupported),
-                "tt.advance" => self.origin(op.operand_at(0).unwrap(), user),
+                "tt.advance" => self.origin(AdvanceOp::of(op).ok_or_else(unsupported)?.ptr(), user),
                 "scf.for" | "scf.if" | "scf.while" => {
                     let index = result_number(value).unwrap();
                     let yielded = entry_block(&op, if name_of(&op) == "scf.while" { 1 } else { 0 })
