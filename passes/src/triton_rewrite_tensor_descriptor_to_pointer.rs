@@ -19,7 +19,7 @@
 use crate::{
     ir::{create, fail, name_of, replace_all_uses, tensor_parts, tensor_type},
     ssa::{block_arguments, block_ops, entry_block, insert_before, move_to_end, set_operands, value_key, Key},
-    triton_rewrite_tensor_pointer::{loop_with_inits, Access, BlockPointer, Builder, NewLoop},
+    triton_rewrite_tensor_pointer::{loop_with_inits, visit_rewriting, Access, BlockPointer, Builder, NewLoop},
 };
 use melior::ir::{
     attribute::{ArrayAttribute, IntegerAttribute, TypeAttribute},
@@ -201,18 +201,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     }
 
     fn visit(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
-        for region in op.regions() {
-            let mut block = region.first_block();
-            while let Some(b) = block {
-                for nested in block_ops(&b) {
-                    if let Some(next) = self.rewrite(nested)? {
-                        self.visit(next)?;
-                    }
-                }
-                block = b.next_in_region();
-            }
-        }
-        Ok(())
+        visit_rewriting(op, &mut |nested| self.rewrite(nested))
     }
 
     /// Rewrites `op` if it deals with descriptors; returns the op whose

@@ -270,18 +270,7 @@ fn i32_array(op: &OperationRef, name: &str) -> Vec<i32> {
 
 impl<'c, 'a> Rewrite<'c, 'a> {
     fn visit(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
-        for region in op.regions() {
-            let mut block = region.first_block();
-            while let Some(b) = block {
-                for nested in block_ops(&b) {
-                    if let Some(next) = self.rewrite(nested)? {
-                        self.visit(next)?;
-                    }
-                }
-                block = b.next_in_region();
-            }
-        }
-        Ok(())
+        visit_rewriting(op, &mut |nested| self.rewrite(nested))
     }
 
     /// Rewrites `op` if it deals with block pointers; returns the op whose
@@ -581,4 +570,25 @@ pub(crate) fn loop_with_inits<'c, 'a>(
         move_to_end(&nested, &new_body);
     }
     Ok(NewLoop { new_for, old_arguments, new_arguments })
+}
+
+/// Rewrites the ops nested in `op`, in order, with `rewrite`, and visits the
+/// regions of the op it returns for each (itself, what replaced it, or none)
+/// the same way.
+pub(crate) fn visit_rewriting<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    rewrite: &mut dyn FnMut(OperationRef<'c, 'a>) -> Result<Option<OperationRef<'c, 'a>>, PassFailed>,
+) -> PassResult {
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            for nested in block_ops(&b) {
+                if let Some(next) = rewrite(nested)? {
+                    visit_rewriting(next, rewrite)?;
+                }
+            }
+            block = b.next_in_region();
+        }
+    }
+    Ok(())
 }
