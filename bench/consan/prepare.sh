@@ -9,6 +9,6 @@ out=out/consan
 rm -rf "$out" && mkdir -p "$out"
 for kernel in ws_race ws_synced; do
   "$bin/tritium" compile "bench/consan/$kernel.ttgir" -o "$out/$kernel"
-  TRITON_INSTRUMENTATION_MODE=consan "$bin/tritium" compile "bench/consan/$kernel.ttgir" -o "$out/$kernel.consan"
+  "$bin/tritium" compile "bench/consan/$kernel.ttgir" --instrumentation-mode consan -o "$out/$kernel.consan"
 done
 ls "$out"

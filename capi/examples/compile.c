@@ -1,5 +1,5 @@
 /* Compiles a Triton IR file with Tritium's C API and writes the PTX.
- *   compile KERNEL.ttir OUT.ptx [num_warps] [num_stages] [--triton-abi] [--maxnreg=N] [--no-fp-fusion] [--no-reflect-ftz]
+ *   compile KERNEL.ttir OUT.ptx [num_warps] [num_stages] [--triton-abi] [--maxnreg=N] [--no-fp-fusion] [--no-reflect-ftz] [--instrumentation-mode=MODE]
  * Prints the metadata JSON to stdout; on failure the diagnostics to stderr, exit 1. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@ static char *read_file(const char *path) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: %s KERNEL.ttir OUT.ptx [num_warps] [num_stages] [--triton-abi] [--maxnreg=N] [--no-fp-fusion] [--no-reflect-ftz]\n", argv[0]);
+    fprintf(stderr, "usage: %s KERNEL.ttir OUT.ptx [num_warps] [num_stages] [--triton-abi] [--maxnreg=N] [--no-fp-fusion] [--no-reflect-ftz] [--instrumentation-mode=MODE]\n", argv[0]);
     return 2;
   }
   char *source = read_file(argv[1]);
@@ -36,6 +36,7 @@ int main(int argc, char **argv) {
     else if (strncmp(argv[i], "--maxnreg=", 10) == 0) options.maxnreg = (unsigned)atoi(argv[i] + 10);
     else if (strcmp(argv[i], "--no-fp-fusion") == 0) options.no_fp_fusion = 1;
     else if (strcmp(argv[i], "--no-reflect-ftz") == 0) options.no_reflect_ftz = 1;
+    else if (strncmp(argv[i], "--instrumentation-mode=", 23) == 0) options.instrumentation_mode = argv[i] + 23;
     else { fprintf(stderr, "unknown option %s\n", argv[i]); return 2; }
   }
   options.libdevice = getenv("LIBDEVICE");

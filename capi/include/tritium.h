@@ -23,6 +23,9 @@ typedef struct tritium_options {
   unsigned maxnreg;        /* at most this many registers per thread (.maxnreg); 0: no limit */
   int no_fp_fusion;        /* nonzero: enable_fp_fusion=False (no fma from separate multiplies and adds) */
   int no_reflect_ftz;      /* nonzero: enable_reflect_ftz=False (libdevice and exp2 keep f32 denormals) */
+  /* Upstream's instrumentation_mode: NULL or "": none; "consan": the concurrency sanitizer instruments the
+   * kernel (races on shared/tensor memory and mbarrier deadlocks assert). Another mode is an error. */
+  const char *instrumentation_mode;
 } tritium_options;
 
 /* The version of Tritium ("0.1.0"); a static string. */

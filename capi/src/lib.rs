@@ -8,7 +8,7 @@ use std::{
     ptr,
     sync::Mutex,
 };
-use tritium_lowering::{compile_source, CompileOptions, Target};
+use tritium_lowering::{compile_source, CompileOptions, Instrumentation, Target};
 
 /// Compiles are serialised (LLVM's code generation set-up is shared).
 static COMPILE: Mutex<()> = Mutex::new(());
@@ -36,6 +36,7 @@ pub struct tritium_options {
     maxnreg: c_uint,
     no_fp_fusion: c_int,
     no_reflect_ftz: c_int,
+    instrumentation_mode: *const c_char,
 }
 
 /// Text to a C string; an interior NUL (never in PTX or JSON) is cut there.
@@ -90,6 +91,7 @@ unsafe fn options_from(options: *const tritium_options) -> Result<CompileOptions
     result.codegen.maxnreg = (options.maxnreg != 0).then_some(options.maxnreg);
     result.codegen.fp_fusion = options.no_fp_fusion == 0;
     result.codegen.reflect_ftz = options.no_reflect_ftz == 0;
+    result.instrumentation = Instrumentation::parse(optional_str(options.instrumentation_mode)?.unwrap_or(""))?;
     Ok(result)
 }
 

@@ -10,6 +10,7 @@
 //! - [`pass`]: registering Rust passes in MLIR's pass registry.
 //! - [`ir`]: the IR-access layer, the one place with raw MLIR C API calls
 //!   outside the FFI modules.
+//! - [`views`]: typed views of ops, their operands by name.
 
 pub mod access;
 pub mod canonicalization;
@@ -25,6 +26,7 @@ pub mod pass;
 pub mod rewrite;
 pub mod target;
 pub mod types;
+pub mod views;
 
 pub use context::create_context;
 

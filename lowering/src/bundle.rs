@@ -41,6 +41,35 @@ pub struct CompileOptions {
     pub scratch_parameters: bool,
     /// Code generation as upstream's options of these names.
     pub codegen: CodegenOptions,
+    /// What the kernel is instrumented with (upstream's `instrumentation_mode`).
+    pub instrumentation: Instrumentation,
+}
+
+/// Instrumentation compiled into the kernel: upstream Triton's
+/// `instrumentation_mode` (its knob `triton.knobs.compilation.instrumentation_mode`,
+/// TRITON_INSTRUMENTATION_MODE).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Instrumentation {
+    #[default]
+    None,
+    /// `consan`: upstream's concurrency sanitizer
+    /// (`tritoninstrument-concurrency-sanitizer`): races on shared and tensor
+    /// memory and mbarrier deadlocks stop the kernel with an assert.
+    ConcurrencySanitizer,
+}
+
+impl Instrumentation {
+    /// The modes by upstream's names: `""` or `none` (none), `consan`.
+    pub const MODES: &'static str = "consan";
+
+    /// An instrumentation mode by upstream's name; unknown ones are errors.
+    pub fn parse(mode: &str) -> Result<Self, String> {
+        match mode {
+            "" | "none" => Ok(Instrumentation::None),
+            "consan" => Ok(Instrumentation::ConcurrencySanitizer),
+            other => Err(format!("unknown instrumentation mode '{other}' (known: {})", Self::MODES)),
+        }
+    }
 }
 
 /// Upstream Triton's code-generation options (its `CUDAOptions`).
@@ -76,6 +105,7 @@ impl Default for CompileOptions {
             test_internal_error: None,
             scratch_parameters: false,
             codegen: CodegenOptions::default(),
+            instrumentation: Instrumentation::None,
         }
     }
 }
@@ -242,11 +272,10 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         run_pipeline(context, module, &pipeline, options.verify_each_pass)?;
         lap("shared memory allocation and barriers");
     }
-    // Upstream's concurrency sanitizer, switched on by upstream's knob
-    // (TRITON_INSTRUMENTATION_MODE=consan): after shared memory is laid out
-    // (it tracks buffers by offset), before global scratch (its state
-    // lives there).
-    if std::env::var("TRITON_INSTRUMENTATION_MODE").is_ok_and(|mode| mode == "consan") {
+    // Upstream's concurrency sanitizer (instrumentation mode `consan`):
+    // after shared memory is laid out (it tracks buffers by offset), before
+    // global scratch (its state lives there).
+    if options.instrumentation == Instrumentation::ConcurrencySanitizer {
         let pipeline = "builtin.module(tritoninstrument-concurrency-sanitizer)";
         run_pipeline(context, module, pipeline, options.verify_each_pass)?;
         lap("concurrency sanitizer");

@@ -22,7 +22,7 @@ pub mod ptx;
 pub mod target;
 pub mod transfer;
 
-pub use bundle::{compile, Bundle, CodegenOptions, CompileOptions};
+pub use bundle::{compile, Bundle, CodegenOptions, CompileOptions, Instrumentation};
 
 /// Registers every Tritium pass in MLIR's pass registry: the passes of
 /// `tritium_passes` and the lowering (`convert-triton-gpu-to-llvm`). Safe to

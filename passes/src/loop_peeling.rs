@@ -17,6 +17,7 @@ use melior::ir::{
 };
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::ir::{block_arguments, clone_with, insert_before, is_ancestor, set_operand, uses, ValueMap};
+use tritium_dialects::views::ForOp;
 
 /// Peels the last iteration of `for_op` (an `scf.for`). Returns the `scf.if`
 /// that runs it.
@@ -27,7 +28,8 @@ pub fn peel_epilogue<'c, 'a>(for_op: OperationRef<'c, 'a>) -> Option<OperationRe
     let location = for_op.location();
     let block = for_op.block()?;
     let body = for_op.region_at(0).ok()?.first_block()?;
-    let (lower, upper, step) = (for_op.operand_at(0).ok()?, for_op.operand_at(1).ok()?, for_op.operand_at(2).ok()?);
+    let bounds = ForOp::of(for_op)?;
+    let (lower, upper, step) = (bounds.lower_bound(), bounds.upper_bound(), bounds.step());
     let ty = step.r#type();
     let value = |op: OperationRef<'c, 'a>| -> Value<'c, 'a> { op.result_at(0).unwrap().into() };
 

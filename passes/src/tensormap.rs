@@ -10,6 +10,7 @@ use melior::ir::{
     r#type::IntegerType,
     Attribute, Operation, OperationRef, Type, Value, ValueLike,
 };
+use tritium_dialects::views::MakeTensorDescOp;
 use tritium_dialects::{access::OpAccess, types};
 
 /// The size and alignment of a tensormap in global memory, in bytes
@@ -85,7 +86,7 @@ impl Tensormap {
         insert: &mut dyn FnMut(Operation<'c>) -> OperationRef<'c, 'a>,
     ) {
         let rank = self.boxed.len();
-        let base = make.operand_at(0).unwrap();
+        let base = MakeTensorDescOp::of(*make).expect("a tt.make_tensor_descriptor").base();
         let shape: Vec<Value> = (0..rank).map(|i| make.operand_at(1 + i).unwrap()).collect();
         let strides: Vec<Value> = (0..rank).map(|i| make.operand_at(1 + rank + i).unwrap()).collect();
         let context_ref = make.context();

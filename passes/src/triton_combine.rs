@@ -26,6 +26,7 @@ use tritium_dialects::access::{integer_attribute, OpAccess};
 use tritium_dialects::{
     pass::{PassDefinition, PassOptions, PassResult},
     rewrite::{Pattern, Rewriter},
+    views::{AddOp, AddPtrOp, BroadcastOp, DotOp, ExpandDimsOp, LoadOp, SelectOp, SplatOp},
 };
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -61,21 +62,22 @@ fn has_one_use(op: &OperationRef) -> bool {
     op.results().map(|r| uses(r.into()).len()).sum::<usize>() == 1
 }
 
-fn produced_by_dot<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    defining_op(value).filter(|d| name_of(d) == "tt.dot")
+fn produced_by_dot<'c, 'a>(value: Value<'c, 'a>) -> Option<DotOp<'c, 'a>> {
+    defining_op(value).and_then(DotOp::of)
 }
 
 /// add(dot(a, b, 0), d) -> dot(a, b, d), and with the dot on the right. The
 /// dot moves to the add and takes `d` as accumulator; the add is left
 /// unused, as upstream (the driver erases it).
 fn add_into_dot_accumulator(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(lhs), Ok(rhs)) = (op.operand_at(0), op.operand_at(1)) else { return false };
+    let Some(add) = AddOp::of(op) else { return false };
+    let (lhs, rhs) = (add.lhs(), add.rhs());
     let (dot, addend) = match (produced_by_dot(rhs), produced_by_dot(lhs)) {
         (Some(dot), _) => (dot, lhs),
         (None, Some(dot)) => (dot, rhs),
         (None, None) => return false,
     };
-    if !has_one_use(&dot) || !dot.operand_at(2).is_ok_and(is_zero) {
+    if !has_one_use(&dot) || !is_zero(dot.c()) {
         return false;
     }
     // Imprecise accumulation only works from a zero accumulator.
@@ -94,17 +96,12 @@ fn add_into_dot_accumulator(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// select(c, load(p, splat(c), ...), x) -> load(p, splat(c), other = x): the
 /// load already yields nothing useful where `c` is false.
 fn select_into_load_other(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(condition), Ok(on_true), Ok(on_false)) = (op.operand_at(0), op.operand_at(1), op.operand_at(2)) else {
-        return false;
-    };
-    let Some(load) = defining_op(on_true).filter(|l| name_of(l) == "tt.load") else { return false };
-    let sizes = load.attribute("operandSegmentSizes").ok().and_then(|a| DenseI32ArrayAttribute::try_from(a).ok());
-    if !sizes.is_some_and(|s| s.len() == 3 && s.element(1).ok() == Some(1)) {
-        return false;
-    }
-    let mask = load.operand_at(1).unwrap();
-    let Some(splat) = defining_op(mask).filter(|s| name_of(s) == "tt.splat") else { return false };
-    if splat.operand_at(0).ok() != Some(condition) {
+    let Some(select) = SelectOp::of(op) else { return false };
+    let (condition, on_true, on_false) = (select.condition(), select.true_value(), select.false_value());
+    let Some(load) = defining_op(on_true).and_then(LoadOp::of) else { return false };
+    let Some(mask) = load.mask() else { return false };
+    let Some(splat) = defining_op(mask).and_then(SplatOp::of) else { return false };
+    if splat.src() != condition {
         return false;
     }
     // `to_ref` borrows the ContextRef: keep it alive in a local.
@@ -115,7 +112,7 @@ fn select_into_load_other(op: OperationRef, rewriter: &Rewriter) -> bool {
         .filter_map(|k| load.attribute(k).ok().map(|a| (k, a)))
         .collect();
     attributes.push(("operandSegmentSizes", DenseI32ArrayAttribute::new(context, &[1, 1, 1]).into()));
-    let pointer = load.operand_at(0).unwrap();
+    let pointer = load.ptr();
     let ty = op.result_at(0).unwrap().r#type();
     rewriter.replace_op_with_new(&op, create("tt.load", op.location(), &[pointer, mask, on_false], &[ty], &attributes));
     true
@@ -125,7 +122,7 @@ fn select_into_load_other(op: OperationRef, rewriter: &Rewriter) -> bool {
 /// one (upstream's `GetConstantIntValue`), with its bit width.
 fn known_offset(value: Value) -> Option<(i64, u32)> {
     let source = match defining_op(value) {
-        Some(op) if name_of(&op) == "tt.splat" => op.operand_at(0).ok()?,
+        Some(op) if name_of(&op) == "tt.splat" => SplatOp::of(op)?.src(),
         _ => value,
     };
     let width = integer_width(element_type(source.r#type()))?;
@@ -164,9 +161,10 @@ const OFFSET_HINTS: &[&str] = &["tt.divisibility", "tt.contiguity", "tt.constanc
 
 /// addptr(addptr(p, i), j) -> addptr(p, i + j).
 fn combine_addptrs(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let (Ok(inner_result), Ok(outer_offset)) = (op.operand_at(0), op.operand_at(1)) else { return false };
-    let Some(inner) = defining_op(inner_result).filter(|i| name_of(i) == "tt.addptr") else { return false };
-    let (pointer, inner_offset) = (inner.operand_at(0).unwrap(), inner.operand_at(1).unwrap());
+    let Some(outer) = AddPtrOp::of(op) else { return false };
+    let outer_offset = outer.offset();
+    let Some(inner) = defining_op(outer.ptr()).and_then(AddPtrOp::of) else { return false };
+    let (pointer, inner_offset) = (inner.ptr(), inner.offset());
     if !offsets_combinable(inner_offset, outer_offset) {
         return false;
     }
@@ -231,7 +229,7 @@ fn broadcast_mul_reduce_to_dot(op: OperationRef, rewriter: &Rewriter) -> bool {
     if shape.len() != 3 || shape[2] < 16 || shape[0] < 16 {
         return false;
     }
-    let Some((_, element, _)) = tensor_parts(lhs.operand_at(0).unwrap().r#type()) else { return false };
+    let Some((_, element, _)) = tensor_parts(BroadcastOp::of(lhs).unwrap().src().r#type()) else { return false };
     // Upstream splats an f32 zero whatever the element type; only f32 makes
     // valid IR.
     if !element.is_f32() {
@@ -258,8 +256,8 @@ fn broadcast_mul_reduce_to_dot(op: OperationRef, rewriter: &Rewriter) -> bool {
         ("maxNumImpreciseAcc", IntegerAttribute::new(i32_type, 0).into()),
     ];
     let operands = [
-        lhs_expand.operand_at(0).unwrap(),
-        rhs_expand.operand_at(0).unwrap(),
+        ExpandDimsOp::of(lhs_expand).unwrap().src(),
+        ExpandDimsOp::of(rhs_expand).unwrap().src(),
         accumulator.result_at(0).unwrap().into(),
     ];
     rewriter.replace_op_with_new(&op, create("tt.dot", location, &operands, &[accumulator_type], &attributes));

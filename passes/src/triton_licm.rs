@@ -24,6 +24,7 @@ use melior::ir::{
 use std::collections::VecDeque;
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
+use tritium_dialects::views::{ForOp, LoadOp};
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "triton-licm",
@@ -155,7 +156,8 @@ fn parent_region<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<RegionRef<'c, 'a>>
 /// and-ed with its own mask. The new ops go before the loop. `false` when the
 /// load reads through a block pointer, which has no such mask.
 fn guard_load(load: &OperationRef, lp: &OperationRef) -> bool {
-    let Ok(pointer) = load.operand_at(0) else { return false };
+    let Some(load_op) = LoadOp::of(*load) else { return false };
+    let pointer = load_op.ptr();
     let pointer_type = pointer.r#type();
     if tritium_dialects::types::pointer_parts(pointer_type).is_some_and(|(pointee, _)| pointee.is_ranked_tensor()) {
         return false;
@@ -165,7 +167,8 @@ fn guard_load(load: &OperationRef, lp: &OperationRef) -> bool {
     let context = unsafe { context_ref.to_ref() };
     let location = lp.location();
     let i1: Type = IntegerType::new(context, 1).into();
-    let (lower, upper) = (lp.operand_at(0).unwrap(), lp.operand_at(1).unwrap());
+    let Some(for_op) = ForOp::of(*lp) else { return false };
+    let (lower, upper) = (for_op.lower_bound(), for_op.upper_bound());
     let predicate = Attribute::parse(context, "2 : i64").expect("the slt predicate");
     let condition =
         insert_before(lp, create("arith.cmpi", location, &[lower, upper], &[i1], &[("predicate", predicate)]));
@@ -174,18 +177,11 @@ fn guard_load(load: &OperationRef, lp: &OperationRef) -> bool {
         let mask_type = tensor_type(&shape, i1, encoding);
         mask = insert_before(lp, create("tt.splat", location, &[mask], &[mask_type], &[])).result_at(0).unwrap().into();
     }
-    let sizes = load
-        .attribute("operandSegmentSizes")
-        .ok()
-        .and_then(|a| DenseI32ArrayAttribute::try_from(a).ok())
-        .map(|a| (0..a.len()).map(|i| a.element(i).unwrap_or(0)).collect::<Vec<i32>>())
-        .unwrap_or_else(|| vec![1, 0, 0]);
-    if sizes[1] == 1 {
-        let current = load.operand_at(1).unwrap();
+    if let Some(current) = load_op.mask() {
         let and = create("arith.andi", location, &[mask, current], &[mask.r#type()], &[]);
         mask = insert_before(lp, and).result_at(0).unwrap().into();
     }
-    let other: Option<Value> = (sizes[2] == 1).then(|| load.operand_at((1 + sizes[1]) as usize).unwrap());
+    let other: Option<Value> = load_op.other();
     let operands: Vec<Value> = [Some(pointer), Some(mask), other].into_iter().flatten().collect();
     set_operands(load, &operands);
     let sizes = [1, 1, other.is_some() as i32];

@@ -24,6 +24,7 @@ use tritium_dialects::access::OpAccess;
 use tritium_dialects::ir::{dense_i32_array, dense_i32_attribute, insert_before, set_attribute, set_operands};
 use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
 use tritium_dialects::types::MemDesc;
+use tritium_dialects::views::TcGen5CommitOp;
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "triton-nvidia-mma-lowering",
@@ -158,8 +159,8 @@ fn commits_after<'c, 'a>(mma: &OperationRef<'c, 'a>) -> Vec<(OperationRef<'c, 'a
     let mut commits = Vec::new();
     let mut next = mma.next_in_block();
     while let Some(op) = next {
-        if name_of(&op) == "ttng.tc_gen5_commit" {
-            let commit_pred = (op.operand_count() > 1).then(|| op.operand_at(1).unwrap());
+        if let Some(commit) = TcGen5CommitOp::of(op) {
+            let commit_pred = commit.pred();
             if is_constant_true(mma_pred) || commit_pred == Some(mma_pred) {
                 commits.push((op, commit_pred));
             }
@@ -219,7 +220,7 @@ fn comes_after(op: &OperationRef, target: &OperationRef) -> bool {
 fn merge_commits(mma: OperationRef) {
     for (commit, pred) in commits_after(&mma) {
         let pred = pred.unwrap_or_else(|| boolean(&mma, true));
-        let barrier = commit.operand_at(0).unwrap();
+        let barrier = TcGen5CommitOp::of(commit).expect("a ttng.tc_gen5_commit").barrier();
         if !move_definitions_before(barrier, &mma) || !move_definitions_before(pred, &mma) {
             continue;
         }

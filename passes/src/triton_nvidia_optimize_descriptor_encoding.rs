@@ -27,6 +27,7 @@ use melior::ir::{
     OperationRef, RegionLike, Type, Value, ValueLike,
 };
 use std::collections::HashMap;
+use tritium_dialects::views::LocalStoreOp;
 use tritium_dialects::{
     access::{block_argument_at, OpAccess},
     layout::{attribute_of, layout_of},
@@ -246,7 +247,7 @@ fn encoding_from_users<'c>(loaded: Value<'c, '_>) -> Option<Attribute<'c>> {
     for user in users(loaded) {
         let memdesc = match name_of(&user).as_str() {
             "ttg.local_alloc" => user.result_at(0).ok().map(|r| r.r#type()),
-            "ttg.local_store" => user.operand_at(1).ok().map(|v| v.r#type()),
+            "ttg.local_store" => LocalStoreOp::of(user).map(|store| store.dst().r#type()),
             _ => None,
         };
         let Some(memdesc) = memdesc.and_then(types::MemDesc::of) else { continue };

@@ -34,6 +34,7 @@ use melior::ir::{
     r#type::IntegerType,
     Attribute, BlockLike, OperationRef, RegionLike, Type, Value, ValueLike,
 };
+use tritium_dialects::views::{DescriptorLoadOp, DescriptorStoreOp};
 use tritium_dialects::{
     access::OpAccess,
     layout::{attribute_of, layout_of},
@@ -143,7 +144,8 @@ fn memdesc_type<'c>(
 }
 
 fn lower_load(op: OperationRef, rewriter: &Rewriter) -> bool {
-    let Ok(descriptor) = op.operand_at(0) else { return false };
+    let Some(load) = DescriptorLoadOp::of(op) else { return false };
+    let descriptor = load.desc();
     let result = op.result_at(0).unwrap();
     let Some((shape, element, _)) = tensor_parts(result.r#type()) else { return false };
     let Some(encoding) = descriptor_encoding(&op, descriptor, &shape) else { return false };
@@ -169,7 +171,7 @@ fn lower_load(op: OperationRef, rewriter: &Rewriter) -> bool {
     let pred = int_constant(rewriter, context, &op, 1, 1);
     rewriter.insert(create("ttng.barrier_expect", location, &[barrier, pred], &[], &[("size", i32_attr(bytes))]));
     let mut operands: Vec<Value> = vec![descriptor];
-    operands.extend((1..op.operand_count()).filter_map(|i| op.operand_at(i).ok()));
+    operands.extend(load.indices());
     operands.extend([barrier, buffer, pred]);
     let mut attributes: Vec<(&str, Attribute)> = Vec::new();
     for name in ["cache", "evict"] {
@@ -285,10 +287,8 @@ fn lower_reduce(op: OperationRef, rewriter: &Rewriter) -> bool {
 }
 
 fn lower_store_like(op: OperationRef, rewriter: &Rewriter, tma_op: &str) -> bool {
-    let Ok(descriptor) = op.operand_at(0) else { return false };
-    // (desc, src, indices...)
-    let n = op.operand_count();
-    let Ok(source) = op.operand_at(1) else { return false };
+    let Some(store) = DescriptorStoreOp::of(op) else { return false };
+    let (descriptor, source) = (store.desc(), store.src());
     let Some((shape, element, _)) = tensor_parts(source.r#type()) else { return false };
     let Some(encoding) = descriptor_encoding(&op, descriptor, &shape) else { return false };
     let context_ref = op.context();
@@ -306,7 +306,7 @@ fn lower_store_like(op: OperationRef, rewriter: &Rewriter, tma_op: &str) -> bool
         &[("bCluster", BoolAttribute::new(context, false).into())],
     ));
     let mut operands: Vec<Value> = vec![descriptor];
-    operands.extend((2..n).filter_map(|i| op.operand_at(i).ok()));
+    operands.extend(store.indices());
     operands.push(buffer);
     let kind: Vec<(&str, Attribute)> = op.attribute("kind").ok().map(|kind| ("kind", kind)).into_iter().collect();
     rewriter.insert(create(tma_op, location, &operands, &[], &kind));

@@ -21,6 +21,7 @@ use melior::ir::{
 };
 use std::sync::OnceLock;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::{BroadcastOp, SplatOp};
 use tritium_dialects::{
     canonicalization::patterns_of,
     pass::{PassDefinition, PassOptions, PassResult},
@@ -62,7 +63,7 @@ enum SplatLike<'c, 'a> {
 
 fn splat_like<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<SplatLike<'c, 'a>> {
     match name_of(op).as_str() {
-        "tt.splat" => Some(SplatLike::Splat(op.operand_at(0).ok()?)),
+        "tt.splat" => Some(SplatLike::Splat(SplatOp::of(*op)?.src())),
         "arith.constant" => {
             let value = op.attribute("value").ok()?;
             tritium_dialects::ir::splat_value(value).map(SplatLike::Constant)
@@ -136,8 +137,8 @@ fn move_broadcast_after(op: OperationRef, rewriter: &Rewriter) -> bool {
     let mut source_shape: Option<Vec<i64>> = None;
     let mut source_type: Option<Type> = None;
     for producer in &producers {
-        if name_of(producer) == "tt.broadcast" {
-            let source = producer.operand_at(0).unwrap().r#type();
+        if let Some(broadcast) = BroadcastOp::of(*producer) {
+            let source = broadcast.src().r#type();
             let Some((shape, _, _)) = tensor_parts(source) else { return false };
             match &source_shape {
                 None => {
@@ -164,8 +165,8 @@ fn move_broadcast_after(op: OperationRef, rewriter: &Rewriter) -> bool {
     rewriter.set_insertion_point_before(&op);
     let mut operands: Vec<Value> = Vec::new();
     for (producer, operand) in producers.iter().zip(op.operands()) {
-        if name_of(producer) == "tt.broadcast" {
-            operands.push(producer.operand_at(0).unwrap());
+        if let Some(broadcast) = BroadcastOp::of(*producer) {
+            operands.push(broadcast.src());
             continue;
         }
         let element = tensor_parts(operand.r#type()).expect("a splat is a tensor").1;

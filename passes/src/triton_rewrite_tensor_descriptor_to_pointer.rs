@@ -19,7 +19,7 @@
 use crate::{
     ir::{create, fail, name_of, replace_all_uses, tensor_parts, tensor_type},
     ssa::{block_arguments, block_ops, entry_block, insert_before, move_to_end, set_operands, value_key, Key},
-    triton_rewrite_tensor_pointer::{Access, BlockPointer, Builder},
+    triton_rewrite_tensor_pointer::{loop_with_inits, visit_rewriting, Access, BlockPointer, Builder, NewLoop},
 };
 use melior::ir::{
     attribute::{ArrayAttribute, IntegerAttribute, TypeAttribute},
@@ -33,6 +33,9 @@ use tritium_dialects::access::OpAccess;
 use tritium_dialects::ir::integer_type;
 use tritium_dialects::pass::{PassDefinition, PassFailed, PassOptions, PassResult};
 use tritium_dialects::types::{pointer, tensor_descriptor_block};
+use tritium_dialects::views::{
+    DescriptorGatherOp, DescriptorLoadOp, DescriptorScatterOp, DescriptorStoreOp, IfOp, MakeTensorDescOp,
+};
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "triton-rewrite-tensor-descriptor-to-pointer",
@@ -198,18 +201,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     }
 
     fn visit(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
-        for region in op.regions() {
-            let mut block = region.first_block();
-            while let Some(b) = block {
-                for nested in block_ops(&b) {
-                    if let Some(next) = self.rewrite(nested)? {
-                        self.visit(next)?;
-                    }
-                }
-                block = b.next_in_region();
-            }
-        }
-        Ok(())
+        visit_rewriting(op, &mut |nested| self.rewrite(nested))
     }
 
     /// Rewrites `op` if it deals with descriptors; returns the op whose
@@ -239,7 +231,8 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     fn make(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
         let b = Builder::at(&op);
         let rank = (op.operand_count() - 1) / 2;
-        let mut parts = vec![op.operand_at(0).unwrap()];
+        let make = MakeTensorDescOp::of(op).ok_or_else(|| fail(&op, "is no tt.make_tensor_descriptor"))?;
+        let mut parts = vec![make.base()];
         for i in 0..rank {
             parts.push(b.extsi_i64(op.operand_at(1 + i).unwrap()));
         }
@@ -256,14 +249,16 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     /// Loads, stores and reductions of a block at `indices`.
     fn access(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
         let name = name_of(&op);
-        // Operands: load: desc, indices; store: desc, src, indices;
-        // reduce: desc, src, indices.
-        let source = (name != "tt.descriptor_load").then(|| op.operand_at(1).unwrap());
-        let first_index = if source.is_some() { 2 } else { 1 };
-        let descriptor = self.descriptor(op.operand_at(0).unwrap(), &op)?;
+        let (desc, source, indices) = match DescriptorStoreOp::of(op) {
+            Some(store) => (store.desc(), Some(store.src()), store.indices()),
+            None => {
+                let load = DescriptorLoadOp::of(op).ok_or_else(|| fail(&op, "is no descriptor load or store"))?;
+                (load.desc(), None, load.indices())
+            }
+        };
+        let descriptor = self.descriptor(desc, &op)?;
         let b = Builder::at(&op);
-        let offsets: Vec<Value> =
-            (first_index..op.operand_count()).map(|i| b.extsi_i64(op.operand_at(i).unwrap())).collect();
+        let offsets: Vec<Value> = indices.into_iter().map(|index| b.extsi_i64(index)).collect();
         if offsets.len() != descriptor.block.len() {
             return Err(fail(&op, "needs one index per dimension of the descriptor's block"));
         }
@@ -288,16 +283,22 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     /// Gathers and scatters: rows at `x_offsets` (a tensor), columns from
     /// `y_offset` on.
     fn gather_scatter(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
-        let descriptor = self.descriptor(op.operand_at(0).unwrap(), &op)?;
-        let is_gather = name_of(&op) == "tt.descriptor_gather";
-        let source = (!is_gather).then(|| op.operand_at(3).unwrap());
+        let (desc, rows, y_offset, source) = match DescriptorScatterOp::of(op) {
+            Some(scatter) => (scatter.desc(), scatter.x_offsets(), scatter.y_offset(), Some(scatter.src())),
+            None => {
+                let gather =
+                    DescriptorGatherOp::of(op).ok_or_else(|| fail(&op, "is no descriptor gather or scatter"))?;
+                (gather.desc(), gather.x_offsets(), gather.y_offset(), None)
+            }
+        };
+        let descriptor = self.descriptor(desc, &op)?;
+        let is_gather = source.is_none();
         let block_tensor = if is_gather { op.result_at(0).unwrap().r#type() } else { source.unwrap().r#type() };
         let (block, _, _) = tensor_parts(block_tensor).ok_or_else(|| fail(&op, "needs a ranked tensor"))?;
         if block.len() != 2 || descriptor.block.len() != 2 {
             return Err(fail(&op, "gathers and scatters rows of a 2-d descriptor"));
         }
         let b = Builder::at(&op);
-        let rows = op.operand_at(1).unwrap();
         let (row_shape, _, row_layout) = tensor_parts(rows.r#type()).ok_or_else(|| fail(&op, "needs row offsets"))?;
         // The row offsets as a column: [rows] -> [rows, 1], i64.
         let mut column_shape = row_shape.clone();
@@ -306,7 +307,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
         let column =
             b.op("tt.expand_dims", &[rows], tensor_type(&column_shape, b.integer(32), row_layout), &[("axis", axis)]);
         let column = b.op("arith.extsi", &[column], tensor_type(&column_shape, b.integer(64), row_layout), &[]);
-        let y = b.extsi_i64(op.operand_at(2).unwrap());
+        let y = b.extsi_i64(y_offset);
         let zero = b.constant(IntegerAttribute::new(b.integer(64), 0).into(), b.integer(64));
         let block_pointer = BlockPointer {
             base: descriptor.base,
@@ -440,30 +441,9 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     /// moves into it.
     fn rewrite_for(&mut self, op: OperationRef<'c, 'a>) -> Result<OperationRef<'c, 'a>, PassFailed> {
         let operands: Vec<Value> = op.operands().collect();
-        let (bounds, inits) = operands.split_at(3);
-        let new_inits = self.expanded(inits, &op)?;
-        let body = entry_block(&op, 0).ok_or_else(|| fail(&op, "scf.for without a body"))?;
-        let old_arguments = block_arguments(&body);
+        let new_inits = self.expanded(&operands[3..], &op)?;
+        let NewLoop { new_for, old_arguments, new_arguments } = loop_with_inits(&op, &new_inits)?;
         let location = op.location();
-        let mut argument_types = vec![(bounds[0].r#type(), location)];
-        argument_types.extend(new_inits.iter().map(|v| (v.r#type(), location)));
-        let region = Region::new();
-        region.append_block(Block::new(&argument_types));
-        let attributes: Vec<(Identifier, Attribute)> = op.attributes().collect();
-        let result_types: Vec<Type> = new_inits.iter().map(|v| v.r#type()).collect();
-        let mut all_operands = bounds.to_vec();
-        all_operands.extend(&new_inits);
-        let new_for = OperationBuilder::new("scf.for", location)
-            .add_operands(&all_operands)
-            .add_results(&result_types)
-            .add_attributes(&attributes)
-            .add_regions([region])
-            .build()
-            .map_err(|_| fail(&op, "cannot build the new scf.for"))?;
-        let new_for = insert_before(&op, new_for);
-        let new_body = entry_block(&new_for, 0).unwrap();
-        let new_arguments = block_arguments(&new_body);
-        replace_all_uses(old_arguments[0], new_arguments[0]);
         let mut next = 1;
         for argument in &old_arguments[1..] {
             let count = expanded_types(argument.r#type(), location).len();
@@ -471,9 +451,6 @@ impl<'c, 'a> Rewrite<'c, 'a> {
             next += count;
         }
         self.map_results(&op, &new_for);
-        for nested in block_ops(&body) {
-            move_to_end(&nested, &new_body);
-        }
         self.dead.push(op);
         Ok(new_for)
     }
@@ -493,7 +470,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
             }
         }
         let new_if = OperationBuilder::new("scf.if", op.location())
-            .add_operands(&[op.operand_at(0).unwrap()])
+            .add_operands(&[IfOp::of(op).ok_or_else(|| fail(&op, "is no scf.if"))?.condition()])
             .add_results(&result_types)
             .add_regions(regions)
             .build()

@@ -25,6 +25,7 @@ use melior::ir::{
 };
 use std::collections::HashMap;
 use tritium_dialects::access::{integer_attribute, OpAccess};
+use tritium_dialects::views::{AdvanceOp, IfOp, LoadOp, StoreOp};
 use tritium_dialects::{
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
     types::pointer_parts,
@@ -269,18 +270,7 @@ fn i32_array(op: &OperationRef, name: &str) -> Vec<i32> {
 
 impl<'c, 'a> Rewrite<'c, 'a> {
     fn visit(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
-        for region in op.regions() {
-            let mut block = region.first_block();
-            while let Some(b) = block {
-                for nested in block_ops(&b) {
-                    if let Some(next) = self.rewrite(nested)? {
-                        self.visit(next)?;
-                    }
-                }
-                block = b.next_in_region();
-            }
-        }
-        Ok(())
+        visit_rewriting(op, &mut |nested| self.rewrite(nested))
     }
 
     /// Rewrites `op` if it deals with block pointers; returns the op whose
@@ -328,8 +318,9 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     }
 
     fn advance(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
-        let mut pointer = self.pointer(op.operand_at(0).unwrap(), &op)?;
-        let steps: Vec<Value> = op.operands().skip(1).collect();
+        let advance = AdvanceOp::of(op).ok_or_else(|| fail(&op, "is no tt.advance"))?;
+        let mut pointer = self.pointer(advance.ptr(), &op)?;
+        let steps = advance.offsets();
         if steps.len() != pointer.offsets.len() {
             return Err(fail(&op, "tt.advance needs one offset per dimension of the block"));
         }
@@ -344,13 +335,18 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     }
 
     fn access(&mut self, op: OperationRef<'c, 'a>) -> PassResult {
-        let address = op.operand_at(0).unwrap();
+        let (address, stored, masked) = match LoadOp::of(op) {
+            Some(load) => (load.ptr(), None, load.mask().is_some() || load.other().is_some()),
+            None => {
+                let store = StoreOp::of(op).ok_or_else(|| fail(&op, "is no tt.load or tt.store"))?;
+                (store.ptr(), Some(store.value()), store.mask().is_some())
+            }
+        };
         if !is_block_pointer(address.r#type()) {
             return Ok(());
         }
         let pointer = self.pointer(address, &op)?;
-        let is_load = name_of(&op) == "tt.load";
-        let masked = if is_load { op.operand_count() > 1 } else { op.operand_count() > 2 };
+        let is_load = stored.is_none();
         if masked {
             return Err(fail(&op, "an access through a block pointer takes no mask or other value"));
         }
@@ -374,7 +370,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
             replace_all_uses(result.into(), load.result_at(0).unwrap().into());
         } else {
             let attributes: Vec<_> = kept.into_iter().filter(|(k, _)| *k != "isVolatile").collect();
-            let operands: Vec<Value> = [Some(pointers), op.operand_at(1).ok(), mask].into_iter().flatten().collect();
+            let operands: Vec<Value> = [Some(pointers), stored, mask].into_iter().flatten().collect();
             insert_before(&op, create("tt.store", op.location(), &operands, &[], &attributes));
         }
         self.dead.push(op);
@@ -406,32 +402,11 @@ impl<'c, 'a> Rewrite<'c, 'a> {
     /// the body moves into it.
     fn rewrite_for(&mut self, op: OperationRef<'c, 'a>) -> Result<OperationRef<'c, 'a>, PassFailed> {
         let operands: Vec<Value> = op.operands().collect();
-        let (bounds, inits) = operands.split_at(3);
+        let inits = &operands[3..];
         let new_inits = self.expanded(inits, &op)?;
-        let body = entry_block(&op, 0).ok_or_else(|| fail(&op, "scf.for without a body"))?;
-        let old_arguments = block_arguments(&body);
-        let location = op.location();
-        let mut argument_types = vec![(bounds[0].r#type(), location)];
-        argument_types.extend(new_inits.iter().map(|v| (v.r#type(), location)));
-        let region = Region::new();
-        region.append_block(Block::new(&argument_types));
-        let attributes: Vec<(Identifier, Attribute)> = op.attributes().collect();
-        let result_types: Vec<Type> = new_inits.iter().map(|v| v.r#type()).collect();
-        let mut all_operands = bounds.to_vec();
-        all_operands.extend(&new_inits);
-        let new_for = melior::ir::operation::OperationBuilder::new("scf.for", location)
-            .add_operands(&all_operands)
-            .add_results(&result_types)
-            .add_attributes(&attributes)
-            .add_regions([region])
-            .build()
-            .map_err(|_| fail(&op, "cannot build the new scf.for"))?;
-        let new_for = insert_before(&op, new_for);
-        let new_body = entry_block(&new_for, 0).unwrap();
-        let new_arguments = block_arguments(&new_body);
+        let NewLoop { new_for, old_arguments, new_arguments } = loop_with_inits(&op, &new_inits)?;
         // Iter_args and results: a block pointer's offsets become i64 ones;
         // other values map one to one.
-        replace_all_uses(old_arguments[0], new_arguments[0]);
         let mut next = 0;
         for (index, init) in inits.iter().enumerate() {
             let old_argument = old_arguments[index + 1];
@@ -449,9 +424,6 @@ impl<'c, 'a> Rewrite<'c, 'a> {
                 replace_all_uses(old_result, new_for.result_at(next).unwrap().into());
                 next += 1;
             }
-        }
-        for nested in block_ops(&body) {
-            move_to_end(&nested, &new_body);
         }
         self.dead.push(op);
         Ok(new_for)
@@ -493,7 +465,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
             else_region.append_block(Block::new(&[]));
         }
         let new_if = melior::ir::operation::OperationBuilder::new("scf.if", location)
-            .add_operands(&[op.operand_at(0).unwrap()])
+            .add_operands(&[IfOp::of(op).ok_or_else(|| fail(&op, "is no scf.if"))?.condition()])
             .add_results(&result_types)
             .add_regions([then_region, else_region])
             .build()
@@ -533,7 +505,7 @@ impl<'c, 'a> Rewrite<'c, 'a> {
         if let Some(op) = defining_op(value) {
             return match name_of(&op).as_str() {
                 "tt.make_tensor_ptr" => made_by(&op).ok_or_else(unsupported),
-                "tt.advance" => self.origin(op.operand_at(0).unwrap(), user),
+                "tt.advance" => self.origin(AdvanceOp::of(op).ok_or_else(unsupported)?.ptr(), user),
                 "scf.for" | "scf.if" | "scf.while" => {
                     let index = result_number(value).unwrap();
                     let yielded = entry_block(&op, if name_of(&op) == "scf.while" { 1 } else { 0 })
@@ -553,4 +525,70 @@ impl<'c, 'a> Rewrite<'c, 'a> {
         let init = owner.operand_at(argument_number(value).unwrap() + 2).map_err(|_| unsupported())?;
         self.origin(init, user)
     }
+}
+
+/// What [`loop_with_inits`] made: the new loop, and the block arguments of
+/// the old body and of the new one (induction variable first).
+pub(crate) struct NewLoop<'c, 'a> {
+    pub new_for: OperationRef<'c, 'a>,
+    pub old_arguments: Vec<Value<'c, 'a>>,
+    pub new_arguments: Vec<Value<'c, 'a>>,
+}
+
+/// A copy of the `scf.for` `op` (same bounds and attributes) whose
+/// iter_args are `inits`, inserted before it; the old body's ops move into
+/// it and its induction variable's uses go to the new one. The other old
+/// block arguments and results are left for the caller to map.
+pub(crate) fn loop_with_inits<'c, 'a>(
+    op: &OperationRef<'c, 'a>,
+    inits: &[Value<'c, 'a>],
+) -> Result<NewLoop<'c, 'a>, PassFailed> {
+    let bounds: Vec<Value> = op.operands().take(3).collect();
+    let body = entry_block(op, 0).ok_or_else(|| fail(op, "scf.for without a body"))?;
+    let old_arguments = block_arguments(&body);
+    let location = op.location();
+    let mut argument_types = vec![(bounds[0].r#type(), location)];
+    argument_types.extend(inits.iter().map(|v| (v.r#type(), location)));
+    let region = Region::new();
+    region.append_block(Block::new(&argument_types));
+    let attributes: Vec<(Identifier, Attribute)> = op.attributes().collect();
+    let result_types: Vec<Type> = inits.iter().map(|v| v.r#type()).collect();
+    let mut all_operands = bounds;
+    all_operands.extend(inits);
+    let new_for = melior::ir::operation::OperationBuilder::new("scf.for", location)
+        .add_operands(&all_operands)
+        .add_results(&result_types)
+        .add_attributes(&attributes)
+        .add_regions([region])
+        .build()
+        .map_err(|_| fail(op, "cannot build the new scf.for"))?;
+    let new_for = insert_before(op, new_for);
+    let new_body = entry_block(&new_for, 0).unwrap();
+    let new_arguments = block_arguments(&new_body);
+    replace_all_uses(old_arguments[0], new_arguments[0]);
+    for nested in block_ops(&body) {
+        move_to_end(&nested, &new_body);
+    }
+    Ok(NewLoop { new_for, old_arguments, new_arguments })
+}
+
+/// Rewrites the ops nested in `op`, in order, with `rewrite`, and visits the
+/// regions of the op it returns for each (itself, what replaced it, or none)
+/// the same way.
+pub(crate) fn visit_rewriting<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    rewrite: &mut dyn FnMut(OperationRef<'c, 'a>) -> Result<Option<OperationRef<'c, 'a>>, PassFailed>,
+) -> PassResult {
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            for nested in block_ops(&b) {
+                if let Some(next) = rewrite(nested)? {
+                    visit_rewriting(next, rewrite)?;
+                }
+            }
+            block = b.next_in_region();
+        }
+    }
+    Ok(())
 }

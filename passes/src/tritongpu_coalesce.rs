@@ -16,6 +16,7 @@ use crate::coalescing::{accessed_pointer, blocked_for_shape, coalesced_layout, i
 use crate::ir::{collect_ops, create, fail, name_of, set_type, tensor_parts, tensor_type, Order};
 use melior::ir::{operation::OperationLike, Attribute, BlockLike, OperationRef, Value, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::{DescriptorScatterOp, DescriptorStoreOp};
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
@@ -70,8 +71,8 @@ fn threads_of(op: OperationRef, threads_per_warp: u32) -> Result<Threads, PassFa
 fn descriptor_data<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
     match name_of(op).as_str() {
         "tt.descriptor_load" | "tt.descriptor_gather" => op.result_at(0).ok().map(Value::from),
-        "tt.descriptor_store" | "tt.descriptor_reduce" => op.operand_at(1).ok(),
-        "tt.descriptor_scatter" => op.operand_at(3).ok(),
+        "tt.descriptor_store" | "tt.descriptor_reduce" => DescriptorStoreOp::of(*op).map(|store| store.src()),
+        "tt.descriptor_scatter" => DescriptorScatterOp::of(*op).map(|scatter| scatter.src()),
         _ => None,
     }
 }

@@ -27,6 +27,7 @@ use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
 use tritium_dialects::rewrite::{Pattern, Rewriter};
 use tritium_dialects::target::{lookup_num_warps, ModuleConfig};
 use tritium_dialects::types::MemDesc;
+use tritium_dialects::views::AsyncCopyGlobalToLocalOp;
 use tritium_layout::Layout;
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -64,7 +65,8 @@ fn mask_and_other(op: &OperationRef) -> (Option<usize>, Option<usize>) {
 
 /// Upstream `ClipAsyncCopySizePerThread`; `None` when it does not apply.
 fn clip_size_per_thread<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &Rewriter) -> Option<()> {
-    let source = op.operand_at(0).ok()?;
+    let copy = AsyncCopyGlobalToLocalOp::of(op)?;
+    let source = copy.src();
     let (shape, _, Some(encoding)) = tensor_parts(source.r#type())? else {
         return None;
     };
@@ -72,7 +74,7 @@ fn clip_size_per_thread<'c, 'a>(op: OperationRef<'c, 'a>, rewriter: &Rewriter) -
         return None;
     };
     // The buffer copied into (the operand upstream names `result`).
-    let buffer = MemDesc::of(op.operand_at(1).ok()?.r#type())?;
+    let buffer = MemDesc::of(copy.result().r#type())?;
     let shared = layout_of(buffer.encoding).ok()?;
     if !matches!(shared, Layout::SwizzledShared(_)) {
         return None;

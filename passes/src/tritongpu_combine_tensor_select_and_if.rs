@@ -20,6 +20,7 @@ use melior::ir::{
 use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
+use tritium_dialects::views::{IfOp, SelectOp};
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "tritongpu-combine-tensor-select-and-if",
@@ -42,7 +43,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
         if tensor_parts(select.result_at(0).unwrap().r#type()).is_none() {
             continue;
         }
-        let condition = select.operand_at(0).unwrap();
+        let condition = SelectOp::of(select).expect("an arith.select").condition();
         let block = select.block();
         let mut candidates = users(condition);
         candidates.sort_by_key(|op| position[&op_key(op)]);
@@ -78,8 +79,8 @@ fn use_branch_values_inside_ifs(module: OperationRef) {
     // order upstream's map fills.
     let mut rewrites: Vec<(Value, Value, Vec<OperationRef>)> = Vec::new();
     for select in selects(module) {
-        let (condition, yes, no) =
-            (select.operand_at(0).unwrap(), select.operand_at(1).unwrap(), select.operand_at(2).unwrap());
+        let view = SelectOp::of(select).expect("an arith.select");
+        let (condition, yes, no) = (view.condition(), view.true_value(), view.false_value());
         let result: Value = select.result_at(0).unwrap().into();
         for if_op in users(condition).into_iter().filter(|u| name_of(u) == "scf.if") {
             for user in users(result) {
@@ -117,7 +118,7 @@ fn merge<'c, 'a>(if_op: OperationRef<'c, 'a>, selects: &[OperationRef<'c, 'a>]) 
     let mut types: Vec<Type> = if_op.results().map(|r| r.r#type()).collect();
     types.extend(selects.iter().map(|s| s.result_at(0).unwrap().r#type()));
     let new_if = OperationBuilder::new("scf.if", location)
-        .add_operands(&[if_op.operand_at(0).unwrap()])
+        .add_operands(&[IfOp::of(if_op).expect("an scf.if").condition()])
         .add_results(&types)
         .add_regions([Region::new(), Region::new()])
         .build()

@@ -30,6 +30,7 @@ use melior::{
 };
 use std::marker::PhantomData;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::DotOp;
 use tritium_dialects::{
     pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult},
     rewrite::{Pattern, Rewriter},
@@ -100,10 +101,11 @@ struct Dot<'c, 'a> {
 
 impl<'c, 'a> Dot<'c, 'a> {
     fn of(op: OperationRef<'c, 'a>) -> Option<Self> {
+        let dot = DotOp::of(op)?;
         Some(Dot {
-            a: op.operand_at(0).ok()?,
-            b: op.operand_at(1).ok()?,
-            c: op.operand_at(2).ok()?,
+            a: dot.a(),
+            b: dot.b(),
+            c: dot.c(),
             precision: int_attribute(&op, "inputPrecision").unwrap_or(precision::IEEE),
             max_num_imprecise_acc: int_attribute(&op, "maxNumImpreciseAcc").unwrap_or(0),
         })

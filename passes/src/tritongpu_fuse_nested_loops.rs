@@ -50,6 +50,7 @@ use std::collections::HashSet;
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::ir;
 use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
+use tritium_dialects::views::{CmpIOp, IfOp};
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "tritongpu-fuse-nested-loops",
@@ -447,7 +448,7 @@ fn erase_if_results<'c, 'a>(
     let types: Vec<Type> = terminator(&block_of(&if_op, 0)).operands().map(|v| v.r#type()).collect();
     let mut b = Builder::before(if_op);
     b.location = if_op.location();
-    let new_if = create_if(&mut b, &types, if_op.operand_at(0).unwrap());
+    let new_if = create_if(&mut b, &types, IfOp::of(if_op).expect("an scf.if").condition());
     take_body(&new_if, &if_op, 0);
     take_body(&new_if, &if_op, 1);
     let (mut replacements, mut new_results) = (replace_with.iter(), new_if.results());
@@ -939,7 +940,7 @@ fn fuse_one_level<'c, 'a>(nest: &mut LoopNest<'c, 'a>, node: usize, func: Operat
         let types: Vec<Type> = then_values.iter().map(|v| v.r#type()).collect();
         let mut before = Builder::before(epilogue_if);
         before.location = outer.location();
-        let new_if = create_if(&mut before, &types, epilogue_if.operand_at(0).unwrap());
+        let new_if = create_if(&mut before, &types, IfOp::of(epilogue_if).expect("an scf.if").condition());
         take_body(&new_if, &epilogue_if, 0);
         take_body(&new_if, &epilogue_if, 1);
         let old_count = epilogue_if.result_count();
@@ -1020,15 +1021,13 @@ fn assumes_positive_trip_count(lp: &OperationRef) -> bool {
     let (greater, less) = if unsigned { (UGT, ULT) } else { (SGT, SLT) };
     uses(upper).into_iter().any(|u| {
         let cmp = u.owner;
-        if name_of(&cmp) != "arith.cmpi" {
-            return false;
-        }
+        let Some(compare) = CmpIOp::of(cmp) else { return false };
         let assumed = cmp.results().any(|r| uses(r.into()).iter().any(|u| name_of(&u.owner) == "llvm.intr.assume"));
         if !assumed {
             return false;
         }
         let predicate = crate::ir::int_attribute(&cmp, "predicate");
-        let (lhs, rhs) = (cmp.operand_at(0).unwrap(), cmp.operand_at(1).unwrap());
+        let (lhs, rhs) = (compare.lhs(), compare.rhs());
         (predicate == Some(greater) && lhs == upper && rhs == lower)
             || (predicate == Some(less) && lhs == lower && rhs == upper)
     })

@@ -27,6 +27,7 @@ use melior::ir::{
 };
 use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::MemDescIndexOp;
 use tritium_dialects::{
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
     types::MemDesc,
@@ -364,10 +365,11 @@ pub(crate) fn buffer_of(value: Value) -> Option<Interval> {
             Some((offset, offset + elements as usize * element_bytes(memdesc.element_type)))
         }
         "ttg.memdesc_index" => {
-            let whole = buffer_of(op.operand_at(0).ok()?)?;
+            let index_op = MemDescIndexOp::of(op)?;
+            let whole = buffer_of(index_op.src())?;
             let memdesc = MemDesc::of(op.result_at(0).ok()?.r#type())?;
             let slice = memdesc.shape.iter().product::<i64>() as usize * element_bytes(memdesc.element_type);
-            match constant_of(op.operand_at(1).ok()?) {
+            match constant_of(index_op.index()) {
                 Some(index) => Some((whole.0 + index as usize * slice, whole.0 + (index as usize + 1) * slice)),
                 None => Some(whole),
             }

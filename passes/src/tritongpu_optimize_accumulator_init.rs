@@ -31,6 +31,7 @@ use tritium_dialects::ir::{
 };
 use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
 use tritium_dialects::types::MemDesc;
+use tritium_dialects::views::{IfOp, SelectOp, WarpGroupDotOp};
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "tritongpu-optimize-accumulator-init",
@@ -58,7 +59,8 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
 /// Upstream's `needsPartialAccumulator`: fp8 operands into f32 with at most
 /// K imprecise accumulations are summed in two parts.
 fn needs_partial_accumulator(dot: &OperationRef) -> bool {
-    let a_type = dot.operand_at(0).unwrap().r#type();
+    let Some(dot) = WarpGroupDotOp::of(*dot) else { return false };
+    let a_type = dot.a().r#type();
     let (a_shape, a_element) = match MemDesc::of(a_type) {
         Some(memdesc) => (memdesc.shape, memdesc.element_type),
         None => match crate::ir::tensor_parts(a_type) {
@@ -69,7 +71,7 @@ fn needs_partial_accumulator(dot: &OperationRef) -> bool {
     let is_fp8 = matches!(a_element.to_string().as_str(), "f8E5M2" | "f8E4M3FN" | "f8E5M2FNUZ" | "f8E4M3FNUZ");
     let accumulates_f32 =
         crate::ir::tensor_parts(dot.result_at(0).unwrap().r#type()).is_some_and(|(_, e, _)| e.to_string() == "f32");
-    let imprecise = int_attribute(dot, "maxNumImpreciseAcc").unwrap_or(0);
+    let imprecise = int_attribute(&dot, "maxNumImpreciseAcc").unwrap_or(0);
     is_fp8 && accumulates_f32 && a_shape.get(1).is_some_and(|k| imprecise <= *k)
 }
 
@@ -112,8 +114,9 @@ fn find_zero_init<'c, 'a>(
     let op = defining_op(value)?;
     match name_of(&op).as_str() {
         "arith.select" => {
-            let scalar_condition = tritium_dialects::ir::integer_width(op.operand_at(0).ok()?.r#type()) == Some(1);
-            let chooses_zero = is_zero(op.operand_at(1).ok()?) || is_zero(op.operand_at(2).ok()?);
+            let select = SelectOp::of(op)?;
+            let scalar_condition = tritium_dialects::ir::integer_width(select.condition().r#type()) == Some(1);
+            let chooses_zero = is_zero(select.true_value()) || is_zero(select.false_value());
             (scalar_condition && chooses_zero).then_some(ZeroInit { op, result: 0 })
         }
         "scf.if" => {
@@ -177,7 +180,8 @@ fn optimize(dot: OperationRef) -> PassResult {
         );
         insert_before(&for_op, constant).result_at(0).unwrap().into()
     };
-    let accumulator = dot.operand_at(2).unwrap();
+    let wgmma = WarpGroupDotOp::of(dot).ok_or_else(|| fail(&dot, "is no ttng.warp_group_dot"))?;
+    let accumulator = wgmma.c();
     if is_zero(accumulator) {
         set_use_accumulator(&dot, boolean(false));
         return Ok(());
@@ -189,7 +193,7 @@ fn optimize(dot: OperationRef) -> PassResult {
     }
     // A flag already there: this pass ran, or the dot never reads its
     // accumulator (a peeled first iteration).
-    if dot.operand_count() > 3 && constant_bool(dot.operand_at(3).unwrap()) != Some(true) {
+    if wgmma.use_c().is_some_and(|flag| constant_bool(flag) != Some(true)) {
         return Ok(());
     }
     let (v_true, v_false): (Value, Value) = (boolean(true), boolean(false));
@@ -200,13 +204,15 @@ fn optimize(dot: OperationRef) -> PassResult {
     // What the loop yields for the flag.
     let next_flag = match zero_init {
         Some(ZeroInit { op, result }) => {
-            let is_select = name_of(&op) == "arith.select";
-            let (condition, then_value, else_value) = if is_select {
-                (op.operand_at(0).unwrap(), op.operand_at(1).unwrap(), op.operand_at(2).unwrap())
-            } else {
-                let (then_value, else_value) =
-                    branch_values(&op, result).ok_or_else(|| fail(&op, "has a branch without a yield"))?;
-                (op.operand_at(0).unwrap(), then_value, else_value)
+            let is_select = SelectOp::of(op).is_some();
+            let (condition, then_value, else_value) = match SelectOp::of(op) {
+                Some(select) => (select.condition(), select.true_value(), select.false_value()),
+                None => {
+                    let (then_value, else_value) =
+                        branch_values(&op, result).ok_or_else(|| fail(&op, "has a branch without a yield"))?;
+                    let condition = IfOp::of(op).ok_or_else(|| fail(&op, "is no arith.select or scf.if"))?.condition();
+                    (condition, then_value, else_value)
+                }
             };
             let then_zeroes = is_zero(then_value);
             let old_value = if then_zeroes { else_value } else { then_value };

@@ -80,6 +80,7 @@ fn applied(op: OperationRef, rewriter: &Rewriter, rewrite: Rewrite) -> bool {
 }
 
 use tritium_dialects::ir::defining_op;
+use tritium_dialects::views::{ConvertLayoutOp, LocalAllocOp, ReshapeOp, TransOp};
 
 /// The single user of the results of `op`, if there is exactly one use.
 fn single_user<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
@@ -89,8 +90,8 @@ fn single_user<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>
 }
 
 /// The `tt.trans` with order [1, 0] defining `value`.
-fn matrix_transpose<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let trans = defining_op(value).filter(|op| name_of(op) == "tt.trans")?;
+fn matrix_transpose<'c, 'a>(value: Value<'c, 'a>) -> Option<TransOp<'c, 'a>> {
+    let trans = defining_op(value).and_then(TransOp::of)?;
     let order = trans.attribute("order").ok().and_then(|a| DenseI32ArrayAttribute::try_from(a).ok())?;
     let order: Vec<i32> = (0..order.len()).filter_map(|i| order.element(i).ok()).collect();
     (order == [1, 0]).then_some(trans)
@@ -165,12 +166,13 @@ fn swizzle_transposed_dot_operand<'c, 'a>(convert: OperationRef<'c, 'a>, rewrite
     if !reads_for_dot {
         return Ok(false);
     }
-    let Some(trans) = matrix_transpose(convert.operand_at(0).map_err(|e| e.to_string())?) else { return Ok(false) };
-    let x = trans.operand_at(0).map_err(|e| e.to_string())?;
+    let source = ConvertLayoutOp::of(convert).ok_or("a ttg.convert_layout expected")?.src();
+    let Some(trans) = matrix_transpose(source) else { return Ok(false) };
+    let x = trans.src();
     // Of an inner conversion, the layout the data had before it.
     let mut stored_type = x.r#type();
-    if let Some(inner) = defining_op(x).filter(|op| name_of(op) == "ttg.convert_layout") {
-        stored_type = inner.operand_at(0).map_err(|e| e.to_string())?.r#type();
+    if let Some(inner) = defining_op(x).and_then(ConvertLayoutOp::of) {
+        stored_type = inner.src().r#type();
     }
     let loaded_type = convert.result_at(0).map_err(|e| e.to_string())?.r#type();
     let Some(Layout::DotOperand(dot_operand)) =
@@ -234,16 +236,17 @@ fn fuse_transpose_into_wgmma_operand<'c, 'a>(alloc: OperationRef<'c, 'a>, rewrit
     let read_by_wgmma = single_user(&alloc).is_some_and(|user| {
         matches!(name_of(&user).as_str(), "ttng.warp_group_dot" | "ttng.tc_gen5_mma" | "ttng.tc_gen5_mma_scaled")
     });
-    if alloc.operand_count() != 1 || !read_by_wgmma {
+    let source = LocalAllocOp::of(alloc).ok_or("a ttg.local_alloc expected")?.src();
+    let Some(source) = source.filter(|_| read_by_wgmma) else {
         return Ok(false);
-    }
-    let Some(trans) = matrix_transpose(alloc.operand_at(0).map_err(|e| e.to_string())?) else { return Ok(false) };
+    };
+    let Some(trans) = matrix_transpose(source) else { return Ok(false) };
     let buffer = MemDesc::of(alloc.result_at(0).map_err(|e| e.to_string())?.r#type()).ok_or("buffer type expected")?;
     let Ok(Layout::NvmmaShared(layout)) = layout_of(buffer.encoding) else { return Ok(false) };
     if layout.rank() != 2 {
         return Ok(false);
     }
-    let x = trans.operand_at(0).map_err(|e| e.to_string())?;
+    let x = trans.src();
     let (shape, element, _) = tensor_parts(x.r#type()).ok_or("tensor expected")?;
     let location = alloc.location();
     let stored_layout = transposed_nvmma(&layout)?;
@@ -272,15 +275,11 @@ fn fuse_transpose_into_wgmma_operand<'c, 'a>(alloc: OperationRef<'c, 'a>, rewrit
 /// with the same swizzling lays out memory as the reshaped buffer
 /// (upstream `ReshapeMemDesc` with `MemDescReshapeOp::inferReturnTypes`).
 fn reshape_in_shared_memory<'c, 'a>(alloc: OperationRef<'c, 'a>, rewriter: &Rewriter) -> Result<bool, String> {
-    if alloc.operand_count() != 1 {
-        return Ok(false);
-    }
-    let Some(reshape) =
-        defining_op(alloc.operand_at(0).map_err(|e| e.to_string())?).filter(|op| name_of(op) == "tt.reshape")
-    else {
+    let source = LocalAllocOp::of(alloc).ok_or("a ttg.local_alloc expected")?.src();
+    let Some(reshape) = source.and_then(defining_op).and_then(ReshapeOp::of) else {
         return Ok(false);
     };
-    let x = reshape.operand_at(0).map_err(|e| e.to_string())?;
+    let x = reshape.src();
     let (shape, _, _) = tensor_parts(x.r#type()).ok_or("tensor expected")?;
     let buffer_type = alloc.result_at(0).map_err(|e| e.to_string())?.r#type();
     let buffer = MemDesc::of(buffer_type).ok_or("buffer type expected")?;

@@ -19,6 +19,7 @@ use crate::{
 };
 use melior::ir::{operation::OperationLike, Attribute, OperationRef, Type, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::GatherOp;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{PassDefinition, PassOptions, PassResult},
@@ -230,7 +231,8 @@ fn warp_local_gather(op: OperationRef, rewriter: &Rewriter) -> bool {
     if op.has_attribute("efficient_layout") {
         return false;
     }
-    let (source, indices, result) = (op.operand_at(0).unwrap(), op.operand_at(1).unwrap(), op.result_at(0).unwrap());
+    let Some(gather) = GatherOp::of(op) else { return false };
+    let (source, indices, result) = (gather.src(), gather.indices(), op.result_at(0).unwrap());
     let Some((shape, _, Some(encoding))) = tensor_parts(source.r#type()) else { return false };
     let (Some(axis), Some(threads)) = (int_attribute(&op, "axis"), threads_of(&op)) else { return false };
     if shape.len() == 1 {

@@ -28,6 +28,7 @@ use tritium_dialects::access::OpAccess;
 use tritium_dialects::canonicalization;
 use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
 use tritium_dialects::types::MemDesc;
+use tritium_dialects::views::{DotOp, ForOp};
 use tritium_layout::Layout;
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -127,7 +128,8 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
         }
         let mut prefetcher = Prefetcher { lp, width: 32, dot: None };
         let dot = dots[0];
-        let (a, b) = (dot.operand_at(0).ok()?, dot.operand_at(1).ok()?);
+        let operands = DotOp::of(dot)?;
+        let (a, b) = (operands.a(), operands.b());
         let (Some(a_k_width), Some(b_k_width)) = (dot_operand_k_width(a), dot_operand_k_width(b)) else {
             return Some(prefetcher);
         };
@@ -270,7 +272,8 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
         let old_count = inits.len();
         inits.extend(a_head.into_iter().chain(b_head));
         let location = lp.location();
-        let mut arguments: Vec<(Type, Location)> = vec![(lp.operand_at(0).unwrap().r#type(), location)];
+        let lower_bound = ForOp::of(lp).expect("an scf.for").lower_bound();
+        let mut arguments: Vec<(Type, Location)> = vec![(lower_bound.r#type(), location)];
         arguments.extend(inits.iter().map(|v| (v.r#type(), v.location())));
         let region = Region::new();
         region.append_block(Block::new(&arguments));
@@ -314,7 +317,7 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
                 let first = b.insert(clone_with(dot, &map));
                 crate::ssa::set_operand(&first, 0, new_arguments[1 + old_count]);
                 crate::ssa::set_operand(&first, 1, new_arguments[2 + old_count]);
-                let k_size = tensor_parts(dot.operand_at(0).unwrap().r#type()).unwrap().0.last().copied().unwrap();
+                let k_size = tensor_parts(DotOp::of(*dot).unwrap().a().r#type()).unwrap().0.last().copied().unwrap();
                 let (mut k_offset, mut k_rest) = (self.width, k_size - self.width);
                 let mut previous = first;
                 if k_rest == 0 {

@@ -12,6 +12,7 @@ use crate::{
 };
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::ConvertLayoutOp;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
@@ -37,7 +38,8 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
 }
 
 fn route_through_shared_memory(convert: OperationRef) -> PassResult {
-    let (source, result) = (convert.operand_at(0).unwrap(), convert.result_at(0).unwrap());
+    let source = ConvertLayoutOp::of(convert).ok_or_else(|| fail(&convert, "is no ttg.convert_layout"))?.src();
+    let result = convert.result_at(0).unwrap();
     let (Some((shape, element, Some(source_encoding))), Some((_, _, Some(result_encoding)))) =
         (tensor_parts(source.r#type()), tensor_parts(result.r#type()))
     else {

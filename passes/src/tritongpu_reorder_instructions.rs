@@ -21,6 +21,7 @@ use crate::{
 };
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::{DotOp, LocalAllocOp};
 use tritium_dialects::{
     layout::layout_of,
     pass::{PassDefinition, PassOptions, PassResult},
@@ -47,7 +48,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
         move_before(&op, &user);
     }
     for op in ops_named(module, &["ttg.local_alloc"]) {
-        let producer = op.operand_at(0).ok().and_then(defining_op);
+        let producer = LocalAllocOp::of(op).and_then(|alloc| alloc.src()).and_then(defining_op);
         if let Some(producer) = producer.filter(|p| !matches!(name_of(p).as_str(), "arith.constant" | "tt.splat")) {
             move_after(&op, &producer);
         }
@@ -175,6 +176,6 @@ fn load_of_a_operand_to_follow<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Oper
     if name_of(&single.owner) != "tt.dot" {
         return None;
     }
-    let a_load = single.owner.operand_at(0).ok().and_then(defining_op).filter(|a| name_of(a) == "ttg.local_load")?;
+    let a_load = defining_op(DotOp::of(single.owner)?.a()).filter(|a| name_of(a) == "ttg.local_load")?;
     (dominates(op, a_load) && !write_between(op, a_load)).then_some(a_load)
 }

@@ -21,7 +21,7 @@ mod state;
 mod text;
 
 use crate::ir::{collect_ops, fail, int_attribute, name_of, Order};
-use helpers::{Helper, NUM_THREADS, TC_THREAD_OFFSET, TMA_THREAD_OFFSET};
+use helpers::{BarrierStep, Helper, NUM_THREADS, TC_THREAD_OFFSET, TMA_THREAD_OFFSET};
 use melior::ir::{
     attribute::{BoolAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute},
     operation::OperationLike,
@@ -435,24 +435,18 @@ impl<'c, 'a> Sanitizer<'c, 'a> {
             self.lock(&before, scope, pred);
         }
         for memory in [SHARED, TENSOR] {
-            let (Some(writes), Some(reads), Some(write_tracking), Some(read_tracking)) = (
-                &scope.write_visibility[memory],
-                &scope.read_visibility[memory],
-                &scope.write_tracking[memory],
-                &scope.read_tracking[memory],
-            ) else {
-                continue;
-            };
-            for (visibility, tracking, is_write) in [(writes, write_tracking, true), (reads, read_tracking, false)] {
+            for (visibility, tracking, writes) in scope.tracked_visibility(memory) {
                 let p = pred.unwrap_or_else(|| site.int(1, 1));
                 let mask = site.int(peers(thread), 64);
                 let address = site.address(barrier);
-                let m = memory as i64;
-                let helper = if is_write {
-                    helpers::transfer_visible_writes(&barriers.ty, &visibility.ty, &tracking.ty, m)
-                } else {
-                    helpers::transfer_visible_reads(&barriers.ty, &visibility.ty, &tracking.ty, m)
-                };
+                let helper = helpers::barrier_visibility(
+                    BarrierStep::Transfer,
+                    writes,
+                    &barriers.ty,
+                    &visibility.ty,
+                    &tracking.ty,
+                    memory as i64,
+                );
                 self.call(
                     site,
                     scope,
@@ -485,9 +479,9 @@ impl<'c, 'a> Sanitizer<'c, 'a> {
         for (access, buffer, operand_name) in &effects.accesses {
             let Some(memory) = memory_of(*buffer) else { continue };
             let Some(buffers) = scope.buffers[memory].clone() else { continue };
-            self.check_writes(site, scope, *buffer, pred, memory, thread, operand_name)?;
+            self.check_visibility(site, scope, *buffer, pred, memory, thread, operand_name, true)?;
             if *access == Access::Write {
-                self.check_reads(site, scope, *buffer, pred, memory, thread, operand_name)?;
+                self.check_visibility(site, scope, *buffer, pred, memory, thread, operand_name, false)?;
             }
             if effects.tracking == Tracking::Barrier && has_barriers {
                 let m = memory as i64;
@@ -495,18 +489,15 @@ impl<'c, 'a> Sanitizer<'c, 'a> {
                 else {
                     continue;
                 };
-                if *access == Access::Read {
-                    let p = pred.unwrap_or_else(|| site.int(1, 1));
-                    let mask = site.int(peers(thread), 64);
-                    let address = site.address(*buffer);
-                    let helper = helpers::set_read_visibility(&buffers.ty, &reads.ty, m);
-                    self.call(site, scope, helper, &[address, p, mask, buffers.value, reads.value], &[])?;
-                } else {
-                    let p = pred.unwrap_or_else(|| site.int(1, 1));
-                    let mask = site.int(peers(thread), 64);
-                    let address = site.address(*buffer);
-                    let helper = helpers::set_write_visibility(&buffers.ty, &writes.ty, m);
-                    self.call(site, scope, helper, &[address, p, mask, buffers.value, writes.value], &[])?;
+                let p = pred.unwrap_or_else(|| site.int(1, 1));
+                let mask = site.int(peers(thread), 64);
+                let address = site.address(*buffer);
+                let (helper, visibility) = match access {
+                    Access::Read => (helpers::set_read_visibility(&buffers.ty, &reads.ty, m), reads),
+                    Access::Write => (helpers::set_write_visibility(&buffers.ty, &writes.ty, m), writes),
+                };
+                self.call(site, scope, helper, &[address, p, mask, buffers.value, visibility.value], &[])?;
+                if *access == Access::Write {
                     let cleared = [
                         ("clear_write_tracking", &scope.write_tracking[memory]),
                         ("clear_read_visibility", &scope.read_visibility[memory]),
@@ -541,25 +532,18 @@ impl<'c, 'a> Sanitizer<'c, 'a> {
             };
             let Some(barriers) = scope.barriers.clone() else { continue };
             for memory in [SHARED, TENSOR] {
-                let m = memory as i64;
-                let (Some(writes), Some(reads), Some(write_tracking), Some(read_tracking)) = (
-                    &scope.write_visibility[memory],
-                    &scope.read_visibility[memory],
-                    &scope.write_tracking[memory],
-                    &scope.read_tracking[memory],
-                ) else {
-                    continue;
-                };
-                for (visibility, tracking, is_write) in [(writes, write_tracking, true), (reads, read_tracking, false)]
-                {
+                for (visibility, tracking, writes) in scope.tracked_visibility(memory) {
                     let p = combined.unwrap_or_else(|| site.int(1, 1));
                     let t = site.int(thread, 32);
                     let address = site.address(*barrier);
-                    let helper = if is_write {
-                        helpers::track_visible_writes(&barriers.ty, &visibility.ty, &tracking.ty, m)
-                    } else {
-                        helpers::track_visible_reads(&barriers.ty, &visibility.ty, &tracking.ty, m)
-                    };
+                    let helper = helpers::barrier_visibility(
+                        BarrierStep::Track,
+                        writes,
+                        &barriers.ty,
+                        &visibility.ty,
+                        &tracking.ty,
+                        memory as i64,
+                    );
                     self.call(
                         site,
                         scope,
@@ -597,9 +581,11 @@ impl<'c, 'a> Sanitizer<'c, 'a> {
     }
 
     /// Before an access: the buffer's last write must be visible to
-    /// `thread`, and no cp.async into it may be in flight.
+    /// `thread`, and no cp.async into it may be in flight (`writes`). Before
+    /// a write, also: every read of the buffer must be visible to `thread`,
+    /// and no wgmma or TMA store may still read it (not `writes`).
     #[allow(clippy::too_many_arguments)]
-    fn check_writes(
+    fn check_visibility(
         &mut self,
         site: &mut Site<'c, 'a>,
         scope: &Scope<'c, 'a>,
@@ -608,61 +594,41 @@ impl<'c, 'a> Sanitizer<'c, 'a> {
         memory: usize,
         thread: i64,
         operand_name: &str,
+        writes: bool,
     ) -> Result<(), PassFailed> {
         let Some(buffers) = &scope.buffers[memory] else { return Ok(()) };
-        if let Some(writes) = &scope.write_visibility[memory] {
+        let visibility = if writes { &scope.write_visibility[memory] } else { &scope.read_visibility[memory] };
+        if let Some(visibility) = visibility {
             let p = pred.unwrap_or_else(|| site.int(1, 1));
             let t = site.int(thread, 32);
             let address = site.address(buffer);
-            let mut message = "Buffer being accessed has outstanding writes.".to_string();
+            let (mut message, operand_separator) = if writes {
+                ("Buffer being accessed has outstanding writes.".to_string(), " ")
+            } else {
+                ("Buffer being accessed has outstanding reads".to_string(), ". ")
+            };
             if !operand_name.is_empty() {
-                message += &format!(" Operand: {operand_name}");
+                message += &format!("{operand_separator}Operand: {operand_name}");
             }
-            let helper = helpers::verify_write_visibility(&buffers.ty, &writes.ty, memory as i64);
-            self.call(site, scope, helper, &[address, p, t, buffers.value, writes.value], &[&message])?;
+            let helper = if writes {
+                helpers::verify_write_visibility(&buffers.ty, &visibility.ty, memory as i64)
+            } else {
+                helpers::verify_read_visibility(&buffers.ty, &visibility.ty, memory as i64)
+            };
+            self.call(site, scope, helper, &[address, p, t, buffers.value, visibility.value], &[&message])?;
         }
         if memory == SHARED {
-            self.check_commits(
-                site,
-                scope,
-                buffer,
-                pred,
-                thread,
-                CommitKind::AsyncCopy,
-                "async_copy_global_to_shared",
-            )?;
-        }
-        Ok(())
-    }
-
-    /// Before a write: every read of the buffer must be visible to
-    /// `thread`, and no wgmma or TMA store may still read it.
-    #[allow(clippy::too_many_arguments)]
-    fn check_reads(
-        &mut self,
-        site: &mut Site<'c, 'a>,
-        scope: &Scope<'c, 'a>,
-        buffer: Value<'c, 'a>,
-        pred: Option<Value<'c, 'a>>,
-        memory: usize,
-        thread: i64,
-        operand_name: &str,
-    ) -> Result<(), PassFailed> {
-        let Some(buffers) = &scope.buffers[memory] else { return Ok(()) };
-        if let Some(reads) = &scope.read_visibility[memory] {
-            let p = pred.unwrap_or_else(|| site.int(1, 1));
-            let t = site.int(thread, 32);
-            let address = site.address(buffer);
-            let mut message = "Buffer being accessed has outstanding reads".to_string();
-            if !operand_name.is_empty() {
-                message += &format!(". Operand: {operand_name}");
+            let pending: &[_] = if writes {
+                &[(CommitKind::AsyncCopy, "async_copy_global_to_shared")]
+            } else {
+                &[
+                    (CommitKind::Wgmma, "warpgroup_mma operand read"),
+                    (CommitKind::TmaStore, "async_copy_shared_to_global"),
+                ]
+            };
+            for &(kind, access) in pending {
+                self.check_commits(site, scope, buffer, pred, thread, kind, access)?;
             }
-            let helper = helpers::verify_read_visibility(&buffers.ty, &reads.ty, memory as i64);
-            self.call(site, scope, helper, &[address, p, t, buffers.value, reads.value], &[&message])?;
-        }
-        if memory == SHARED {
-            self.check_commits(site, scope, buffer, pred, thread, CommitKind::Wgmma, "warpgroup_mma operand read")?;
-            self.check_commits(site, scope, buffer, pred, thread, CommitKind::TmaStore, "async_copy_shared_to_global")?;
         }
         Ok(())
     }

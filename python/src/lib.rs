@@ -3,7 +3,7 @@
 //! into Triton.
 use pyo3::{create_exception, exceptions::PyException, prelude::*};
 use std::{path::PathBuf, sync::Mutex};
-use tritium_lowering::{compile_source, CodegenOptions, CompileOptions, Target};
+use tritium_lowering::{compile_source, CodegenOptions, CompileOptions, Instrumentation, Target};
 
 create_exception!(
     _native,
@@ -22,7 +22,7 @@ type Output = (String, String, Option<String>, Option<String>, Vec<String>);
 #[pyfunction]
 #[pyo3(signature = (source, target="cuda:90", num_warps=4, num_stages=3, num_ctas=1, libdevice=None,
                     triton_abi=false, keep_ttgir=false, keep_llvm_ir=false, source_name="<string>",
-                    maxnreg=None, enable_fp_fusion=true, enable_reflect_ftz=true))]
+                    maxnreg=None, enable_fp_fusion=true, enable_reflect_ftz=true, instrumentation_mode=""))]
 #[allow(clippy::too_many_arguments)]
 fn compile(
     py: Python<'_>,
@@ -39,8 +39,10 @@ fn compile(
     maxnreg: Option<u32>,
     enable_fp_fusion: bool,
     enable_reflect_ftz: bool,
+    instrumentation_mode: &str,
 ) -> PyResult<Output> {
     let target = Target::parse(target).map_err(CompileError::new_err)?;
+    let instrumentation = Instrumentation::parse(instrumentation_mode).map_err(CompileError::new_err)?;
     if num_warps == 0 || !num_warps.is_power_of_two() || num_warps > 32 {
         return Err(CompileError::new_err(format!("num_warps must be a power of two up to 32, got {num_warps}")));
     }
@@ -53,6 +55,7 @@ fn compile(
         keep_llvm_ir,
         scratch_parameters: triton_abi,
         codegen: CodegenOptions { maxnreg, fp_fusion: enable_fp_fusion, reflect_ftz: enable_reflect_ftz },
+        instrumentation,
         ..CompileOptions::default()
     };
     let compiled = py.allow_threads(|| {

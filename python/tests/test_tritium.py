@@ -95,6 +95,26 @@ def test_codegen_options_identical_through_cli_c_python():
     assert ".maxnreg 128" in tritium.compile(text, num_warps=4, maxnreg=128)["ptx"]
 
 
+def test_instrumentation_mode_identical_through_cli_c_python():
+    # Upstream's instrumentation_mode="consan": the concurrency sanitizer's
+    # helpers and checks, the same through every entry point; an unknown
+    # mode is an error.
+    path = os.path.join(ROOT, "test", "Conversion", "tritium-compile-consan.mlir")
+    text = open(path).read()
+    assert "__triton_consan_" not in tritium.compile(text, triton_abi=True)["ptx"]
+    # The asserts name their file: the same name everywhere.
+    python = tritium.compile(text, triton_abi=True, instrumentation_mode="consan", source_name=path)["ptx"]
+    assert "__triton_consan_verify_write_visibility" in python and "__assertfail" in python, python[:600]
+    assert python == cli_ptx(path, 4, 3, ["--instrumentation-mode", "consan"])
+    assert python == example_ptx(C_EXAMPLE, path, 4, 3, ["--instrumentation-mode=consan"])
+    try:
+        tritium.compile(text, instrumentation_mode="tsan")
+    except tritium.CompileError as error:
+        assert "unknown instrumentation mode 'tsan'" in str(error), error
+    else:
+        raise AssertionError("an unknown instrumentation mode compiled")
+
+
 def test_abi_scratch_parameters():
     text = open(corpus_ttir("vector_add")).read()
     plain = tritium.compile(text)
@@ -300,6 +320,25 @@ def test_triton_plugin_codegen_options():
         kept = plugin_compile("exp2", enable_reflect_ftz=False).asm["ptx"]
         assert "ex2.approx.ftz.f32" in flushed and "ex2.approx.ftz.f32" not in kept, kept
     finally:
+        tritium.triton.disable()
+
+
+def test_triton_plugin_consan_from_triton_knob():
+    # Upstream's make_llir runs the concurrency sanitizer when Triton's knob
+    # (TRITON_INSTRUMENTATION_MODE) says "consan"; the launcher copies the
+    # knob into the options. The plug-in reads the knob, not the environment.
+    need_triton()
+    import tritium.triton
+    from triton import knobs
+    tritium.triton.enable()
+    previous = knobs.compilation.instrumentation_mode
+    knobs.compilation.instrumentation_mode = "consan"
+    try:
+        kernel = plugin_compile("matmul", instrumentation_mode="consan")
+        assert hasattr(kernel.metadata, "tritium"), kernel.metadata
+        assert "__triton_consan_" in kernel.asm["ptx"], kernel.asm["ptx"][:600]
+    finally:
+        knobs.compilation.instrumentation_mode = previous
         tritium.triton.disable()
 
 

@@ -18,7 +18,7 @@ __all__ = ["compile", "CompileError", "VERSION", "__version__"]
 
 def compile(source, target="cuda:90", num_warps=4, num_stages=3, num_ctas=1, libdevice=None, triton_abi=False,
             keep_ttgir=False, keep_llvm_ir=False, source_name="<string>", maxnreg=None, enable_fp_fusion=True,
-            enable_reflect_ftz=True):
+            enable_reflect_ftz=True, instrumentation_mode=""):
     """Compiles Triton IR text (TTIR, or TTGIR, which keeps its own target and warps) to PTX.
 
     Returns a dict: "ptx" (str), "metadata" (dict: name, target, num_warps,
@@ -26,7 +26,9 @@ def compile(source, target="cuda:90", num_warps=4, num_stages=3, num_ctas=1, lib
     the input was TTIR, else None), "llvm_ir" (str when keep_llvm_ir, else
     None), "warnings" (list of str). `triton_abi` gives the kernel upstream
     Triton's two trailing scratch-pointer parameters. `maxnreg`,
-    `enable_fp_fusion` and `enable_reflect_ftz` are upstream's options. Raises CompileError
+    `enable_fp_fusion` and `enable_reflect_ftz` are upstream's options, and so is
+    `instrumentation_mode` ("consan": the concurrency sanitizer instruments the
+    kernel; an unknown mode is a CompileError). Raises CompileError
     with the located diagnostics ("file:line:col: error: ...").
     """
     if not isinstance(source, str):
@@ -35,5 +37,5 @@ def compile(source, target="cuda:90", num_warps=4, num_stages=3, num_ctas=1, lib
         source, target=target, num_warps=num_warps, num_stages=num_stages, num_ctas=num_ctas,
         libdevice=None if libdevice is None else str(libdevice), triton_abi=triton_abi, keep_ttgir=keep_ttgir,
         keep_llvm_ir=keep_llvm_ir, source_name=source_name, maxnreg=maxnreg, enable_fp_fusion=enable_fp_fusion,
-        enable_reflect_ftz=enable_reflect_ftz)
+        enable_reflect_ftz=enable_reflect_ftz, instrumentation_mode=instrumentation_mode)
     return {"ptx": ptx, "metadata": json.loads(metadata), "ttgir": ttgir, "llvm_ir": llvm_ir, "warnings": warnings}

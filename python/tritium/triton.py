@@ -31,14 +31,21 @@ def _fallback_allowed():
     return os.environ.get("TRITIUM_FALLBACK", "0") not in ("", "0")
 
 
+def _instrumentation_mode():
+    """The instrumentation Tritium compiles in: as upstream's make_llir, the
+    concurrency sanitizer when Triton's knob says "consan" (the knob reads
+    TRITON_INSTRUMENTATION_MODE); other modes are not Tritium's to add."""
+    from triton import knobs
+    return "consan" if knobs.compilation.instrumentation_mode == "consan" else ""
+
+
 def _unsupported_options(options):
     """Options Tritium does not implement: refusing them beats compiling something else."""
     problems = []
     mode = getattr(options, "instrumentation_mode", "")
-    # The concurrency sanitizer runs where upstream's knob switches it on:
-    # Tritium's compile reads the same variable.
-    consan = mode == "consan" and os.environ.get("TRITON_INSTRUMENTATION_MODE") == "consan"
-    if mode and not consan:
+    # The concurrency sanitizer runs where upstream's knob switches it on
+    # (Triton's launcher copies the knob into the options).
+    if mode and not (mode == "consan" and _instrumentation_mode() == "consan"):
         problems.append(f"instrumentation_mode={options.instrumentation_mode!r}")
     return problems
 
@@ -66,7 +73,8 @@ class _Kernel:
                         libdevice=self._libdevice(), triton_abi=True, keep_ttgir=True, keep_llvm_ir=True,
                         source_name=name, maxnreg=getattr(self.options, "maxnreg", None),
                         enable_fp_fusion=getattr(self.options, "enable_fp_fusion", True),
-                        enable_reflect_ftz=getattr(self.options, "enable_reflect_ftz", True))
+                        enable_reflect_ftz=getattr(self.options, "enable_reflect_ftz", True),
+                        instrumentation_mode=_instrumentation_mode())
 
     def _report_warnings(self):
         # Warnings (e.g. a warp_specialize=True loop compiled unspecialized)

@@ -7,6 +7,10 @@
 // RUN: tt-opt %s --allocate-shared-memory-nv='compute-capability=90 ptx-version=87' -tritoninstrument-concurrency-sanitizer -o %t/k.mlir
 // RUN: tritium compile %t/k.mlir -o %t/out && FileCheck %s --input-file %t/out/stage.ptx
 // RUN: FileCheck %s --check-prefix=JSON --input-file %t/out/stage.json
+// The same through the compile option (upstream's instrumentation_mode):
+// RUN: tritium compile %s --instrumentation-mode consan -o %t/flag && FileCheck %s --input-file %t/flag/stage.ptx
+// RUN: tritium compile %s -o %t/plain && FileCheck %s --check-prefix=PLAIN --input-file %t/plain/stage.ptx
+// RUN: not tritium compile %s --instrumentation-mode tsan -o %t/bad 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // CHECK: .extern .func __assertfail
 // CHECK: .func {{.*}}__triton_consan_verify_write_visibility_nw4_
@@ -17,6 +21,8 @@
 // CHECK: call{{.*}}__assertfail
 // JSON: "name": "global_scratch"
 // JSON: "global_scratch_size": {{[1-9][0-9]*}}
+// PLAIN-NOT: __triton_consan_
+// UNKNOWN: error: --instrumentation-mode: unknown instrumentation mode 'tsan' (known: consan)
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #sw = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>

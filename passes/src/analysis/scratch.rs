@@ -12,6 +12,7 @@ use crate::ir::{name_of, tensor_parts};
 use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::layout::layout_of;
+use tritium_dialects::views::{AtomicOp, ConvertLayoutOp, GatherOp, ReductionOp};
 use tritium_layout::{
     convert::cvt_needs_warp_shuffle, kinds::LinearEncoding, swizzling::conversion_rounds_log2, Dim, Layout,
     LinearLayout,
@@ -59,7 +60,8 @@ pub struct ReduceScratch {
 /// need not talk.
 pub fn reduce_scratch(op: &OperationRef) -> Option<ReduceScratch> {
     let axis = crate::ir::int_attribute(op, "axis")? as usize;
-    let (layout, shape, _) = linear(op.operand_at(0).ok()?.r#type())?;
+    let srcs = ReductionOp::of(*op)?.srcs();
+    let (layout, shape, _) = linear(srcs.first()?.r#type())?;
     let warp_bits = bases(&layout, Dim::Warp).iter().filter(|b| b.get(axis).is_some_and(|x| *x != 0)).count();
     if warp_bits == 0 {
         return None;
@@ -68,8 +70,8 @@ pub fn reduce_scratch(op: &OperationRef) -> Option<ReduceScratch> {
     let outputs: usize = shape.iter().enumerate().filter(|(d, _)| *d != axis).map(|(_, s)| *s as usize).product();
     let mut offsets = Vec::new();
     let mut total = 0usize;
-    for i in 0..op.operand_count() {
-        let (_, element, _) = tensor_parts(op.operand_at(i).ok()?.r#type())?;
+    for src in srcs {
+        let (_, element, _) = tensor_parts(src.r#type())?;
         let size = element_bytes(element);
         total = total.div_ceil(size) * size;
         offsets.push(total);
@@ -92,13 +94,14 @@ pub struct ScanScratch {
 /// not talk, or when the layout is not a blocked one (no scan lowering).
 pub fn scan_scratch(op: &OperationRef) -> Option<ScanScratch> {
     let axis = crate::ir::int_attribute(op, "axis")? as usize;
-    let (shape, _, encoding) = tensor_parts(op.operand_at(0).ok()?.r#type())?;
+    let srcs = ReductionOp::of(*op)?.srcs();
+    let (shape, _, encoding) = tensor_parts(srcs.first()?.r#type())?;
     if !matches!(layout_of(encoding?).ok()?, Layout::Blocked(_)) {
         return None;
     }
     // The layout without its broadcast registers, queried as upstream
     // queries a linear encoding.
-    let (layout, _, _) = linear(op.operand_at(0).ok()?.r#type())?;
+    let (layout, _, _) = linear(srcs[0].r#type())?;
     let encoding = LinearEncoding::new(layout.remove_zero_bases_along_dim(&Dim::Register).ok()?).ok()?;
     let (contig, threads, warps) =
         (encoding.contig_per_thread(), encoding.threads_per_warp(), encoding.warps_per_cta());
@@ -112,8 +115,9 @@ pub fn scan_scratch(op: &OperationRef) -> Option<ScanScratch> {
     let elements = product(&warps) * non_axis_per_warp * blocks;
     // As upstream, the arrays go widest element first, so that every array
     // is aligned to its element size.
-    let sizes: Vec<usize> = (0..op.operand_count())
-        .map(|i| tensor_parts(op.operand_at(i).ok()?.r#type()).map(|(_, element, _)| element_bytes(element)))
+    let sizes: Vec<usize> = srcs
+        .iter()
+        .map(|src| tensor_parts(src.r#type()).map(|(_, element, _)| element_bytes(element)))
         .collect::<Option<_>>()?;
     let mut order: Vec<usize> = (0..sizes.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
@@ -133,7 +137,8 @@ pub fn scan_scratch(op: &OperationRef) -> Option<ScanScratch> {
 /// is updated once and its old value goes to the others through a scratch
 /// holding the whole tensor (row-major).
 pub fn atomic_scratch_bytes(op: &OperationRef) -> usize {
-    let (Ok(pointer), Ok(result)) = (op.operand_at(0), op.result_at(0)) else { return 0 };
+    let (Some(atomic), Ok(result)) = (AtomicOp::of(*op), op.result_at(0)) else { return 0 };
+    let pointer = atomic.ptr();
     if crate::analysis::slice::users(result.into()).is_empty() {
         return 0;
     }
@@ -161,8 +166,9 @@ fn result_element(ty: Type) -> Type {
 /// lowering shuffles; otherwise the source goes through shared memory.
 pub fn gather_is_warp_local(op: &OperationRef) -> Option<bool> {
     let axis = crate::ir::int_attribute(op, "axis")? as usize;
-    let (src, _, _) = linear(op.operand_at(0).ok()?.r#type())?;
-    let (idx, _, _) = linear(op.operand_at(1).ok()?.r#type())?;
+    let gather = GatherOp::of(*op)?;
+    let (src, _, _) = linear(gather.src().r#type())?;
+    let (idx, _, _) = linear(gather.indices().r#type())?;
     let gather_dim = [Dim::Axis(axis)];
     let warps: Vec<Dim> =
         [Dim::Warp, Dim::Block].into_iter().filter(|d| src.has_in_dim(d) && idx.has_in_dim(d)).collect();
@@ -180,9 +186,8 @@ pub fn gather_scratch_bytes(op: &OperationRef) -> usize {
     if gather_is_warp_local(op) != Some(false) {
         return 0;
     }
-    op.operand_at(0)
-        .ok()
-        .and_then(|src| tensor_parts(src.r#type()))
+    GatherOp::of(*op)
+        .and_then(|gather| tensor_parts(gather.src().r#type()))
         .map_or(0, |(shape, element, _)| shape.iter().product::<i64>() as usize * element_bytes(element))
 }
 
@@ -215,7 +220,8 @@ pub const TENSORMAP_BYTES: usize = 128;
 pub fn scratch_bytes(op: &OperationRef, capability: u32) -> usize {
     match name_of(op).as_str() {
         "ttg.convert_layout" => {
-            let (Ok(src), Ok(dst)) = (op.operand_at(0), op.result_at(0)) else { return 0 };
+            let (Some(convert), Ok(dst)) = (ConvertLayoutOp::of(*op), op.result_at(0)) else { return 0 };
+            let src = convert.src();
             match (linear(src.r#type()), linear(dst.r#type())) {
                 // None where the threads keep their elements or warp
                 // shuffles move them (upstream's cvtNeedsSharedMemory).
@@ -251,14 +257,16 @@ pub fn scratch_bytes(op: &OperationRef, capability: u32) -> usize {
 pub fn scratch_synchronizes_cta(op: &OperationRef) -> bool {
     match name_of(op).as_str() {
         "ttg.convert_layout" => {
-            let (Ok(src), Ok(dst)) = (op.operand_at(0), op.result_at(0)) else { return false };
+            let (Some(convert), Ok(dst)) = (ConvertLayoutOp::of(*op), op.result_at(0)) else { return false };
+            let src = convert.src();
             match (linear(src.r#type()), linear(dst.r#type())) {
                 (Some((a, _, _)), Some((b, _, _))) => !tritium_layout::convert::is_warp_synchronous_conversion(&a, &b),
                 _ => false,
             }
         }
         "tt.atomic_rmw" | "tt.atomic_cas" => {
-            let Ok(pointer) = op.operand_at(0) else { return false };
+            let Some(atomic) = AtomicOp::of(*op) else { return false };
+            let pointer = atomic.ptr();
             match linear(pointer.r#type()) {
                 Some((layout, _, _)) => [Dim::Lane, Dim::Warp]
                     .into_iter()

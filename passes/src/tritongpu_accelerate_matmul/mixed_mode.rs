@@ -7,6 +7,7 @@ use crate::ir::{collect_ops, create, fail, name_of, tensor_parts, tensor_type, O
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, Type, TypeLike, Value, ValueLike};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::ir::ScalarKind;
+use tritium_dialects::views::DotOp;
 use tritium_dialects::{layout::layout_of, pass::PassFailed};
 use tritium_layout::Layout;
 
@@ -19,7 +20,7 @@ fn mma_v2_has_fp8(capability: u32) -> bool {
 pub fn promote_unsupported_operands(module: OperationRef, capability: u32) -> Result<(), PassFailed> {
     for dot in collect_ops(module, Order::Post).into_iter().filter(|op| name_of(op) == "tt.dot") {
         let result_type = dot.result_at(0).map_err(|_| fail(&dot, "result expected"))?.r#type();
-        let a = dot.operand_at(0).map_err(|_| fail(&dot, "operand expected"))?;
+        let a = DotOp::of(dot).ok_or_else(|| fail(&dot, "tt.dot expected"))?.a();
         let Some((_, result_element, encoding)) = tensor_parts(result_type) else { continue };
         let Some((_, a_element, _)) = tensor_parts(a.r#type()) else { continue };
         let mma = encoding.and_then(|e| layout_of(e).ok()).and_then(|l| match l {

@@ -8,6 +8,7 @@ use crate::ir::{create, name_of, tensor_parts, tensor_type};
 use crate::op_traits::{is_elementwise, is_memory_effect_free};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, TypeLike, Value, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::ConvertLayoutOp;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::emit_warning,
@@ -130,8 +131,8 @@ pub fn shared_memory_operand<'c: 'a, 'a>(
     allow_transpose: bool,
 ) -> Result<Value<'c, 'a>, String> {
     let mut source = value;
-    while let Some(convert) = defining_op(source).filter(|op| name_of(op) == "ttg.convert_layout") {
-        source = convert.operand_at(0).map_err(|e| e.to_string())?;
+    while let Some(convert) = defining_op(source).and_then(ConvertLayoutOp::of) {
+        source = convert.src();
     }
     let (shape, element, encoding) = tensor_parts(source.r#type()).ok_or("dot operands must be tensors")?;
     let layout = layout_of(encoding.ok_or("dot operands must have a layout")?).map_err(|e| e.to_string())?;

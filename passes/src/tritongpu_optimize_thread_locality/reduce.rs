@@ -30,6 +30,7 @@ use melior::ir::{
     Attribute, BlockLike, Identifier, OperationRef, Region, Type, Value, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::ReductionOp;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{PassFailed, PassResult},
@@ -91,10 +92,10 @@ impl<'c, 'a> Candidate<'c, 'a> {
         let body = entry_block(&reduce, 0)?;
         let ops = block_ops(&body);
         let [combiner, _terminator] = ops.as_slice() else { return None };
-        if !COMBINERS.contains(&name_of(combiner).as_str()) || reduce.operand_count() != 1 {
+        let [source] = ReductionOp::of(reduce)?.srcs()[..] else { return None };
+        if !COMBINERS.contains(&name_of(combiner).as_str()) {
             return None;
         }
-        let source = reduce.operand_at(0).ok()?;
         let (shape, element, encoding) = tensor_parts(source.r#type())?;
         let Layout::Blocked(blocked) = layout_of(encoding?).ok()? else { return None };
         let rank = shape.len();
@@ -219,7 +220,7 @@ impl<'c, 'a> Candidate<'c, 'a> {
         let partial = *block_arguments(&body).last().unwrap();
 
         // In the loop: view, reduce within threads, combine.
-        let source = self.reduce.operand_at(0).unwrap();
+        let source = ReductionOp::of(self.reduce).expect("a tt.reduce").srcs()[0];
         let unit = tritium_dialects::ir::unit_attribute(self.reduce.location());
         let view = insert_after(
             &self.reduce,

@@ -9,6 +9,7 @@ use melior::ir::{
 };
 use tritium_dialects::access::{block_argument_at, OpAccess};
 use tritium_dialects::pass::PassFailed;
+use tritium_dialects::views::IfOp;
 
 /// Operand positions of `scf.for`.
 pub const LOWER: usize = 0;
@@ -146,7 +147,7 @@ pub fn if_with_extra_results<'c, 'a>(
     old: &OperationRef<'c, 'a>,
     extra: &[Type<'c>],
 ) -> Result<OperationRef<'c, 'a>, PassFailed> {
-    let condition = old.operand_at(0).map_err(|_| fail(old, "scf.if without a condition"))?;
+    let condition = IfOp::of(*old).ok_or_else(|| fail(old, "is no scf.if"))?.condition();
     let mut types: Vec<Type> = old.results().map(|r| r.r#type()).collect();
     types.extend_from_slice(extra);
     let attributes: Vec<(Identifier, Attribute)> = old.attributes().collect();

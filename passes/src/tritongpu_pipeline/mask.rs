@@ -16,6 +16,7 @@ use melior::ir::{
 };
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::{PassFailed, PassResult};
+use tritium_dialects::views::{AtomicRMWOp, IfOp, MaskOp, StoreOp, WaitBarrierOp};
 
 /// Upstream `wrapInMaskOp`: `op` moves into a `ttg.mask` on `predicate`
 /// (in its place), whose results replace its own.
@@ -51,7 +52,7 @@ pub fn wrap_in_mask<'c, 'a>(
 pub fn resolve_masks(module: OperationRef) -> PassResult {
     apply_with_folds(module, &[])?;
     for mask in collect_ops(module, Order::Post).into_iter().filter(|op| name_of(op) == "ttg.mask") {
-        let predicate = mask.operand_at(0).unwrap();
+        let predicate = MaskOp::of(mask).expect("a ttg.mask").pred();
         let block = mask.region_at(0).unwrap().first_block().unwrap();
         let terminator = block.terminator().ok_or_else(|| fail(&mask, "ttg.mask without a terminator"))?;
         while let Some(op) = block.first_operation().filter(|op| *op != terminator) {
@@ -85,7 +86,7 @@ fn predicate_op(op: OperationRef, predicate: Value) -> PassResult {
         | "ttg.local_load"
         | "ttg.local_store" => Ok(()),
         "scf.if" => {
-            let condition = op.operand_at(0).unwrap();
+            let condition = IfOp::of(op).expect("an scf.if").condition();
             let mask = predicate_mask(op, condition.r#type(), Some(condition), predicate);
             crate::ssa::set_operand(&op, 0, mask);
             Ok(())
@@ -104,10 +105,7 @@ fn predicate_op(op: OperationRef, predicate: Value) -> PassResult {
         }
         // Operand groups: alloc, phase, pred, deps.
         "ttng.wait_barrier" => {
-            let has_predicate = crate::ir::dense_i32_attribute(&op, "operandSegmentSizes")
-                .is_some_and(|sizes| sizes.get(2) == Some(&1));
-            if has_predicate {
-                let current = op.operand_at(2).unwrap();
+            if let Some(current) = WaitBarrierOp::of(op).expect("a ttng.wait_barrier").pred() {
                 let mask = predicate_mask(op, current.r#type(), Some(current), predicate);
                 crate::ssa::set_operand(&op, 2, mask);
                 Ok(())
@@ -127,8 +125,14 @@ fn predicate_op(op: OperationRef, predicate: Value) -> PassResult {
         }
         // Operands: ptr, value, then the optional mask.
         "tt.store" | "tt.atomic_rmw" => {
-            let pointer_type = op.operand_at(0).unwrap().r#type();
-            let current = op.operand_at(2).ok();
+            let (pointer, current) = match StoreOp::of(op) {
+                Some(store) => (store.ptr(), store.mask()),
+                None => {
+                    let atomic = AtomicRMWOp::of(op).expect("a tt.atomic_rmw");
+                    (atomic.ptr(), atomic.mask())
+                }
+            };
+            let pointer_type = pointer.r#type();
             let mask = predicate_mask(op, pointer_type, current, predicate);
             let mut operands: Vec<Value> = op.operands().take(2).collect();
             operands.push(mask);

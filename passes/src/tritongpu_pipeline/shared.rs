@@ -8,11 +8,9 @@ use crate::analysis::type_facts::{bit_width, pointee_bit_width};
 use crate::dot_operand_layouts::swizzled_shared_for_dot_operand;
 use crate::ir::{name_of, tensor_parts};
 use crate::ssa::{defining_op, uses};
-use melior::ir::{
-    attribute::DenseI32ArrayAttribute, operation::OperationLike, Attribute, Location, OperationRef, Type, Value,
-    ValueLike,
-};
+use melior::ir::{operation::OperationLike, Attribute, Location, OperationRef, Type, Value, ValueLike};
 use tritium_dialects::access::{float_attribute, OpAccess};
+use tritium_dialects::views::LoadOp;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     types::MemDesc,
@@ -27,17 +25,8 @@ pub struct LoadOperands<'c, 'a> {
 }
 
 pub fn load_operands<'c, 'a>(load: &OperationRef<'c, 'a>) -> Option<LoadOperands<'c, 'a>> {
-    let sizes: Vec<i32> = load
-        .attribute("operandSegmentSizes")
-        .ok()
-        .and_then(|a| DenseI32ArrayAttribute::try_from(a).ok())
-        .map(|a| (0..a.len()).map(|i| a.element(i).unwrap_or(0)).collect())
-        .unwrap_or_else(|| vec![1, 0, 0]);
-    let pointer = load.operand_at(0).ok()?;
-    let mask = (sizes.get(1) == Some(&1)).then(|| load.operand_at(1).ok()).flatten();
-    let other_index = 1 + sizes.get(1).copied().unwrap_or(0) as usize;
-    let other = (sizes.get(2) == Some(&1)).then(|| load.operand_at(other_index).ok()).flatten();
-    Some(LoadOperands { pointer, mask, other })
+    let load = LoadOp::of(*load)?;
+    Some(LoadOperands { pointer: load.ptr(), mask: load.mask(), other: load.other() })
 }
 
 /// Upstream `isZeroConst`: a splat constant of zero (floats: either sign).

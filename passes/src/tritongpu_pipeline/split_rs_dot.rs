@@ -13,6 +13,7 @@ use melior::ir::{
     Attribute, OperationRef, Type, Value, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::WarpGroupDotOp;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::PassFailed,
@@ -26,7 +27,8 @@ use tritium_layout::{
 
 /// The wgmmas `dot` becomes (itself when it is not split).
 pub fn split_rs_dot<'c, 'a>(dot: OperationRef<'c, 'a>) -> Result<Vec<OperationRef<'c, 'a>>, PassFailed> {
-    let (a, b, c) = (dot.operand_at(0).unwrap(), dot.operand_at(1).unwrap(), dot.operand_at(2).unwrap());
+    let wgmma = WarpGroupDotOp::of(dot).ok_or_else(|| fail(&dot, "is no ttng.warp_group_dot"))?;
+    let (a, b, c) = (wgmma.a(), wgmma.b(), wgmma.c());
     let Some((a_shape, _, _)) = tensor_parts(a.r#type()) else { return Ok(vec![dot]) };
     let original_k = *a_shape.last().unwrap();
     let result_type = dot.result_at(0).unwrap().r#type();
@@ -42,7 +44,7 @@ pub fn split_rs_dot<'c, 'a>(dot: OperationRef<'c, 'a>) -> Result<Vec<OperationRe
     let mut builder = Builder::before(dot);
     let lhs = split_lhs(&mut builder, &dot, a, new_k)?;
     let rhs = split_rhs(&mut builder, b, new_k)?;
-    let mut use_c: Option<Value> = (dot.operand_count() > 3).then(|| dot.operand_at(3).unwrap());
+    let mut use_c: Option<Value> = wgmma.use_c();
     let mut accumulator = c;
     let mut imprecise_left = int_attribute(&dot, "maxNumImpreciseAcc").unwrap_or(0);
     let i32_type = builder.integer_type(32);

@@ -29,7 +29,7 @@ use melior::ir::{
     r#type::IntegerType,
     Attribute, BlockLike, OperationRef, RegionLike, Type, Value, ValueLike,
 };
-use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::{DescriptorScatterOp, DescriptorStoreOp};
 use tritium_dialects::{
     pass::{PassFailed, PassResult},
     types::{shared_memory_space, MemDesc},
@@ -83,7 +83,7 @@ pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
     let mut buffers: Vec<StoreBuffer> = Vec::new();
     let mut store_buffers: Vec<Value> = Vec::new();
     for store in &stores {
-        let descriptor = store.operand_at(0).unwrap();
+        let descriptor = descriptor_of(store);
         let source = stored_value(store);
         let (shape, element, _) = tensor_parts(source.r#type()).ok_or_else(|| fail(store, "a store of no tensor"))?;
         let encoding = descriptor_encoding(store, descriptor, &shape)
@@ -109,7 +109,7 @@ pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
         };
         store_buffers.push(buffer);
     }
-    let device_side = stores.iter().any(|store| !is_host_side_descriptor(store.operand_at(0).unwrap()));
+    let device_side = stores.iter().any(|store| !is_host_side_descriptor(descriptor_of(store)));
     let pendings = |n: i64| -> Attribute { IntegerAttribute::new(IntegerType::new(context, 32).into(), n).into() };
     for (store, buffer) in stores.iter().zip(&store_buffers) {
         let mut builder = Builder::before(*store);
@@ -117,7 +117,7 @@ pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
         builder.create("ttng.async_tma_store_wait", &[], &[], &[("pendings", pendings(0))]);
         builder.create("ttg.local_store", &[stored_value(store), *buffer], &[], &[]);
         builder.create("ttng.fence_async_shared", &[], &[], &[("bCluster", BoolAttribute::new(context, false).into())]);
-        let mut operands: Vec<Value> = vec![store.operand_at(0).unwrap()];
+        let mut operands: Vec<Value> = vec![descriptor_of(store)];
         let (copy, attributes): (&str, Vec<(&str, Attribute)>) = match name_of(store).as_str() {
             // (desc, x_offsets, y_offset, src)
             "tt.descriptor_scatter" => {
@@ -155,8 +155,18 @@ pub fn pipeline_tma_stores(lp: OperationRef) -> PassResult {
 
 /// The tensor a descriptor store, reduction or scatter writes.
 fn stored_value<'c, 'a>(store: &OperationRef<'c, 'a>) -> Value<'c, 'a> {
-    let index = if name_of(store) == "tt.descriptor_scatter" { store.operand_count() - 1 } else { 1 };
-    store.operand_at(index).unwrap()
+    match DescriptorScatterOp::of(*store) {
+        Some(scatter) => scatter.src(),
+        None => DescriptorStoreOp::of(*store).expect("a descriptor store").src(),
+    }
+}
+
+/// The descriptor a store writes through.
+fn descriptor_of<'c, 'a>(store: &OperationRef<'c, 'a>) -> Value<'c, 'a> {
+    match DescriptorScatterOp::of(*store) {
+        Some(scatter) => scatter.desc(),
+        None => DescriptorStoreOp::of(*store).expect("a descriptor store").desc(),
+    }
 }
 
 /// The stages upstream gives the descriptors of a loop whose stores are

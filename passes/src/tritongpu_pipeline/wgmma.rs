@@ -33,6 +33,7 @@ use melior::ir::{
 };
 use std::collections::HashSet;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::{ConvertLayoutOp, WarpGroupDotOp};
 use tritium_dialects::{layout::layout_of, pass::PassResult, types::MemDesc};
 use tritium_layout::Layout;
 
@@ -93,7 +94,8 @@ fn is_shared(ty: Type) -> bool {
 /// Upstream `dotCanBeProperlyAsync`: the index of the iter_arg the dot's
 /// result is carried in, when it can stay in flight across iterations.
 fn can_be_properly_async(dot: &OperationRef, lp: &OperationRef) -> Option<usize> {
-    let (a, b) = (dot.operand_at(0).ok()?, dot.operand_at(1).ok()?);
+    let dot = WarpGroupDotOp::of(*dot)?;
+    let (a, b) = (dot.a(), dot.b());
     if !operand_is_stable(a, lp) || !operand_is_stable(b, lp) {
         return None;
     }
@@ -124,7 +126,7 @@ fn can_be_properly_async(dot: &OperationRef, lp: &OperationRef) -> Option<usize>
         }
     }
     // Only f32 accumulators stay in flight.
-    let accumulator = dot.operand_at(2).ok()?;
+    let accumulator = dot.c();
     if !crate::ir::tensor_parts(accumulator.r#type()).is_some_and(|(_, element, _)| element.is_f32()) {
         return None;
     }
@@ -223,15 +225,13 @@ fn is_noop(op: &OperationRef) -> bool {
 /// computed in the loop (not by another wgmma) must not start before its
 /// previous iteration is done with those registers.
 fn rs_dot_needs_wait(dot: &OperationRef, lp: &OperationRef) -> bool {
-    if name_of(dot) != "ttng.warp_group_dot" {
-        return false;
-    }
-    let a = dot.operand_at(0).unwrap();
+    let Some(dot) = WarpGroupDotOp::of(*dot) else { return false };
+    let a = dot.a();
     if is_shared(a.r#type()) || is_defined_outside(a, lp) {
         return false;
     }
-    match defining_op(a).filter(|op| name_of(op) == "ttg.convert_layout") {
-        Some(convert) => !crate::ir::tensor_parts(convert.operand_at(0).unwrap().r#type())
+    match defining_op(a).and_then(ConvertLayoutOp::of) {
+        Some(convert) => !crate::ir::tensor_parts(convert.src().r#type())
             .and_then(|(_, _, layout)| layout)
             .and_then(|l| layout_of(l).ok())
             .is_some_and(|l| matches!(l, Layout::NvidiaMma(_))),

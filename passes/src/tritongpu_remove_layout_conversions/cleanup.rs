@@ -17,6 +17,7 @@ use tritium_dialects::access::{block_argument_at, OpAccess};
 use tritium_dialects::canonicalization::with_patterns_of;
 use tritium_dialects::ir::{apply_patterns_greedily, run_pipeline_on, PipelineFailure};
 use tritium_dialects::rewrite::{Pattern, Rewriter};
+use tritium_dialects::views::IfOp;
 
 /// Runs `canonicalize` on `module` with only the patterns named in
 /// `pattern_names` (and the unnamed, i.e. Rust, patterns).
@@ -149,8 +150,8 @@ fn eliminate_dead_loop_arguments(for_op: OperationRef, rewriter: &Rewriter) -> b
                 }
                 "scf.if" => {
                     let Some(index) = super::ir::result_number(value) else { continue };
-                    if let Ok(condition) = definition.operand_at(0) {
-                        live.mark(condition);
+                    if let Some(if_op) = IfOp::of(definition) {
+                        live.mark(if_op.condition());
                     }
                     for branch in 0..2 {
                         if let Some(value) = terminator(&definition, branch).and_then(|y| y.operand_at(index).ok()) {

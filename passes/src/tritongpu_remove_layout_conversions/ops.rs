@@ -12,6 +12,7 @@ use crate::op_traits::has_elementwise_trait;
 use melior::ir::{operation::OperationLike, Attribute, OperationRef, TypeLike, ValueLike};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::target::{self, ModuleConfig, THREADS_PER_WARP};
+use tritium_dialects::views::{ConvertLayoutOp, FpToFpOp, ReshapeOp};
 use tritium_layout::Layout;
 
 /// Ops with Triton's `SameOperandsAndResultEncoding` trait.
@@ -162,7 +163,7 @@ pub(super) fn can_fold_into_conversion<'c>(
         "tt.cat" => !is_expensive_cat(op, target, layouts),
         "ttg.convert_layout" => {
             if matches!(layouts.get(target), Some(Layout::NvidiaMma(_))) {
-                let source = op.operand_at(0).ok().and_then(|v| encoding(v.r#type()));
+                let source = ConvertLayoutOp::of(*op).and_then(|c| encoding(c.src().r#type()));
                 return source == Some(target);
             }
             true
@@ -171,7 +172,8 @@ pub(super) fn can_fold_into_conversion<'c>(
             if !has_unit_attribute(op, "allow_reorder") || has_unit_attribute(op, "efficient_layout") {
                 return false;
             }
-            let (Ok(source), Ok(result)) = (op.operand_at(0), op.result_at(0)) else { return false };
+            let (Some(reshape), Ok(result)) = (ReshapeOp::of(*op), op.result_at(0)) else { return false };
+            let source = reshape.src();
             let (Some(src_shape), Some(dst_shape)) = (shape_of(source.r#type()), shape_of(result.r#type())) else {
                 return false;
             };
@@ -242,7 +244,8 @@ pub(super) fn is_ext_or_broadcast(op: &OperationRef) -> bool {
     match op_name(op).as_str() {
         "arith.extsi" | "arith.extui" | "arith.extf" | "tt.broadcast" | "tt.expand_dims" => true,
         "tt.fp_to_fp" => {
-            let (Ok(source), Ok(result)) = (op.operand_at(0), op.result_at(0)) else { return false };
+            let (Some(convert), Ok(result)) = (FpToFpOp::of(*op), op.result_at(0)) else { return false };
+            let source = convert.src();
             match (element_bit_width(source.r#type()), element_bit_width(result.r#type())) {
                 (Some(from), Some(to)) => from < to,
                 _ => false,

@@ -28,6 +28,7 @@ use melior::ir::{
 };
 use std::collections::{HashMap, HashSet, VecDeque};
 use tritium_dialects::access::{block_argument_at, OpAccess};
+use tritium_dialects::views::{AssertOp, ConvertLayoutOp};
 
 /// Candidate layouts per value, both in the order they were found.
 #[derive(Default)]
@@ -374,7 +375,7 @@ impl<'c, 'a, 'l> LayoutPropagation<'c, 'a, 'l> {
         let layout = self.candidates.chosen(result).ok_or("no layout chosen")?;
         let new_type = with_encoding(result.r#type(), layout).ok_or("not a tensor")?;
         if name == "ttg.convert_layout" {
-            let source = op.operand_at(0).map_err(|e| e.to_string())?;
+            let source = ConvertLayoutOp::of(op).ok_or("a ttg.convert_layout expected")?.src();
             let source_layout = self
                 .candidates
                 .chosen(source)
@@ -542,7 +543,7 @@ impl<'c, 'a, 'l> LayoutPropagation<'c, 'a, 'l> {
     }
 
     fn rewrite_assert(&mut self, op: &OperationRef<'c, 'a>) -> Step<()> {
-        let Ok(condition) = op.operand_at(0) else { return Ok(()) };
+        let Some(condition) = AssertOp::of(*op).map(|assert| assert.condition()) else { return Ok(()) };
         let Some(layout) = self.candidates.chosen(condition) else { return Ok(()) };
         let value = self.value_as(condition, layout)?;
         set_operand(op, 0, value);

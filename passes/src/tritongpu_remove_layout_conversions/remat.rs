@@ -20,6 +20,7 @@ use crate::ir::{collect_ops, Order};
 use melior::ir::{operation::OperationLike, Attribute, BlockLike, OperationRef, Value, ValueLike};
 use std::collections::{HashMap, HashSet};
 use tritium_dialects::access::{ranked_tensor, OpAccess};
+use tritium_dialects::views::{ConvertLayoutOp, ReductionOp};
 
 /// Values standing for other values in the rewrite of a slice (upstream
 /// `IRMapping`).
@@ -103,7 +104,7 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
         if self.is_deleted(&convert) {
             return false;
         }
-        if let (Ok(source), Ok(result)) = (convert.operand_at(0), convert.result_at(0)) {
+        if let (Some(source), Ok(result)) = (ConvertLayoutOp::of(convert).map(|c| c.src()), convert.result_at(0)) {
             if let Some(layout) = encoding(result.r#type()) {
                 self.add_remat(source, layout, result.into());
             }
@@ -145,7 +146,9 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
 
     /// Upstream `backwardRematerialization(ConvertLayoutOp)`.
     pub(super) fn backward_rematerialize(&mut self, convert: OperationRef<'c, 'a>) -> Step<()> {
-        let (Ok(source), Ok(result)) = (convert.operand_at(0), convert.result_at(0)) else { return Ok(()) };
+        let (Some(source), Ok(result)) = (ConvertLayoutOp::of(convert).map(|c| c.src()), convert.result_at(0)) else {
+            return Ok(());
+        };
         let Some(target) = encoding(result.r#type()) else { return Ok(()) };
         // Conversions to dot operands are hoisted separately.
         if matches!(self.layouts.get(target), Some(tritium_layout::Layout::DotOperand(_))) {
@@ -359,7 +362,7 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
                 }
             }
         }
-        let source = convert.operand_at(0).map_err(|e| e.to_string())?;
+        let source = ConvertLayoutOp::of(convert).ok_or("a ttg.convert_layout expected")?.src();
         let replacement = mapping.lookup(source)?;
         replace_all_uses(convert.result_at(0).map_err(|e| e.to_string())?.into(), replacement);
         self.schedule_delete(convert);
@@ -456,7 +459,7 @@ struct ReduceInfo {
 
 impl ReduceInfo {
     fn of<'c>(op: &OperationRef<'c, '_>, layouts: &mut Layouts<'c>) -> Option<ReduceInfo> {
-        let source = op.operand_at(0).ok()?;
+        let source = *ReductionOp::of(*op)?.srcs().first()?;
         let ty = source.r#type();
         let shape = shape_of(ty)?;
         let axis = usize::try_from(crate::ir::int_attribute(op, "axis")?).ok()?;

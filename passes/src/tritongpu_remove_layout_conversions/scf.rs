@@ -7,6 +7,7 @@ use melior::ir::{
     Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::IfOp;
 
 /// The attributes of `op`, to copy onto its replacement.
 fn attributes_of<'c>(op: &OperationRef<'c, '_>) -> Vec<(Identifier<'c>, melior::ir::Attribute<'c>)> {
@@ -85,7 +86,7 @@ pub(super) fn if_with_results<'c, 'a>(
     result_types: &[Type<'c>],
     keep_attributes: bool,
 ) -> Option<OperationRef<'c, 'a>> {
-    let condition = old.operand_at(0).ok()?;
+    let condition = IfOp::of(*old)?.condition();
     let attributes = if keep_attributes { attributes_of(old) } else { Vec::new() };
     let op = OperationBuilder::new("scf.if", old.location())
         .add_operands(&[condition])

@@ -14,6 +14,7 @@ use super::ops::can_fold_into_conversion;
 use melior::ir::{operation::OperationLike, Attribute, BlockLike, OperationRef, Value, ValueLike};
 use std::collections::{HashMap, HashSet};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::ConvertLayoutOp;
 use tritium_layout::convert::cvt_reorders_registers;
 
 /// An operand slot: operand `index` of `owner` (upstream `OpOperand&`).
@@ -121,10 +122,8 @@ impl<'c, 'a> Slice<'c, 'a> {
 
 /// A conversion that only permutes each thread's registers.
 fn is_free_convert<'c>(op: &OperationRef<'c, '_>, layouts: &mut Layouts<'c>) -> bool {
-    if op_name(op) != "ttg.convert_layout" {
-        return false;
-    }
-    let (Ok(source), Ok(result)) = (op.operand_at(0), op.result_at(0)) else { return false };
+    let (Some(convert), Ok(result)) = (ConvertLayoutOp::of(*op), op.result_at(0)) else { return false };
+    let source = convert.src();
     let (Some(shape), Some(from), Some(to)) = (
         super::ir::shape_of(source.r#type()),
         encoding(source.r#type()).and_then(|e| layouts.get(e)),

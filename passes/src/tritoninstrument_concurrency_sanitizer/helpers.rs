@@ -378,116 +378,129 @@ pub fn clear_rows<'f>(base: &'static str, buffers: &'f Ty, state: &'f Ty, mem: i
     }
 }
 
-/// Marks, for `barrier`, the buffers whose last write `thread` sees: a
-/// wait on the barrier will make those writes visible to the waiter.
-pub fn track_visible_writes<'f>(barriers: &'f Ty, visibility: &'f Ty, tracking: &'f Ty, mem: i64) -> Helper<'f> {
+/// Which update of the visibility state a barrier helper makes.
+#[derive(Clone, Copy)]
+pub enum BarrierStep {
+    /// At an arrive on the barrier by `thread`: the barrier starts carrying
+    /// what `thread` sees.
+    Track,
+    /// After a wait on the barrier: the threads of `mask` see what it
+    /// carries.
+    Transfer,
+}
+
+/// The helper of `step` for the writes (`writes`) or the reads. Arguments:
+/// barrier, predicate, the thread (`Track`, i32) or the mask of threads
+/// (`Transfer`, i64), barriers, visibility, tracking.
+///
+/// - Track, writes: marks, for the barrier, the buffers whose last write
+///   `thread` sees;
+/// - Track, reads: adds the reads `thread` sees to those the barrier tracks;
+/// - Transfer, writes: the threads of `mask` see the writes the barrier
+///   tracks;
+/// - Transfer, reads: the threads of `mask` see the reads it tracks.
+pub fn barrier_visibility<'f>(
+    step: BarrierStep,
+    writes: bool,
+    barriers: &'f Ty,
+    visibility: &'f Ty,
+    tracking: &'f Ty,
+    mem: i64,
+) -> Helper<'f> {
+    let (base, who) = match (step, writes) {
+        (BarrierStep::Track, true) => ("track_visible_writes", i32()),
+        (BarrierStep::Track, false) => ("track_visible_reads", i32()),
+        (BarrierStep::Transfer, true) => ("transfer_visible_writes", i64()),
+        (BarrierStep::Transfer, false) => ("transfer_visible_reads", i64()),
+    };
     Helper {
-        base: "track_visible_writes",
-        arguments: vec![i64(), i1(), i32(), barriers.clone(), visibility.pointer_to(), tracking.pointer_to()],
+        base,
+        arguments: vec![i64(), i1(), who, barriers.clone(), visibility.pointer_to(), tracking.pointer_to()],
         specialization: vec![type_tag(barriers), type_tag(visibility), type_tag(tracking), int_tag(mem)],
         assert: None,
         body: Box::new(move |b, a| {
             guarded(b, &a[1], |b| {
-                let writes = b.load(&a[4], visibility);
+                let seen = b.load(&a[4], visibility);
                 let current = b.load(&a[5], tracking);
+                // The barrier's column of the tracking tensor, spread over it.
                 let is_barrier = is_buffer(b, &a[3], &a[0]);
                 let columns = b.spread(&is_barrier, 0, tracking);
-                let thread = b.resize(&a[2], "i64");
-                let one = b.int(1, 64);
-                let bit = b.binary("shli", &one, &thread);
-                let bit = b.splat(&bit, visibility);
-                let seen = b.and(&writes, &bit);
-                let seen = b.cmp("eq", &seen, &bit);
-                let rows = b.spread(&seen, 1, tracking);
-                let cells = b.and(&columns, &rows);
-                let ones = b.splat_constant(1, tracking);
-                let updated = b.select(&cells, &ones, &current);
-                b.store(&a[5], &updated);
+                let frame = Frame { a, seen: &seen, current: &current, columns: &columns, visibility, tracking };
+                match step {
+                    BarrierStep::Track => {
+                        let updated = track(b, &frame, writes);
+                        b.store(&a[5], &updated);
+                    }
+                    BarrierStep::Transfer => {
+                        let updated = transfer(b, &frame, writes);
+                        b.store(&a[4], &updated);
+                    }
+                }
             })
         }),
     }
 }
 
-/// Adds, for `barrier`, the reads `thread` sees to those it tracks.
-pub fn track_visible_reads<'f>(barriers: &'f Ty, visibility: &'f Ty, tracking: &'f Ty, mem: i64) -> Helper<'f> {
-    Helper {
-        base: "track_visible_reads",
-        arguments: vec![i64(), i1(), i32(), barriers.clone(), visibility.pointer_to(), tracking.pointer_to()],
-        specialization: vec![type_tag(barriers), type_tag(visibility), type_tag(tracking), int_tag(mem)],
-        assert: None,
-        body: Box::new(move |b, a| {
-            guarded(b, &a[1], |b| {
-                let reads = b.load(&a[4], visibility);
-                let current = b.load(&a[5], tracking);
-                let is_barrier = is_buffer(b, &a[3], &a[0]);
-                let columns = b.spread(&is_barrier, 0, tracking);
-                let column = b.column_mask(&a[2], visibility);
-                let zero = b.splat_constant(0, visibility);
-                let seen = b.select(&column, &reads, &zero);
-                let seen = b.or_reduce(&seen, 1);
-                let seen = b.spread(&seen, 1, tracking);
-                let added = b.or(&current, &seen);
-                let updated = b.select(&columns, &added, &current);
-                b.store(&a[5], &updated);
-            })
-        }),
+/// What the update of a barrier helper reads: its arguments, the loaded
+/// visibility (`seen`) and tracking (`current`), and the barrier's cells of
+/// the tracking tensor (`columns`).
+#[derive(Clone, Copy)]
+struct Frame<'v> {
+    a: &'v [V],
+    seen: &'v V,
+    current: &'v V,
+    columns: &'v V,
+    visibility: &'v Ty,
+    tracking: &'v Ty,
+}
+
+/// The tracking tensor after an arrive by thread `a[2]` (see
+/// [`barrier_visibility`]).
+fn track(b: &mut Body, frame: &Frame, writes: bool) -> V {
+    let Frame { a, seen, current, columns, visibility, tracking } = *frame;
+    if writes {
+        let thread = b.resize(&a[2], "i64");
+        let one = b.int(1, 64);
+        let bit = b.binary("shli", &one, &thread);
+        let bit = b.splat(&bit, visibility);
+        let seen = b.and(seen, &bit);
+        let seen = b.cmp("eq", &seen, &bit);
+        let rows = b.spread(&seen, 1, tracking);
+        let cells = b.and(columns, &rows);
+        let ones = b.splat_constant(1, tracking);
+        b.select(&cells, &ones, current)
+    } else {
+        let column = b.column_mask(&a[2], visibility);
+        let zero = b.splat_constant(0, visibility);
+        let seen = b.select(&column, seen, &zero);
+        let seen = b.or_reduce(&seen, 1);
+        let seen = b.spread(&seen, 1, tracking);
+        let added = b.or(current, &seen);
+        b.select(columns, &added, current)
     }
 }
 
-/// After a wait on `barrier`: the threads of `mask` see the writes it
-/// tracks.
-pub fn transfer_visible_writes<'f>(barriers: &'f Ty, visibility: &'f Ty, tracking: &'f Ty, mem: i64) -> Helper<'f> {
-    Helper {
-        base: "transfer_visible_writes",
-        arguments: vec![i64(), i1(), i64(), barriers.clone(), visibility.pointer_to(), tracking.pointer_to()],
-        specialization: vec![type_tag(barriers), type_tag(visibility), type_tag(tracking), int_tag(mem)],
-        assert: None,
-        body: Box::new(move |b, a| {
-            guarded(b, &a[1], |b| {
-                let writes = b.load(&a[4], visibility);
-                let current = b.load(&a[5], tracking);
-                let is_barrier = is_buffer(b, &a[3], &a[0]);
-                let columns = b.spread(&is_barrier, 0, tracking);
-                let zero = b.splat_constant(0, tracking);
-                let tracked = b.select(&columns, &current, &zero);
-                let tracked = b.or_reduce(&tracked, 1);
-                let tracked = b.convert_layout(&tracked, visibility.layout.as_ref().unwrap());
-                let one = b.splat_constant(1, &tracked.ty);
-                let tracked = b.cmp("eq", &tracked, &one);
-                let mask = b.splat(&a[2], visibility);
-                let none = b.splat_constant(0, visibility);
-                let added = b.select(&tracked, &mask, &none);
-                let updated = b.or(&writes, &added);
-                b.store(&a[4], &updated);
-            })
-        }),
-    }
-}
-
-/// After a wait on `barrier`: the threads of `mask` see the reads it
-/// tracks.
-pub fn transfer_visible_reads<'f>(barriers: &'f Ty, visibility: &'f Ty, tracking: &'f Ty, mem: i64) -> Helper<'f> {
-    Helper {
-        base: "transfer_visible_reads",
-        arguments: vec![i64(), i1(), i64(), barriers.clone(), visibility.pointer_to(), tracking.pointer_to()],
-        specialization: vec![type_tag(barriers), type_tag(visibility), type_tag(tracking), int_tag(mem)],
-        assert: None,
-        body: Box::new(move |b, a| {
-            guarded(b, &a[1], |b| {
-                let reads = b.load(&a[4], visibility);
-                let current = b.load(&a[5], tracking);
-                let is_barrier = is_buffer(b, &a[3], &a[0]);
-                let columns = b.spread(&is_barrier, 0, tracking);
-                let zero = b.splat_constant(0, tracking);
-                let tracked = b.select(&columns, &current, &zero);
-                let tracked = b.or_reduce(&tracked, 1);
-                let tracked = b.spread(&tracked, 1, visibility);
-                let added = b.or(&reads, &tracked);
-                let threads = b.thread_columns_mask(&a[2], visibility);
-                let updated = b.select(&threads, &added, &reads);
-                b.store(&a[4], &updated);
-            })
-        }),
+/// The visibility tensor after a wait by the threads of mask `a[2]` (see
+/// [`barrier_visibility`]).
+fn transfer(b: &mut Body, frame: &Frame, writes: bool) -> V {
+    let Frame { a, seen, current, columns, visibility, tracking } = *frame;
+    // What the barrier tracks, per buffer.
+    let zero = b.splat_constant(0, tracking);
+    let tracked = b.select(columns, current, &zero);
+    let tracked = b.or_reduce(&tracked, 1);
+    if writes {
+        let tracked = b.convert_layout(&tracked, visibility.layout.as_ref().unwrap());
+        let one = b.splat_constant(1, &tracked.ty);
+        let tracked = b.cmp("eq", &tracked, &one);
+        let mask = b.splat(&a[2], visibility);
+        let none = b.splat_constant(0, visibility);
+        let added = b.select(&tracked, &mask, &none);
+        b.or(seen, &added)
+    } else {
+        let tracked = b.spread(&tracked, 1, visibility);
+        let added = b.or(seen, &tracked);
+        let threads = b.thread_columns_mask(&a[2], visibility);
+        b.select(&threads, &added, seen)
     }
 }
 

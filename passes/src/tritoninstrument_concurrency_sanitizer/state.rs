@@ -86,6 +86,23 @@ impl<'c, 'a> Scope<'c, 'a> {
             Slot::Commits(k) => &mut self.commits[k],
         }
     }
+
+    /// The visibility state of `memory` with the barriers' tracking of it:
+    /// (visibility, tracking, true) for writes, then the same for reads;
+    /// nothing unless all four are there.
+    pub fn tracked_visibility(&self, memory: usize) -> Vec<(&Aux<'c, 'a>, &Aux<'c, 'a>, bool)> {
+        match (
+            &self.write_visibility[memory],
+            &self.read_visibility[memory],
+            &self.write_tracking[memory],
+            &self.read_tracking[memory],
+        ) {
+            (Some(writes), Some(reads), Some(write_tracking), Some(read_tracking)) => {
+                vec![(writes, write_tracking, true), (reads, read_tracking, false)]
+            }
+            _ => Vec::new(),
+        }
+    }
 }
 
 // ---- finding buffers and barriers -------------------------------------------

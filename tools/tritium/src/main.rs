@@ -2,11 +2,12 @@
 //! Triton kernel to `DIR/NAME.ptx` and `DIR/NAME.json`.
 use std::{path::PathBuf, process::ExitCode};
 use tritium_dialects::io::parse_module;
-use tritium_lowering::{compile, CompileOptions, Target};
+use tritium_lowering::{compile, CompileOptions, Instrumentation, Target};
 
 const USAGE: &str = "usage: tritium compile INPUT [--target cuda:90] [--num-warps N] [--num-stages N] [--num-ctas N]
                        [--libdevice PATH] [--emit-llvm] [--emit-ttgir] [--verify-each-pass] [--timing [--warm-up N]]
-                       [--triton-abi] [--maxnreg N] [--no-fp-fusion] [--no-reflect-ftz] -o DIR
+                       [--triton-abi] [--maxnreg N] [--no-fp-fusion] [--no-reflect-ftz]
+                       [--instrumentation-mode consan] -o DIR
 
 Exit code: 0 success, 1 bad or unsupported input (diagnostics say where),
 2 internal compiler error (a bug; nothing is written).
@@ -24,6 +25,9 @@ every pass too (slower; says which pass broke it).
 parameters (global and profile scratch, passed by Triton's launcher, unused).
 --maxnreg N, --no-fp-fusion, --no-reflect-ftz are upstream's maxnreg,
 enable_fp_fusion=False and enable_reflect_ftz=False.
+--instrumentation-mode consan is upstream's instrumentation_mode (its
+TRITON_INSTRUMENTATION_MODE): the concurrency sanitizer instruments the kernel
+(races on shared and tensor memory, mbarrier deadlocks stop it with an assert).
 --timing prints the wall time of each step to stderr; --warm-up N compiles the
 input N times first, so that the times are those of a process that has compiled
 before (as a library embedding Tritium is), without one-time initialisation.";
@@ -78,6 +82,10 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
             "--maxnreg" => options.codegen.maxnreg = Some(number(value("--maxnreg")?, "--maxnreg")?),
             "--no-fp-fusion" => options.codegen.fp_fusion = false,
             "--no-reflect-ftz" => options.codegen.reflect_ftz = false,
+            "--instrumentation-mode" => {
+                options.instrumentation = Instrumentation::parse(&value("--instrumentation-mode")?)
+                    .map_err(|e| format!("--instrumentation-mode: {e}"))?
+            }
             "--timing" => timing = true,
             "--warm-up" => warm_up = number(value("--warm-up")?, "--warm-up")?,
             "--help" | "-h" => return Err(USAGE.into()),

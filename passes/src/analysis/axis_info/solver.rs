@@ -21,6 +21,7 @@ use melior::ir::{
 };
 use std::collections::HashMap;
 use tritium_dialects::access::{as_block_argument, as_op_result, block_argument_at, OpAccess};
+use tritium_dialects::views::IfOp;
 use tritium_dialects::{pass::PassFailed, types::static_shape};
 
 /// Identity of a value (its MLIR handle), to key lattices by.
@@ -230,7 +231,7 @@ impl Solver {
     /// neither before the condition is known (upstream's dead code analysis
     /// decides the same way, from constant propagation).
     fn visit_if(&mut self, op: OperationRef) -> Result<(), PassFailed> {
-        let condition = op.operand_at(0).map_err(|_| fail(&op, "scf.if condition expected"))?;
+        let condition = IfOp::of(op).ok_or_else(|| fail(&op, "scf.if expected"))?.condition();
         let Some(condition) = self.get(condition) else { return Ok(()) };
         let regions: Vec<RegionRef> = op.regions().collect();
         let live: Vec<RegionRef> = match condition.constant {

@@ -6,13 +6,13 @@
 //! touch memory, are never merged or dropped.
 use crate::common::{context, corpus};
 use melior::{
-    ir::{operation::OperationLike, Module},
+    ir::{operation::OperationLike, BlockLike, Module},
     pass::PassManager,
     utility::parse_pass_pipeline,
     Context,
 };
-use mlir_sys::*;
 use tritium_dialects::io::{parse_module, print, PrintOptions};
+use tritium_dialects::ir::{clone_op, collect_ops, name_of, set_operand, uses, Order, Use};
 
 const SIDE_EFFECT_FREE_TT_OPS: &[&str] = &[
     "tt.splat",
@@ -36,57 +36,19 @@ const SIDE_EFFECT_FREE_TT_OPS: &[&str] = &[
     "tt.clampf",
 ];
 
-fn op_name(op: MlirOperation) -> String {
-    unsafe {
-        let id = mlirOperationGetName(op);
-        let s = mlirIdentifierStr(id);
-        String::from_utf8_lossy(std::slice::from_raw_parts(s.data as *const u8, s.length)).into_owned()
-    }
-}
-
-fn collect_ops(op: MlirOperation, out: &mut Vec<MlirOperation>) {
-    unsafe {
-        for r in 0..mlirOperationGetNumRegions(op) {
-            let region = mlirOperationGetRegion(op, r);
-            let mut block = mlirRegionGetFirstBlock(region);
-            while !block.ptr.is_null() {
-                let mut inner = mlirBlockGetFirstOperation(block);
-                while !inner.ptr.is_null() {
-                    out.push(inner);
-                    collect_ops(inner, out);
-                    inner = mlirOperationGetNextInBlock(inner);
-                }
-                block = mlirBlockGetNextInRegion(block);
-            }
-        }
-    }
-}
-
 /// Duplicates every side-effect-free tt op; returns how many were duplicated.
 fn duplicate_pure_tt_ops(module: &Module) -> usize {
-    let mut ops = Vec::new();
-    collect_ops(module.as_operation().to_raw(), &mut ops);
     let mut duplicated = 0;
-    for op in ops {
-        if !SIDE_EFFECT_FREE_TT_OPS.contains(&op_name(op).as_str()) {
+    for op in collect_ops(module.as_operation(), Order::Pre) {
+        if !SIDE_EFFECT_FREE_TT_OPS.contains(&name_of(&op).as_str()) {
             continue;
         }
-        unsafe {
-            let block = mlirOperationGetBlock(op);
-            let used_copy = mlirOperationClone(op);
-            let dead_copy = mlirOperationClone(op);
-            mlirBlockInsertOwnedOperationAfter(block, op, used_copy);
-            mlirBlockInsertOwnedOperationAfter(block, used_copy, dead_copy);
-            for r in 0..mlirOperationGetNumResults(op) {
-                let mut uses = Vec::new();
-                let mut operand = mlirValueGetFirstUse(mlirOperationGetResult(op, r));
-                while !operand.ptr.is_null() {
-                    uses.push((mlirOpOperandGetOwner(operand), mlirOpOperandGetOperandNumber(operand)));
-                    operand = mlirOpOperandGetNextUse(operand);
-                }
-                for (owner, index) in uses.into_iter().step_by(2) {
-                    mlirOperationSetOperand(owner, index as isize, mlirOperationGetResult(used_copy, r));
-                }
+        let block = op.block().expect("an op in a block");
+        let used_copy = block.insert_operation_after(op, clone_op(&op));
+        block.insert_operation_after(used_copy, clone_op(&op));
+        for (result, copy) in op.results().zip(used_copy.results()) {
+            for Use { owner, index } in uses(result.into()).into_iter().step_by(2) {
+                set_operand(&owner, index, copy.into());
             }
         }
         duplicated += 1;
@@ -95,9 +57,7 @@ fn duplicate_pure_tt_ops(module: &Module) -> usize {
 }
 
 fn count_ops(module: &Module) -> usize {
-    let mut ops = Vec::new();
-    collect_ops(module.as_operation().to_raw(), &mut ops);
-    ops.len()
+    collect_ops(module.as_operation(), Order::Pre).len()
 }
 
 fn canonicalize_cse(context: &Context, module: &mut Module) {
