@@ -98,8 +98,21 @@ def load_value(k, ptr, dtype, offsets, mask):
     masked = f", mask={mask}{other}" if mask else ""
     value = k.fresh(f"tl.load({ptr} + {offsets}{masked})")
     if dtype in FP8:
-        return k.fresh(f"{value}.to({k.rng.choice(['tl.float16', 'tl.float32'])})"), "fp32"
+        wide = k.rng.choice(["fp16", "fp32"])
+        return k.fresh(f"{value}.to({TL[wide]})"), wide
     return value, dtype
+
+
+def promoted(ta, tb):
+    """The dtype Triton computes a binary op of `ta` and `tb` in (its type promotion)."""
+    if ta == tb:
+        return ta
+    floats = [t for t in (ta, tb) if is_float(t)]
+    if not floats:
+        return "i32"
+    if len(floats) == 1:
+        return floats[0]
+    return "fp64" if "fp64" in floats else "fp32"
 
 
 def expression(k, leaves, depth):
@@ -119,13 +132,12 @@ def expression(k, leaves, depth):
             text = f"tl.{'maximum' if op == 'max' else 'minimum'}({a}, {b})"
         else:
             text = f"{a} {op} {b}"
-        kind = "fp32" if floaty else "i32"
-        return k.fresh(text), (ta if ta == tb else kind)
+        return k.fresh(text), promoted(ta, tb)
     if choice < 0.6:
         b, tb = expression(k, leaves, depth - 1)
         c, tc = expression(k, leaves, depth - 1)
         cmp = rng.choice(["<", ">", "<=", ">=", "==", "!="])
-        return k.fresh(f"tl.where({a} {cmp} {b}, {a}, {c})"), (ta if ta == tc else "fp32")
+        return k.fresh(f"tl.where({a} {cmp} {b}, {a}, {c})"), promoted(ta, tc)
     if choice < 0.8 and is_float(ta):
         f32 = k.fresh(f"{a}.to(tl.float32)") if ta != "fp32" else a
         fn = rng.choice(["tl.exp({})", "tl.log(tl.abs({}) + 1.0)", "tl.sqrt(tl.abs({}))", "tl.sin({})",
