@@ -48,4 +48,3 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     }
     Ok(())
 }
-
