@@ -1424,6 +1424,8 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser, OperationState &result)
       parser.parseRegion(*result.addRegion()))
     return failure();
 
+  // The partitions op is located where the partitions start.
+  partitions.location = parser.getEncodedSourceLoc(parser.getCurrentLocation());
   SmallVector<int32_t> numWarps;
   while (succeeded(parser.parseOptionalKeyword(("partition" + Twine(numWarps.size())).str()))) {
     SmallVector<OpAsmParser::Argument> arguments;
