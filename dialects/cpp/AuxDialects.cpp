@@ -143,8 +143,12 @@ ParseResult WarpGroupOp::parse(OpAsmParser &parser, OperationState &result) {
   while (succeeded(parser.parseOptionalKeyword("partition" + std::to_string(numWarps.size())))) {
     if (parser.parseKeyword("num_warps") || parser.parseLParen() ||
         parser.parseInteger(numWarps.emplace_back()) || parser.parseRParen() ||
-        parser.parseRegion(*result.addRegion()))
+        parser.parseRegion(*result.addRegion())) {
+      // The failed state is destroyed region by region (see
+      // tritium::dropStateReferences).
+      tritium::dropStateReferences(result);
       return failure();
+    }
   }
   result.addAttribute(getNumWarpsAttrName(result.name),
                       parser.getBuilder().getDenseI32ArrayAttr(numWarps));

@@ -3,6 +3,7 @@
 // What a layout *means* (its linear layout) is computed in Rust.
 #include "tritium/Dialects.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallSet.h"
 #include <set>
 
@@ -1405,6 +1406,17 @@ LogicalResult Fp4ToFpOp::verify() {
 // partition0(%arg0: T0, %arg1: T1) num_warps(4) { ... ttg.warp_return }
 // ... : (T0, T1) -> (R...)
 ParseResult WarpSpecializeOp::parse(OpAsmParser &parser, OperationState &result) {
+  // Both states are destroyed when the parse fails (`partitions` here, its
+  // regions one after the other): their uses go first.
+  OperationState partitions(parser.getEncodedSourceLoc(parser.getCurrentLocation()),
+                            WarpSpecializePartitionsOp::getOperationName());
+  bool parsed = false;
+  auto dropReferences = llvm::make_scope_exit([&] {
+    if (!parsed) {
+      dropStateReferences(partitions);
+      dropStateReferences(result);
+    }
+  });
   SmallVector<OpAsmParser::UnresolvedOperand> captures;
   SMLoc capturesLoc = parser.getCurrentLocation();
   if (parser.parseOperandList(captures, AsmParser::Delimiter::Paren) ||
@@ -1412,8 +1424,8 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser, OperationState &result)
       parser.parseRegion(*result.addRegion()))
     return failure();
 
-  OperationState partitions(parser.getEncodedSourceLoc(parser.getCurrentLocation()),
-                            WarpSpecializePartitionsOp::getOperationName());
+  // The partitions op is located where the partitions start.
+  partitions.location = parser.getEncodedSourceLoc(parser.getCurrentLocation());
   SmallVector<int32_t> numWarps;
   while (succeeded(parser.parseOptionalKeyword(("partition" + Twine(numWarps.size())).str()))) {
     SmallVector<OpAsmParser::Argument> arguments;
@@ -1436,6 +1448,7 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser, OperationState &result)
   OpBuilder builder(parser.getContext());
   builder.setInsertionPointToStart(&holder);
   builder.create(partitions);
+  parsed = true;
   return success();
 }
 

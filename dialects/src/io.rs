@@ -110,6 +110,39 @@ fn check_nesting(source: &str, source_name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Text followed by a NUL byte, for MLIR's parser.
+///
+/// MLIR's lexer reads the byte after the last one it is given: it expects
+/// the NUL terminator `llvm::MemoryBuffer` puts after a file's contents, but
+/// `parseSourceString` (and `mlirModuleCreateParse`, melior's `Module::parse`)
+/// wrap the caller's bytes without copying them. A Rust `&str` has no such
+/// byte, so the lexer read past the end of the input's allocation (valgrind:
+/// "Invalid read of size 1" in `Lexer::lexNumber`, `lexString`,
+/// `lexPrefixedIdentifier`), and went on reading as long as what followed
+/// looked like the token's continuation.
+pub struct NulTerminated(String);
+
+impl NulTerminated {
+    pub fn new(text: &str) -> Self {
+        let mut copy = String::with_capacity(text.len() + 1);
+        copy.push_str(text);
+        copy.push('\0');
+        NulTerminated(copy)
+    }
+
+    /// The text without its terminator; the NUL is the byte after it.
+    pub fn text(&self) -> &str {
+        &self.0[..self.0.len() - 1]
+    }
+}
+
+/// melior's `Module::parse` on a NUL-terminated copy of `text` (see
+/// [`NulTerminated`]): for modules the compiler writes itself, whose
+/// diagnostics are not the user's.
+pub fn parse_text<'c>(context: &'c Context, text: &str) -> Option<Module<'c>> {
+    Module::parse(context, NulTerminated::new(text).text())
+}
+
 /// Parses `source` (named `source_name` in diagnostics) into a module and
 /// verifies it. On failure returns the diagnostics, one
 /// `name:line:col: error: message` string each.
@@ -123,10 +156,11 @@ pub fn parse_module<'c>(context: &'c Context, source: &str, source_name: &str) -
         diagnostics.borrow_mut().push(format!("{location}: {severity}: {diagnostic}"));
         true
     });
+    let terminated = NulTerminated::new(source);
     let parsed = unsafe {
         let raw = crate::ffi::tritiumParseSourceString(
             context.to_raw(),
-            MlirStringRef { data: source.as_ptr() as *const _, length: source.len() },
+            MlirStringRef { data: terminated.text().as_ptr() as *const _, length: source.len() },
             MlirStringRef { data: source_name.as_ptr() as *const _, length: source_name.len() },
         );
         (!raw.ptr.is_null()).then(|| Operation::from_raw(raw))
@@ -147,5 +181,26 @@ pub fn parse_module<'c>(context: &'c Context, source: &str, source_name: &str) -
             Err(errors)
         }
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The parser must stop at the end of the text it is given, whatever
+    /// byte follows it in memory: here the text is a prefix of a longer
+    /// string and ends in the widest integer type MLIR allows; the byte
+    /// after it is a digit, and `i167772159` is too wide. Before the
+    /// NUL-terminated copy, the lexer read that digit as part of the type's
+    /// name and refused the text.
+    #[test]
+    fn parsing_stops_at_the_end_of_the_text() {
+        let context = crate::create_context();
+        let longer = "module {}\n!widest = i167772159";
+        let text = &longer[..longer.len() - 1];
+        assert!(parse_module(&context, text, "prefix.mlir").is_ok());
+        assert!(parse_module(&context, longer, "longer.mlir").is_err());
+        assert!(parse_text(&context, text).is_some());
     }
 }

@@ -734,7 +734,7 @@ impl<'c, 'a> Sanitizer<'c, 'a> {
     fn define(&self, helper: &Helper, name: &str, num_warps: i64) -> PassResult {
         let text = text::module_text(num_warps, self.num_ctas, &helper.function_text(name, num_warps));
         let context = context_of(self.module.location());
-        let parsed = melior::ir::Module::parse(context, &text).ok_or_else(|| {
+        let parsed = tritium_dialects::io::parse_text(context, &text).ok_or_else(|| {
             // A bug here: CONSAN_DEBUG=1 shows the text the parser refused.
             if std::env::var_os("CONSAN_DEBUG").is_some() {
                 eprintln!("{text}");

@@ -66,6 +66,10 @@ pub fn take_region_body(to: &OperationRef, from: &OperationRef, index: usize) ->
 /// argument are dangling afterwards.
 pub fn erase_block_argument(block: &BlockRef, index: usize) {
     assert!(index < block.argument_count(), "block argument #{index} out of range");
+    // MLIR's release builds do not check this; a use left behind would point
+    // into the freed argument (see `erase`).
+    let argument = block.argument(index).expect("in range");
+    assert!(!crate::ir::has_uses(argument.into()), "erasing block argument #{index} that is still used");
     // SAFETY: a live block and an argument in range without uses.
     unsafe { block.erase_argument(index) };
 }

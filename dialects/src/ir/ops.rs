@@ -54,10 +54,60 @@ pub fn set_operands<'c, 'a>(op: &OperationRef<'c, 'a>, values: &[Value<'c, 'a>])
 
 /// Erases `op` (with its regions). Its results must have no uses left; every
 /// handle to `op` and to what it holds is dangling afterwards.
+///
+/// Panics, erasing nothing, when an op outside `op` still uses a value that
+/// `op` defines (a result, a nested op's result or a block argument of its
+/// regions). MLIR's release builds do not check that: the user would keep a
+/// pointer into the freed op, and its next use-list update (its own erasure,
+/// a new operand) would write into freed memory, heap corruption that shows
+/// up much later. A panic is reported as an internal error instead.
 pub fn erase(op: OperationRef) {
-    // SAFETY: the op is live and owned by its block (or by nothing), and its
-    // results are unused.
+    if let Some(escape) = escaping_use(&op) {
+        panic!("erasing '{}' while {escape}", name_of(&op));
+    }
+    // SAFETY: the op is live and owned by its block (or by nothing), and no
+    // op outside it uses what it defines (checked above).
     unsafe { mlir_sys::mlirOperationDestroy(op.to_raw()) };
+}
+
+/// A value that `op` defines (its results, the results of the ops nested in
+/// it, the arguments of its regions' blocks) and an op outside `op` uses,
+/// described; None when erasing `op` leaves no use dangling.
+pub fn escaping_use(op: &OperationRef) -> Option<String> {
+    // The name of an op outside `op` that uses `value`.
+    let outside =
+        |value: Value| crate::ir::users(value).into_iter().find(|user| !is_ancestor(op, *user)).map(|u| name_of(&u));
+    for (index, result) in op.results().enumerate() {
+        if let Some(user) = outside(result.into()) {
+            return Some(format!("its result #{index} is still used by '{user}'"));
+        }
+    }
+    for nested in std::iter::once(*op).chain(collect_ops(*op, Order::Pre)) {
+        for region in nested.regions() {
+            for block in crate::ir::region_blocks(&region) {
+                for (index, argument) in crate::ir::block_arguments(&block).into_iter().enumerate() {
+                    if let Some(user) = outside(argument) {
+                        return Some(format!(
+                            "argument #{index} of a block of '{}' is still used by '{user}' outside it",
+                            name_of(&nested),
+                        ));
+                    }
+                }
+            }
+        }
+        if nested == *op {
+            continue;
+        }
+        for (index, result) in nested.results().enumerate() {
+            if let Some(user) = outside(result.into()) {
+                return Some(format!(
+                    "result #{index} of the nested '{}' is still used by '{user}' outside it",
+                    name_of(&nested),
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// Moves `op` right before `before` (possibly into another block).
@@ -263,5 +313,74 @@ fn remap_operands(op: OperationRef, map: &super::ValueMap) {
             }
             block = b.next_in_region();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+
+    const KERNEL: &str = "module {
+  tt.func @f(%n: i32) -> i32 {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %sum = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (i32) : i32 {
+      %next = arith.addi %acc, %i : i32
+      scf.yield %next : i32
+    }
+    tt.return %sum : i32
+  }
+}";
+
+    fn find<'c, 'a>(root: OperationRef<'c, 'a>, name: &str) -> OperationRef<'c, 'a> {
+        collect_ops(root, Order::Pre).into_iter().find(|op| name_of(op) == name).expect(name)
+    }
+
+    fn panic_text(body: impl FnOnce()) -> String {
+        let panic = catch_unwind(AssertUnwindSafe(body)).expect_err("a panic");
+        crate::internal_error::describe(panic.as_ref())
+    }
+
+    /// Erasing an op that something outside it still uses would leave that
+    /// user pointing into freed memory (MLIR's release builds do not check):
+    /// `erase` refuses, and the IR stays as it was.
+    #[test]
+    fn erase_refuses_to_leave_a_use_dangling() {
+        let context = crate::create_context();
+        let module = crate::io::parse_module(&context, KERNEL, "erase.mlir").unwrap();
+        let root = module.as_operation();
+        let root = unsafe { OperationRef::from_raw(root.to_raw()) };
+
+        // A result still used.
+        let message = panic_text(|| erase(find(root, "scf.for")));
+        assert!(message.contains("erasing 'scf.for' while its result #0 is still used by 'tt.return'"), "{message}");
+
+        // A block argument used by an op moved out of the loop (the loop's
+        // result no longer used).
+        let for_op = find(root, "scf.for");
+        let ret = find(root, "tt.return");
+        let c1 = find(root, "arith.constant").next_in_block().unwrap();
+        set_operand(&ret, 0, c1.result(0).unwrap().into());
+        let add = find(root, "arith.addi");
+        move_before(&add, &for_op);
+        let message = panic_text(|| erase(for_op));
+        assert!(
+            message.contains("argument #0 of a block of 'scf.for' is still used by 'arith.addi' outside it"),
+            "{message}"
+        );
+
+        // A nested op's result used outside.
+        move_before(&add, &find(root, "scf.yield"));
+        set_operand(&ret, 0, add.result(0).unwrap().into());
+        let message = panic_text(|| erase(for_op));
+        assert!(
+            message.contains("result #0 of the nested 'arith.addi' is still used by 'tt.return' outside it"),
+            "{message}"
+        );
+
+        // Nothing was erased: with the loop's result returned again, the IR verifies.
+        set_operand(&ret, 0, for_op.result(0).unwrap().into());
+        assert!(unsafe { mlir_sys::mlirOperationVerify(root.to_raw()) });
     }
 }

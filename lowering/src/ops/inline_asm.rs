@@ -75,9 +75,24 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         let register = if n > 1 { vector_type(l, *ty, n) } else { *ty };
         return_types.extend(std::iter::repeat_n(register, packed / n));
     }
-    let argument_count: usize =
-        operands.iter().map(|registers| packed / per_register(type_of(registers[0]), packed)).sum();
-    check_constraints(&op, &constraints, packed, return_types.len(), argument_count)?;
+    // The width of each register the asm call returns and takes.
+    let output_widths: Vec<u32> = result_types
+        .iter()
+        .flat_map(|ty| {
+            let n = per_register(*ty, packed);
+            std::iter::repeat_n(n as u32 * bits(*ty), packed / n)
+        })
+        .collect();
+    let input_widths: Vec<u32> = operands
+        .iter()
+        .flat_map(|registers| {
+            let ty = type_of(registers[0]);
+            let n = per_register(ty, packed);
+            std::iter::repeat_n(n as u32 * bits(ty), packed / n)
+        })
+        .collect();
+    let argument_count = input_widths.len();
+    check_constraints(&op, &constraints, packed, &output_widths, &input_widths)?;
     check_operand_references(&op, &asm, return_types.len() + argument_count)?;
     let return_type = match return_types.len() {
         0 => None,
@@ -144,26 +159,150 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     Ok(())
 }
 
-/// LLVM's code generator takes an inline-asm call whose constraint string
-/// names another number of outputs or inputs than the call has for granted
-/// (NVPTX instruction selection crashes on it), so it is checked here: one
-/// output constraint (`=r`, `=&r`) per returned register, one input
-/// constraint per argument register, clobbers (`~{...}`) aside.
-fn check_constraints(op: &OperationRef, constraints: &str, packed: usize, outputs: usize, inputs: usize) -> Result<()> {
-    let entries: Vec<&str> = constraints.split(',').map(str::trim).filter(|c| !c.is_empty()).collect();
-    let named_outputs = entries.iter().filter(|c| c.starts_with('=')).count();
-    let named_inputs = entries.iter().filter(|c| !c.starts_with('=') && !c.starts_with('~')).count();
-    if named_outputs == outputs && named_inputs == inputs {
-        return Ok(());
+/// One entry of a constraint string, as [`check_constraints`] accepts it.
+#[derive(Debug, PartialEq)]
+enum Constraint {
+    /// `=r`, `=&r`: an output register of that letter's class.
+    Output { letter: char, early_clobber: bool },
+    /// `r`: an input register.
+    Input(char),
+    /// `0`: an input in the same register as output 0.
+    Tied(usize),
+    /// `~{memory}`: something the asm changes besides its outputs.
+    Clobber,
+}
+
+/// The bits of the NVPTX register class a constraint letter names (`c` is
+/// a byte, `b` a predicate).
+fn register_width(letter: char) -> Option<u32> {
+    match letter {
+        'b' => Some(1),
+        'c' => Some(8),
+        'h' => Some(16),
+        'r' | 'f' => Some(32),
+        'l' | 'd' => Some(64),
+        _ => None,
     }
-    Err(LowerError::at(
-        op,
-        format!(
-            "constraints \"{constraints}\" name {named_outputs} output and {named_inputs} input registers, \
-             but with packed_element {packed} the asm has {outputs} output and {inputs} input registers \
-             (elements narrower than 32 bits share a register)"
-        ),
-    ))
+}
+
+fn parse_constraint(entry: &str) -> Option<Constraint> {
+    let single_letter = |text: &str| {
+        let mut chars = text.chars();
+        let letter = chars.next()?;
+        (chars.next().is_none() && register_width(letter).is_some()).then_some(letter)
+    };
+    if let Some(output) = entry.strip_prefix('=') {
+        let (early_clobber, letter) = match output.strip_prefix('&') {
+            Some(rest) => (true, rest),
+            None => (false, output),
+        };
+        return single_letter(letter).map(|letter| Constraint::Output { letter, early_clobber });
+    }
+    if let Some(name) = entry.strip_prefix("~{").and_then(|rest| rest.strip_suffix('}')) {
+        let valid = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "_%.".contains(c));
+        return valid.then_some(Constraint::Clobber);
+    }
+    if !entry.is_empty() && entry.len() <= 3 && entry.chars().all(|c| c.is_ascii_digit()) {
+        return entry.parse().ok().map(Constraint::Tied);
+    }
+    single_letter(entry).map(Constraint::Input)
+}
+
+/// The user's constraint string goes to LLVM's code generator as it is, and
+/// LLVM (a release build, without its assertions) trusts it: a constraint
+/// string that does not match the call crashed NVPTX instruction selection
+/// (segfaults in `SelectionDAGBuilder::visitInlineAsm` and the peephole
+/// optimiser: an empty entry as in `"=r,r,"`, an input tied to an output that
+/// does not exist or is tied twice, `=m`), stopped the process with
+/// `exit(1)` (`i`, `n`, `X`, unknown letters), or aborted it (`{r1}`, "Copy
+/// one register into another with a different width"). So it is checked
+/// here against the call: outputs (`=r`, `=&r`), then inputs (a letter, or
+/// the number of an output to share its register), then clobbers
+/// (`~{memory}`), one letter each of the register classes `b` (1 bit), `c`
+/// (8), `h` (16), `r`, `f` (32), `l`, `d` (64), whose width must be the
+/// register's: one output per returned register and one input per argument
+/// register. Anything else is a located error.
+fn check_constraints(
+    op: &OperationRef,
+    constraints: &str,
+    packed: usize,
+    outputs: &[u32],
+    inputs: &[u32],
+) -> Result<()> {
+    let fail = |message: String| Err(LowerError::at(op, format!("constraints \"{constraints}\": {message}")));
+    let mut parsed = Vec::new();
+    for entry in constraints.split(',') {
+        match parse_constraint(entry) {
+            Some(constraint) => parsed.push(constraint),
+            None => {
+                return fail(format!(
+                    "'{entry}' is not a constraint Tritium passes to LLVM (outputs '=r' or '=&r', inputs 'r' or an \
+                     output's number, clobbers '~{{memory}}'; register letters b, c, h, r, f, l, d; no spaces)"
+                ))
+            }
+        }
+    }
+    // LLVM's order: outputs, then inputs, then clobbers.
+    let rank = |c: &Constraint| match c {
+        Constraint::Output { .. } => 0,
+        Constraint::Input(_) | Constraint::Tied(_) => 1,
+        Constraint::Clobber => 2,
+    };
+    if parsed.windows(2).any(|pair| rank(&pair[0]) > rank(&pair[1])) {
+        return fail("outputs must come first, then inputs, then clobbers".into());
+    }
+    let named_outputs: Vec<&Constraint> = parsed.iter().filter(|c| rank(c) == 0).collect();
+    let named_inputs: Vec<&Constraint> = parsed.iter().filter(|c| rank(c) == 1).collect();
+    if named_outputs.len() != outputs.len() || named_inputs.len() != inputs.len() {
+        return Err(LowerError::at(
+            op,
+            format!(
+                "constraints \"{constraints}\" name {} output and {} input registers, but with packed_element \
+                 {packed} the asm has {} output and {} input registers (elements narrower than 32 bits share a \
+                 register)",
+                named_outputs.len(),
+                named_inputs.len(),
+                outputs.len(),
+                inputs.len()
+            ),
+        ));
+    }
+    let width_of = |letter: char| register_width(letter).unwrap_or(0);
+    for (index, (constraint, width)) in named_outputs.iter().zip(outputs).enumerate() {
+        if let Constraint::Output { letter, .. } = constraint {
+            if width_of(*letter) != *width {
+                return fail(format!(
+                    "output {index} is a {width}-bit register, '{letter}' names {}-bit ones",
+                    width_of(*letter)
+                ));
+            }
+        }
+    }
+    let mut tied = vec![false; outputs.len()];
+    for (index, (constraint, width)) in named_inputs.iter().zip(inputs).enumerate() {
+        match constraint {
+            Constraint::Input(letter) if width_of(*letter) != *width => {
+                return fail(format!(
+                    "input {index} is a {width}-bit register, '{letter}' names {}-bit ones",
+                    width_of(*letter)
+                ));
+            }
+            Constraint::Tied(output) => {
+                let Some(Constraint::Output { early_clobber, .. }) = named_outputs.get(*output) else {
+                    return fail(format!("input {index} shares the register of output {output}, which does not exist"));
+                };
+                if *early_clobber || tied[*output] || outputs[*output] != *width {
+                    return fail(format!(
+                        "input {index} cannot share the register of output {output} (an early-clobber output, \
+                         one another input shares already, or of another width)"
+                    ));
+                }
+                tied[*output] = true;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// LLVM's asm printer aborts the process ("Bad $ operand number in inline

@@ -340,7 +340,7 @@ fn slot_type(v: &V, slot: Slot) -> String {
 /// copies of the returned values.
 pub fn inline_text<'c, 'a>(anchor: OperationRef<'c, 'a>, text: &str) -> Result<Vec<Value<'c, 'a>>, PassFailed> {
     let context = context_of(anchor.location());
-    let parsed = melior::ir::Module::parse(context, text)
+    let parsed = tritium_dialects::io::parse_text(context, text)
         .ok_or_else(|| fail(&anchor, "internal error: the concurrency sanitizer made code that does not parse"))?;
     let function = parsed.body().first_operation().expect("the parsed function");
     let block = function.region(0).unwrap().first_block().unwrap();
