@@ -220,9 +220,7 @@ fn asm_into<'c>(b: &Builder<'c>, asm: &str, constraints: &str, operands: &[V], r
     match llvm_struct_fields(result_type) {
         Some(fields) if fields.len() == 1 => {
             let single = b.inline_asm(asm, constraints, operands, Some(fields[0])).expect("a result");
-            let undef = b.op1("llvm.mlir.undef", &[], result_type, &[]);
-            let position = melior::ir::attribute::DenseI64ArrayAttribute::new(b.context, &[0]).into();
-            b.op1("llvm.insertvalue", &[undef, single], result_type, &[("position", position)])
+            crate::function_abi::pack(b, &[single], result_type)
         }
         _ => b.inline_asm(asm, constraints, operands, Some(result_type)).expect("a result"),
     }
