@@ -134,8 +134,10 @@ LogicalResult WarpGroupOp::verify() {
 }
 
 // nvws.warp_group attributes? partition0 num_warps(N) { ... } partition1 ...
-// (as upstream, results are not written, so a warp group with results does
-// not parse back).
+// As upstream, the results are not written; unlike upstream's parser, this one
+// gives the op the types its first region yields (nvws.warp_group.yield), so
+// that a printed warp group with results parses back (upstream's parser reads
+// it as an op without results, and every use of them fails).
 ParseResult WarpGroupOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
@@ -152,6 +154,12 @@ ParseResult WarpGroupOp::parse(OpAsmParser &parser, OperationState &result) {
   }
   result.addAttribute(getNumWarpsAttrName(result.name),
                       parser.getBuilder().getDenseI32ArrayAttr(numWarps));
+  if (!result.regions.empty() && !result.regions.front()->empty()) {
+    Block &entry = result.regions.front()->front();
+    if (!entry.empty())
+      if (auto yield = dyn_cast<WarpGroupYieldOp>(entry.back()))
+        result.addTypes(yield.getOperandTypes());
+  }
   return success();
 }
 
