@@ -26,6 +26,7 @@ typedef struct tritium_options {
   /* Upstream's instrumentation_mode: NULL or "": none; "consan": the concurrency sanitizer instruments the
    * kernel (races on shared/tensor memory and mbarrier deadlocks assert). Another mode is an error. */
   const char *instrumentation_mode;
+  int no_line_info;        /* nonzero: no line tables (.file/.loc) in the PTX, as TRITON_DISABLE_LINE_INFO=1 */
 } tritium_options;
 
 /* The version of Tritium ("0.1.0"); a static string. */

@@ -43,6 +43,12 @@ pub struct CompileOptions {
     pub codegen: CodegenOptions,
     /// What the kernel is instrumented with (upstream's `instrumentation_mode`).
     pub instrumentation: Instrumentation,
+    /// Upstream's TRITON_REPRODUCER_PATH: before each pass pipeline runs, its
+    /// input and the pipeline are written to `PREFIX.STAGE.repro.mlir`
+    /// (STAGE: `make_ttgir`, `make_llir`) in MLIR's reproducer format, which
+    /// `tt-opt FILE --run-reproducer` replays. The file of a stage that fails
+    /// holds the failing pipeline and its input.
+    pub reproducer: Option<PathBuf>,
 }
 
 /// Instrumentation compiled into the kernel: upstream Triton's
@@ -83,11 +89,14 @@ pub struct CodegenOptions {
     /// `enable_reflect_ftz`: f32 denormals flush in exp2 and in libdevice
     /// (`nvvm-reflect-ftz`).
     pub reflect_ftz: bool,
+    /// Line tables in the PTX (`.file`/`.loc`, the `enable-line-info` pass);
+    /// upstream's default, off with its `TRITON_DISABLE_LINE_INFO`.
+    pub line_info: bool,
 }
 
 impl Default for CodegenOptions {
     fn default() -> Self {
-        CodegenOptions { maxnreg: None, fp_fusion: true, reflect_ftz: true }
+        CodegenOptions { maxnreg: None, fp_fusion: true, reflect_ftz: true, line_info: true }
     }
 }
 
@@ -106,6 +115,7 @@ impl Default for CompileOptions {
             scratch_parameters: false,
             codegen: CodegenOptions::default(),
             instrumentation: Instrumentation::None,
+            reproducer: None,
         }
     }
 }
@@ -154,11 +164,22 @@ impl Bundle {
     }
 }
 
-/// Runs `pipeline` over `module`. Unless `verify_each_pass`, the module is
+/// Runs `pipeline` over `module`, a part of upstream's `stage` (for
+/// reproducers). Unless `verify_each_pass`, the module is
 /// verified once at the end rather than after every pass: verification after
 /// each of the ~35 TTGIR passes was a fifth of their time, and a stage's
 /// output is still checked before the next stage reads it.
-fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str, verify_each_pass: bool) -> Result<(), String> {
+fn run_pipeline(
+    context: &Context,
+    module: &mut Module,
+    pipeline: &str,
+    options: &CompileOptions,
+    stage: &str,
+) -> Result<(), String> {
+    let verify_each_pass = options.verify_each_pass;
+    if let Some(prefix) = &options.reproducer {
+        write_reproducer(module, pipeline, prefix, stage)?;
+    }
     let manager = PassManager::new(context);
     manager.enable_verifier(verify_each_pass);
     parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline)
@@ -174,6 +195,19 @@ fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str, verify_e
         return Err(format!("the passes {pipeline} produced IR that does not verify"));
     }
     Ok(())
+}
+
+/// Writes `PREFIX.STAGE.repro.mlir`: the module (with its locations) and, as
+/// MLIR's crash reproducers carry it, the pipeline about to run over it.
+fn write_reproducer(module: &Module, pipeline: &str, prefix: &Path, stage: &str) -> Result<(), String> {
+    let mut path = prefix.as_os_str().to_owned();
+    path.push(format!(".{stage}.repro.mlir"));
+    let ir = tritium_dialects::io::print(&module.as_operation(), tritium_dialects::io::PrintOptions::TRITON);
+    let text = format!(
+        "{ir}\n{{-#\n  external_resources: {{\n    mlir_reproducer: {{\n      pipeline: {pipeline:?},\n      \
+         disable_threading: true,\n      verify_each: true\n    }}\n  }}\n#-}}\n"
+    );
+    std::fs::write(&path, text).map_err(|e| format!("cannot write the reproducer {}: {e}", Path::new(&path).display()))
 }
 
 /// Compiles a kernel module in place. TTGIR (a module with `ttg.num-warps`)
@@ -220,7 +254,7 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
             1,
             options.num_stages,
         )?;
-        run_pipeline(context, module, &pipeline, options.verify_each_pass)?;
+        run_pipeline(context, module, &pipeline, options, "make_ttgir")?;
         if options.num_ctas > 1 {
             let location = module.as_operation().location();
             tritium_dialects::pass::emit_warning(
@@ -248,14 +282,14 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     match options.test_internal_error.as_deref() {
         Some(place @ ("pass" | "pattern")) => {
             let pipeline = format!("builtin.module(test-tritium-internal-error{{in={place}}})");
-            run_pipeline(context, module, &pipeline, options.verify_each_pass)?;
+            run_pipeline(context, module, &pipeline, options, "make_llir")?;
         }
         Some("lowering") | None => {}
         Some(other) => return Err(format!("unknown internal-error test '{other}' (pass, pattern, lowering)")),
     }
     // make_llir starts by merging tensor selects into the `scf.if`s on the
     // same condition (a fused persistent loop's accumulator reset).
-    run_pipeline(context, module, "builtin.module(tritongpu-combine-tensor-select-and-if)", options.verify_each_pass)?;
+    run_pipeline(context, module, "builtin.module(tritongpu-combine-tensor-select-and-if)", options, "make_llir")?;
     // Shared memory is laid out and synchronised by passes, as upstream's
     // make_llir does; a module that already carries `ttg.shared` was. The
     // proxy fences (sm_90: generic-proxy writes before a TMA load over the
@@ -269,7 +303,7 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
             cc = target.capability,
             ptx = target.ptx_version()
         );
-        run_pipeline(context, module, &pipeline, options.verify_each_pass)?;
+        run_pipeline(context, module, &pipeline, options, "make_llir")?;
         lap("shared memory allocation and barriers");
     }
     // Upstream's concurrency sanitizer (instrumentation mode `consan`):
@@ -277,7 +311,7 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     // global scratch (its state lives there).
     if options.instrumentation == Instrumentation::ConcurrencySanitizer {
         let pipeline = "builtin.module(tritoninstrument-concurrency-sanitizer)";
-        run_pipeline(context, module, pipeline, options.verify_each_pass)?;
+        run_pipeline(context, module, pipeline, options, "make_llir")?;
         lap("concurrency sanitizer");
     }
     // Global scratch (device-side descriptors' tensormaps), as upstream's
@@ -287,7 +321,8 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
             context,
             module,
             "builtin.module(tritongpu-global-scratch-memory-allocation)",
-            options.verify_each_pass,
+            options,
+            "make_llir",
         )?;
     }
     // A module that came with its allocation was not checked by the pass.
@@ -310,10 +345,14 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
     let test_panic = options.test_internal_error.as_deref() == Some("lowering");
     let lowering = format!(
         "builtin.module(convert-triton-gpu-to-llvm{{compute-capability={} scratch-parameters={} reflect-ftz={} \
-         fp-fusion={} test-internal-error={test_panic}}},convert-nv-gpu-to-llvm,convert-warp-specialize-to-llvm)",
-        target.capability, options.scratch_parameters, options.codegen.reflect_ftz, options.codegen.fp_fusion
+         fp-fusion={} test-internal-error={test_panic}}},convert-nv-gpu-to-llvm,convert-warp-specialize-to-llvm{})",
+        target.capability,
+        options.scratch_parameters,
+        options.codegen.reflect_ftz,
+        options.codegen.fp_fusion,
+        if options.codegen.line_info { ",enable-line-info" } else { "" }
     );
-    run_pipeline(context, module, &lowering, options.verify_each_pass)?;
+    run_pipeline(context, module, &lowering, options, "make_llir")?;
     lap("TTGIR -> LLVM dialect");
     let assembly =
         ptx::module_to_ptx(module, &target, options.libdevice.as_deref(), options.keep_llvm_ir, &options.codegen)?;

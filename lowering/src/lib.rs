@@ -14,6 +14,7 @@ pub mod convert_triton_gpu_to_llvm;
 pub mod convert_warp_specialize_to_llvm;
 pub mod embed;
 pub mod emit;
+pub mod enable_line_info;
 pub mod function_abi;
 pub mod layout;
 pub mod llvm_check;
@@ -34,6 +35,7 @@ pub fn register_all_passes() {
         tritium_dialects::pass::register(&convert_triton_gpu_to_llvm::PASS);
         tritium_dialects::pass::register(&convert_warp_specialize_to_llvm::PASS);
         tritium_dialects::pass::register(&convert_nv_gpu_to_llvm::PASS);
+        tritium_dialects::pass::register(&enable_line_info::PASS);
     });
 }
 pub use embed::{compile_source, Compiled, VERSION};

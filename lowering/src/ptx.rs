@@ -219,8 +219,43 @@ unsafe fn translate_and_emit(
     let ptx =
         String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(start, size) }).trim_end_matches('\0').to_string();
     unsafe { LLVMDisposeMemoryBuffer(buffer) };
+    let ptx = without_debug_target(ptx);
     lap("NVPTX code generation");
     Ok(Assembly { llvm_ir, ptx, timings })
+}
+
+/// The PTX with `debug` taken out of its `.target` line. NVPTX writes
+/// `.target sm_90a, debug` for a module with debug info (the line tables of
+/// `enable-line-info`), and ptxas then compiles as with `-g`: without
+/// optimisation. Upstream's make_ptx takes it out for the same reason; the
+/// line tables stay, and ptxas `-lineinfo` reads them.
+fn without_debug_target(ptx: String) -> String {
+    let Some(start) = ptx.find("\n.target ") else {
+        return ptx;
+    };
+    let end = ptx[start + 1..].find('\n').map_or(ptx.len(), |n| start + 1 + n);
+    let line = &ptx[start + 1..end];
+    let kept: Vec<&str> =
+        line["target ".len() + 1..].split(',').map(str::trim).filter(|part| *part != "debug").collect();
+    format!("{}\n.target {}{}", &ptx[..start], kept.join(", "), &ptx[end..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_debug_target;
+
+    #[test]
+    fn debug_leaves_the_target_line_only() {
+        let ptx = "//\n.version 8.7\n.target sm_90a, debug\n.address_size 64\n\t.loc\t1 2 3\n";
+        assert_eq!(
+            without_debug_target(ptx.into()),
+            "//\n.version 8.7\n.target sm_90a\n.address_size 64\n\t.loc\t1 2 3\n"
+        );
+        let plain = "//\n.target sm_80\n.address_size 64\n";
+        assert_eq!(without_debug_target(plain.into()), plain);
+        let both = "//\n.target sm_80, texmode_independent, debug\n";
+        assert_eq!(without_debug_target(both.into()), "//\n.target sm_80, texmode_independent\n");
+    }
 }
 
 /// A module flag `name` = `value` (i32) with the Override behaviour.

@@ -87,12 +87,18 @@ def test_codegen_options_identical_through_cli_c_python():
         (["--maxnreg", "128"], ["--maxnreg=128"], {"maxnreg": 128}),
         (["--no-fp-fusion"], ["--no-fp-fusion"], {"enable_fp_fusion": False}),
         (["--no-reflect-ftz"], ["--no-reflect-ftz"], {"enable_reflect_ftz": False}),
+        (["--no-line-info"], ["--no-line-info"], {"line_info": False}),
     ]:
         python = tritium.compile(text, num_warps=4, triton_abi=True, **python_options)["ptx"]
         assert python != default, python_options
         assert python == cli_ptx(path, 4, 3, cli_flags), cli_flags
         assert python == example_ptx(C_EXAMPLE, path, 4, 3, c_flags), c_flags
     assert ".maxnreg 128" in tritium.compile(text, num_warps=4, maxnreg=128)["ptx"]
+    # Line tables by default, as upstream writes them.
+    assert "\t.loc\t" in default and "\t.file\t" in default, default[:600]
+    # ... without `debug` on the .target line (ptxas would not optimise).
+    assert ".target sm_90a\n" in default, default[:600]
+    assert "\t.loc\t" not in tritium.compile(text, num_warps=4, triton_abi=True, line_info=False)["ptx"]
 
 
 def test_instrumentation_mode_identical_through_cli_c_python():
@@ -320,6 +326,51 @@ def test_triton_plugin_codegen_options():
         kept = plugin_compile("exp2", enable_reflect_ftz=False).asm["ptx"]
         assert "ex2.approx.ftz.f32" in flushed and "ex2.approx.ftz.f32" not in kept, kept
     finally:
+        tritium.triton.disable()
+
+
+def test_triton_plugin_line_info_from_triton_knob():
+    # Upstream writes line tables (.file/.loc: the cubin maps SASS back to the
+    # Python source) unless TRITON_DISABLE_LINE_INFO; the plug-in reads the knob.
+    need_triton()
+    import re
+    import tritium.triton
+    from triton import knobs
+    tritium.triton.enable()
+    previous = knobs.compilation.disable_line_info, knobs.compilation.always_compile
+    knobs.compilation.always_compile = True
+    try:
+        knobs.compilation.disable_line_info = False
+        ptx = plugin_compile("add").asm["ptx"]
+        assert re.search(r"\.file\s+1\s+\".*kernels\.py\"", ptx) and "\t.loc\t1 " in ptx, ptx[-1500:]
+        knobs.compilation.disable_line_info = True
+        ptx = plugin_compile("add").asm["ptx"]
+        assert "\t.loc\t" not in ptx, ptx[:600]
+    finally:
+        knobs.compilation.disable_line_info, knobs.compilation.always_compile = previous
+        tritium.triton.disable()
+
+
+def test_triton_plugin_reproducer_path():
+    # TRITON_REPRODUCER_PATH: upstream's stages write PATH.<stage>.repro.mlir;
+    # the plug-in's make_ttgir and make_llir do too (make_ttir stays upstream's).
+    need_triton()
+    import re
+    import tritium.triton
+    from triton import knobs
+    tritium.triton.enable()
+    prefix = os.path.join(tempfile.mkdtemp(), "repro")
+    previous = knobs.compilation.always_compile
+    knobs.compilation.always_compile = True
+    os.environ["TRITON_REPRODUCER_PATH"] = prefix
+    try:
+        plugin_compile("add")
+        for stage, pass_name in [("make_ttgir", "tritongpu-coalesce"), ("make_llir", "convert-triton-gpu-to-llvm")]:
+            text = open(f"{prefix}.{stage}.repro.mlir").read()
+            assert re.search(r'mlir_reproducer: \{\s*pipeline: "builtin.module\(.*' + pass_name, text), text[-600:]
+    finally:
+        del os.environ["TRITON_REPRODUCER_PATH"]
+        knobs.compilation.always_compile = previous
         tritium.triton.disable()
 
 

@@ -31,6 +31,18 @@ def _fallback_allowed():
     return os.environ.get("TRITIUM_FALLBACK", "0") not in ("", "0")
 
 
+def _line_info():
+    # Upstream writes line tables unless TRITON_DISABLE_LINE_INFO (its make_llir's add_di_scope).
+    from triton import knobs
+    return not knobs.compilation.disable_line_info
+
+
+def _reproducer_path():
+    # Upstream's pass managers write PATH.<stage>.repro.mlir before they run
+    # when TRITON_REPRODUCER_PATH is set (an environment variable, not a knob).
+    return os.environ.get("TRITON_REPRODUCER_PATH") or None
+
+
 def _instrumentation_mode():
     """The instrumentation Tritium compiles in: as upstream's make_llir, the
     concurrency sanitizer when Triton's knob says "consan" (the knob reads
@@ -74,7 +86,8 @@ class _Kernel:
                         source_name=name, maxnreg=getattr(self.options, "maxnreg", None),
                         enable_fp_fusion=getattr(self.options, "enable_fp_fusion", True),
                         enable_reflect_ftz=getattr(self.options, "enable_reflect_ftz", True),
-                        instrumentation_mode=_instrumentation_mode())
+                        instrumentation_mode=_instrumentation_mode(),
+                        line_info=_line_info(), reproducer=_reproducer_path())
 
     def _report_warnings(self):
         # Warnings (e.g. a warp_specialize=True loop compiled unspecialized)

@@ -28,7 +28,9 @@
 //!   symbol attributes.
 //! - [`types`]: kinds and widths of builtin scalar types, the elements of
 //!   shaped types, LLVM struct and function types.
-//! - [`locations`]: file and line of a location.
+//! - [`locations`]: file, line and column of a location; call sites, fused
+//!   locations, setting an op's location.
+//! - [`debug_info`]: `#llvm.di_*` attributes (line tables).
 //! - [`modules`]: `Module` views of module ops, translation to LLVM IR.
 //! - [`handles`]: copyable lifetime-free handles for IR builders that keep
 //!   many values in maps.
@@ -37,6 +39,7 @@
 
 pub mod attributes;
 pub mod blocks;
+pub mod debug_info;
 pub mod drivers;
 pub mod handles;
 pub mod locations;
@@ -47,6 +50,7 @@ pub mod values;
 
 pub use attributes::*;
 pub use blocks::*;
+pub use debug_info::*;
 pub use drivers::*;
 pub use locations::*;
 pub use modules::*;

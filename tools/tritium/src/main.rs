@@ -6,7 +6,8 @@ use tritium_lowering::{compile, CompileOptions, Instrumentation, Target};
 
 const USAGE: &str = "usage: tritium compile INPUT [--target cuda:90] [--num-warps N] [--num-stages N] [--num-ctas N]
                        [--libdevice PATH] [--emit-llvm] [--emit-ttgir] [--verify-each-pass] [--timing [--warm-up N]]
-                       [--triton-abi] [--maxnreg N] [--no-fp-fusion] [--no-reflect-ftz]
+                       [--triton-abi] [--maxnreg N] [--no-fp-fusion] [--no-reflect-ftz] [--no-line-info]
+                       [--reproducer PREFIX]
                        [--instrumentation-mode consan] -o DIR
 
 Exit code: 0 success, 1 bad or unsupported input (diagnostics say where),
@@ -25,6 +26,11 @@ every pass too (slower; says which pass broke it).
 parameters (global and profile scratch, passed by Triton's launcher, unused).
 --maxnreg N, --no-fp-fusion, --no-reflect-ftz are upstream's maxnreg,
 enable_fp_fusion=False and enable_reflect_ftz=False.
+--no-line-info leaves the line tables (.file/.loc, from the IR's locations) out
+of the PTX, as upstream's TRITON_DISABLE_LINE_INFO=1 does.
+--reproducer PREFIX writes, before each pass pipeline, its input IR and the
+pipeline to PREFIX.make_ttgir.repro.mlir / PREFIX.make_llir.repro.mlir (upstream's
+TRITON_REPRODUCER_PATH); `tt-opt FILE --run-reproducer` replays one.
 --instrumentation-mode consan is upstream's instrumentation_mode (its
 TRITON_INSTRUMENTATION_MODE): the concurrency sanitizer instruments the kernel
 (races on shared and tensor memory, mbarrier deadlocks stop it with an assert).
@@ -82,6 +88,8 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
             "--maxnreg" => options.codegen.maxnreg = Some(number(value("--maxnreg")?, "--maxnreg")?),
             "--no-fp-fusion" => options.codegen.fp_fusion = false,
             "--no-reflect-ftz" => options.codegen.reflect_ftz = false,
+            "--no-line-info" => options.codegen.line_info = false,
+            "--reproducer" => options.reproducer = Some(PathBuf::from(value("--reproducer")?)),
             "--instrumentation-mode" => {
                 options.instrumentation = Instrumentation::parse(&value("--instrumentation-mode")?)
                     .map_err(|e| format!("--instrumentation-mode: {e}"))?

@@ -1,0 +1,103 @@
+//! Debug-information attributes of the LLVM dialect (`#llvm.di_*`), which
+//! the translation to LLVM IR turns into DWARF metadata, and NVPTX into
+//! `.file`/`.loc` line tables.
+use melior::ir::{attribute::AttributeLike, Attribute};
+use melior::Context;
+
+fn string_attribute<'c>(context: &'c Context, text: &str) -> Attribute<'c> {
+    melior::ir::attribute::StringAttribute::new(context, text).into()
+}
+
+/// `#llvm.di_file<"name" in "directory">`.
+pub fn di_file<'c>(context: &'c Context, name: &str, directory: &str) -> Attribute<'c> {
+    let (name, directory) = (string_attribute(context, name), string_attribute(context, directory));
+    // SAFETY: two string attributes of `context`.
+    unsafe { Attribute::from_raw(mlir_sys::mlirLLVMDIFileAttrGet(context.to_raw(), name.to_raw(), directory.to_raw())) }
+}
+
+/// A fresh `distinct[N]<unit>` id (compile units and subprogram definitions
+/// need one of their own).
+pub fn distinct_id(context: &Context) -> Attribute<'_> {
+    let unit: Attribute = melior::ir::attribute::Attribute::unit(context);
+    // SAFETY: a unit attribute of `context`.
+    unsafe { Attribute::from_raw(mlir_sys::mlirDisctinctAttrCreate(unit.to_raw())) }
+}
+
+/// An optimised compile unit of C-like source, `producer` named, line tables
+/// only (what `-lineinfo` needs: `.loc` directives, no variables).
+pub fn di_compile_unit<'c>(context: &'c Context, file: Attribute<'c>, producer: &str) -> Attribute<'c> {
+    const DW_LANG_C: u32 = 0x2;
+    let producer = string_attribute(context, producer);
+    // SAFETY: attributes of `context`; a null split-debug file name means none.
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirLLVMDICompileUnitAttrGet(
+            context.to_raw(),
+            distinct_id(context).to_raw(),
+            DW_LANG_C,
+            file.to_raw(),
+            producer.to_raw(),
+            true,
+            mlir_sys::MlirLLVMDIEmissionKind_MlirLLVMDIEmissionKindLineTablesOnly,
+            mlir_sys::MlirLLVMDINameTableKind_MlirLLVMDINameTableKindDefault,
+            mlir_sys::MlirAttribute { ptr: std::ptr::null() },
+        ))
+    }
+}
+
+/// The subprogram of a function named `name` that starts at `line` of
+/// `file`: a definition in `compile_unit`, or, without one, a declaration.
+pub fn di_subprogram<'c>(
+    context: &'c Context,
+    compile_unit: Option<Attribute<'c>>,
+    file: Attribute<'c>,
+    name: &str,
+    line: u32,
+) -> Attribute<'c> {
+    // DISubprogramFlags: Definition = 8, Optimized = 16; DW_CC_normal = 1.
+    const DEFINITION: u64 = 8;
+    const OPTIMIZED: u64 = 16;
+    const DW_CC_NORMAL: u32 = 1;
+    let null = mlir_sys::MlirAttribute { ptr: std::ptr::null() };
+    let name = string_attribute(context, name);
+    // SAFETY: attributes of `context`; null ids and compile unit mean none.
+    unsafe {
+        let subroutine = mlir_sys::mlirLLVMDISubroutineTypeAttrGet(context.to_raw(), DW_CC_NORMAL, 0, std::ptr::null());
+        let (id, unit, flags) = match compile_unit {
+            Some(unit) => (distinct_id(context).to_raw(), unit.to_raw(), DEFINITION | OPTIMIZED),
+            None => (null, null, OPTIMIZED),
+        };
+        Attribute::from_raw(mlir_sys::mlirLLVMDISubprogramAttrGet(
+            context.to_raw(),
+            null,
+            false,
+            id,
+            unit,
+            file.to_raw(),
+            name.to_raw(),
+            name.to_raw(),
+            file.to_raw(),
+            line,
+            line,
+            flags,
+            subroutine,
+            0,
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+        ))
+    }
+}
+
+/// A lexical block of `scope` (a subprogram) in `file`: the scope of code
+/// inlined from another file or function.
+pub fn di_lexical_block_file<'c>(context: &'c Context, scope: Attribute<'c>, file: Attribute<'c>) -> Attribute<'c> {
+    // SAFETY: attributes of `context`.
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirLLVMDILexicalBlockFileAttrGet(
+            context.to_raw(),
+            scope.to_raw(),
+            file.to_raw(),
+            0,
+        ))
+    }
+}

@@ -1,0 +1,110 @@
+//! `enable-line-info` (upstream's flag, its `LLVMDIScope` pass): gives each
+//! LLVM function a debug-info scope, so that the translation to LLVM IR keeps
+//! the source locations as `!dbg` line tables and NVPTX writes `.file` and
+//! `.loc` directives; with ptxas `-lineinfo` (Triton's cubin stage) the cubin
+//! then maps SASS back to the Python source, as profilers and
+//! compute-sanitizer show it.
+//!
+//! - A defined `llvm.func` whose location carries no scope yet gets a
+//!   subprogram (named after the function, at the line its location names)
+//!   in a compile unit of its own, line tables only, "triton" the producer,
+//!   fused into its location.
+//! - An op whose location is a call site (code of a `@triton.jit` function
+//!   inlined into the kernel) gets, at each level of the call chain, a
+//!   lexical block of the function's subprogram in the file that level's
+//!   location names, so that inlined code is attributed to its own file.
+//!
+//! Declarations (libdevice's, for instance) get none: they have no code here.
+use melior::ir::{operation::OperationLike, Attribute, Location, OperationRef, RegionLike};
+use std::collections::HashMap;
+use std::path::Path;
+use tritium_dialects::ir::{
+    call_site, call_site_parts, collect_ops, context_of, di_compile_unit, di_file, di_lexical_block_file,
+    di_subprogram, fused_metadata, fused_with, name_of, set_location, source_position, Order,
+};
+use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
+
+pub static PASS: PassDefinition = PassDefinition {
+    argument: "enable-line-info",
+    description: "Give LLVM functions and inlined code debug-info scopes, so that line tables reach the PTX",
+    anchor: "builtin.module",
+    options: &[],
+    run,
+};
+
+fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
+    let context = context_of(module.location());
+    // Function (by its op's address) -> its subprogram; pre-order visits a
+    // function before the ops in it.
+    let mut scopes: HashMap<usize, Attribute> = HashMap::new();
+    for op in collect_ops(module, Order::Pre) {
+        if name_of(&op) == "llvm.func" {
+            if let Some(scope) = function_scope(context, &op) {
+                scopes.insert(op.to_raw().ptr as usize, scope);
+            }
+            continue;
+        }
+        if call_site_parts(op.location()).is_none() {
+            continue;
+        }
+        let Some(scope) = enclosing_function(op).and_then(|f| scopes.get(&(f.to_raw().ptr as usize))) else {
+            continue;
+        };
+        set_location(&op, scoped(context, *scope, op.location()));
+    }
+    Ok(())
+}
+
+/// The subprogram of a defined function: the one its location already
+/// carries, or a new one, which its location then carries.
+fn function_scope<'c>(context: &'c melior::Context, function: &OperationRef<'c, '_>) -> Option<Attribute<'c>> {
+    let defined = function.regions().next().is_some_and(|body| body.first_block().is_some());
+    if !defined {
+        return None;
+    }
+    let location = function.location();
+    if let Some(scope) = fused_metadata(location) {
+        return Some(scope);
+    }
+    let position = source_position(location);
+    let file = file_attribute(context, position.as_ref().map_or("<unknown>", |p| p.file.as_str()));
+    let line = position.map_or(1, |p| p.line);
+    let unit = di_compile_unit(context, file, "triton");
+    let name = function
+        .attribute("sym_name")
+        .ok()
+        .and_then(tritium_dialects::access::string_attribute_value)
+        .unwrap_or_default();
+    let scope = di_subprogram(context, Some(unit), file, &name, line);
+    set_location(function, fused_with(location, scope));
+    Some(scope)
+}
+
+/// `#llvm.di_file` of a path: its file name in its directory.
+fn file_attribute<'c>(context: &'c melior::Context, path: &str) -> Attribute<'c> {
+    let path = Path::new(path);
+    let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    let directory = path.parent().map_or(String::new(), |d| d.to_string_lossy().into_owned());
+    di_file(context, &name, &directory)
+}
+
+/// `location` with every leaf of its call chain in a lexical block of
+/// `scope` for the file the leaf names.
+fn scoped<'c>(context: &'c melior::Context, scope: Attribute<'c>, location: Location<'c>) -> Location<'c> {
+    if let Some((callee, caller)) = call_site_parts(location) {
+        return call_site(scoped(context, scope, callee), scoped(context, scope, caller));
+    }
+    let file = source_position(location).map_or("<unknown>".to_string(), |p| p.file);
+    fused_with(location, di_lexical_block_file(context, scope, file_attribute(context, &file)))
+}
+
+fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let mut current = op.parent_operation();
+    while let Some(parent) = current {
+        if name_of(&parent) == "llvm.func" {
+            return Some(parent);
+        }
+        current = parent.parent_operation();
+    }
+    None
+}
