@@ -24,6 +24,15 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     if op.region_count() != 0 {
         return Err(LowerError::at(&op, "llvm ops with regions are only supported at module level"));
     }
+    // The function's blocks are remade by the lowering, and branches between
+    // them with them (cf.br / cf.cond_br); a copied llvm branch would still
+    // name the old blocks.
+    if op.successor_count() != 0 {
+        return Err(LowerError::at(
+            &op,
+            "llvm branches between the blocks of a Triton function are not supported (use cf.br / cf.cond_br)",
+        ));
+    }
     let on_tensors =
         op.operands().any(|v| v.r#type().is_ranked_tensor()) || op.results().any(|v| v.r#type().is_ranked_tensor());
     if on_tensors {
