@@ -13,6 +13,8 @@ MoE routing code (written for this project):
   token counts with tl.histogram, token sorting by expert with tl.sort;
 - batched 3D tl.dot over groups of small matrices.
 """
+import itertools
+
 import triton
 import triton.language as tl
 
@@ -100,7 +102,7 @@ def chunk_local_cumsum_varlen(g_ptr, out_ptr, cu_seqlens_ptr, chunk_indices_ptr,
 def _run_cumsum(reverse):
     def run(torch):
         lens, h, s, bt, bs = [37, 64, 130], 4, 48, 32, 32
-        cu = torch.tensor([0] + list(__import__("itertools").accumulate(lens)), device="cuda", dtype=torch.int32)
+        cu = torch.tensor([0] + list(itertools.accumulate(lens)), device="cuda", dtype=torch.int32)
         chunks = [(n, c) for n, ln in enumerate(lens) for c in range(triton.cdiv(ln, bt))]
         chunk_indices = torch.tensor(chunks, device="cuda", dtype=torch.int32).flatten()
         g = -torch.rand(sum(lens), h, s, device="cuda", dtype=torch.float32)
@@ -339,12 +341,13 @@ def moe_router_topk(logits_ptr, weights_ptr, ids_ptr, n_tokens, N_EXPERTS: tl.co
 
 def _run_router(torch):
     tokens, experts, k = 77, 64, 8
-    logits = torch.randn(tokens, experts, device="cuda", dtype=torch.bfloat16)
+    # fp32 router logits (as routers compute them): bf16 ones would tie, and ties order differently in torch.topk
+    logits = torch.randn(tokens, experts, device="cuda", dtype=torch.float32)
     weights = torch.empty(tokens, k, device="cuda", dtype=torch.float32)
     ids = torch.empty(tokens, k, device="cuda", dtype=torch.int32)
     moe_router_topk[(triton.cdiv(tokens, 16),)](logits, weights, ids, tokens, N_EXPERTS=experts, TOP_K=k,
                                                BLOCK_T=16, RENORMALIZE=True, num_warps=4)
-    ref_w, ref_ids = torch.topk(logits.float().softmax(-1), k, dim=-1)
+    ref_w, ref_ids = torch.topk(logits.softmax(-1), k, dim=-1)
     ref_w = ref_w / ref_w.sum(-1, keepdim=True)
     return [("weights", weights, ref_w, 1e-5, 1e-4), ("ids", ids, ref_ids, 0, 0)]
 
@@ -531,8 +534,7 @@ def weight_grad_tma(x_ptr, dy_ptr, dw_ptr, n_tokens, d_in, d_out, BLOCK_M: tl.co
 
 def _run_weight_grad(warp_specialize, stages):
     def run(torch):
-        import triton as _triton
-        _triton.set_allocator(lambda size, align, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+        triton.set_allocator(lambda size, align, stream: torch.empty(size, device="cuda", dtype=torch.int8))
         tokens, d_in, d_out = 1000, 192, 320
         x = torch.randn(tokens, d_in, device="cuda", dtype=torch.bfloat16)
         dy = torch.randn(tokens, d_out, device="cuda", dtype=torch.bfloat16)
@@ -747,7 +749,7 @@ CASES = [
          const={"HEAD_DIM": 64, "BLOCK_H": 8}, div=[0, 1, 2, 3, 4], opts=dict(num_warps=2),
          run=_run_rope_interleaved),
     dict(name="train_moe_router_topk_gather", fn=moe_router_topk,
-         sig={"logits_ptr": "*bf16", "weights_ptr": "*fp32", "ids_ptr": "*i32", "n_tokens": "i32"},
+         sig={"logits_ptr": "*fp32", "weights_ptr": "*fp32", "ids_ptr": "*i32", "n_tokens": "i32"},
          const={"N_EXPERTS": 64, "TOP_K": 8, "BLOCK_T": 16, "RENORMALIZE": True}, div=[0, 1, 2],
          opts=dict(num_warps=4), run=_run_router),
     dict(name="train_expert_histogram", fn=expert_histogram,
