@@ -710,6 +710,101 @@ def _run_cumprod(torch):
     return [("fwd", fwd, ref_f, 1e-5, 1e-4), ("bwd", bwd, ref_b, 1e-5, 1e-4)]
 
 
+# ---------------------------------------------------------------------------------------------
+# gated linear attention / DeltaNet-style chunk recurrence over packed sequences (FLA's chunk_fwd_h):
+# the state entering every chunk is stored, then decayed by exp(g_last - g) and updated with K^T V;
+# and the in-chunk forward substitution (I + A)^-1 of a strictly lower-triangular A (FLA's solve_tril)
+
+
+@triton.jit
+def chunk_gated_fwd_h(k_ptr, v_ptr, g_ptr, h_ptr, final_ptr, cu_seqlens_ptr, chunk_offsets_ptr, H: tl.constexpr,
+                      K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr, BK: tl.constexpr, BV: tl.constexpr,
+                      STORE_FINAL: tl.constexpr):
+    i_k, i_v, i_nh = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    i_n, i_h = i_nh // H, i_nh % H
+    bos = tl.load(cu_seqlens_ptr + i_n).to(tl.int64)
+    T = (tl.load(cu_seqlens_ptr + i_n + 1) - bos).to(tl.int32)
+    first_chunk = tl.load(chunk_offsets_ptr + i_n).to(tl.int64)
+    state = tl.zeros([BK, BV], dtype=tl.float32)
+    for i_t in range(tl.cdiv(T, BT)):
+        p_h = tl.make_block_ptr(h_ptr + ((first_chunk + i_t) * H + i_h) * K * V, (K, V), (V, 1), (i_k * BK, i_v * BV),
+                                (BK, BV), (1, 0))
+        tl.store(p_h, state.to(p_h.dtype.element_ty), boundary_check=(0, 1))
+        p_k = tl.make_block_ptr(k_ptr + (bos * H + i_h) * K, (K, T), (1, H * K), (i_k * BK, i_t * BT), (BK, BT),
+                                (0, 1))
+        p_v = tl.make_block_ptr(v_ptr + (bos * H + i_h) * V, (T, V), (H * V, 1), (i_t * BT, i_v * BV), (BT, BV),
+                                (1, 0))
+        b_k = tl.load(p_k, boundary_check=(0, 1))
+        b_v = tl.load(p_v, boundary_check=(0, 1))
+        last = tl.minimum((i_t + 1) * BT, T) - 1
+        g_last = tl.load(g_ptr + (bos + last) * H + i_h)
+        rows = i_t * BT + tl.arange(0, BT)
+        b_g = tl.load(g_ptr + (bos + rows) * H + i_h, mask=rows < T, other=0.0)
+        b_v = (b_v * tl.where(rows < T, tl.exp(g_last - b_g), 0.0)[:, None]).to(b_v.dtype)
+        state = state * tl.exp(g_last) + tl.dot(b_k, b_v)
+    if STORE_FINAL:
+        p_f = tl.make_block_ptr(final_ptr + i_nh * K * V, (K, V), (V, 1), (i_k * BK, i_v * BV), (BK, BV), (1, 0))
+        tl.store(p_f, state, boundary_check=(0, 1))
+
+
+def _run_chunk_fwd_h(torch):
+    lens, h, kd, vd, bt = [70, 128, 33], 2, 64, 64, 64
+    total = sum(lens)
+    cu = torch.tensor([0] + list(itertools.accumulate(lens)), device="cuda", dtype=torch.int32)
+    chunks = [triton.cdiv(n, bt) for n in lens]
+    offsets = torch.tensor([0] + list(itertools.accumulate(chunks))[:-1], device="cuda", dtype=torch.int32)
+    k = (torch.randn(total, h, kd, device="cuda") * 0.2).to(torch.bfloat16)
+    v = torch.randn(total, h, vd, device="cuda", dtype=torch.bfloat16)
+    g = -torch.rand(total, h, device="cuda") * 0.05
+    for n, start in zip(lens, cu[:-1].tolist()):  # log-decays are cumulative within each chunk
+        for c in range(0, n, bt):
+            g[start + c:start + min(c + bt, n)] = g[start + c:start + min(c + bt, n)].cumsum(0)
+    states = torch.empty(sum(chunks), h, kd, vd, device="cuda", dtype=torch.bfloat16)
+    final = torch.empty(len(lens), h, kd, vd, device="cuda")
+    chunk_gated_fwd_h[(1, 1, len(lens) * h)](k, v, g, states, final, cu, offsets, H=h, K=kd, V=vd, BT=bt, BK=64,
+                                            BV=64, STORE_FINAL=True, num_warps=4, num_stages=2)
+    ref_states, ref_final = [], []
+    for n, start in zip(lens, cu[:-1].tolist()):
+        s = torch.zeros(h, kd, vd, device="cuda")
+        for c in range(0, n, bt):
+            ref_states.append(s.clone())
+            end = min(c + bt, n)
+            kk, vv, gg = k[start + c:start + end].float(), v[start + c:start + end].float(), g[start + c:start + end]
+            g_last = gg[-1]
+            vv = vv * torch.exp(g_last[None, :] - gg)[..., None]
+            s = s * torch.exp(g_last)[:, None, None] + torch.einsum("thk,thv->hkv", kk, vv)
+        ref_final.append(s)
+    return [("states", states, torch.stack(ref_states), 5e-2, 2e-2), ("final", final, torch.stack(ref_final), 5e-2, 2e-2)]
+
+
+@triton.jit
+def solve_unit_lower(a_ptr, out_ptr, n_chunks, BT: tl.constexpr):
+    chunk = tl.program_id(0)
+    if chunk >= n_chunks:
+        return
+    rows = tl.arange(0, BT)
+    base = a_ptr + chunk.to(tl.int64) * BT * BT
+    a = -tl.load(base + rows[:, None] * BT + rows[None, :])
+    a = tl.where(rows[:, None] > rows[None, :], a, 0.0)
+    # forward substitution, one row at a time: row i += row i of A times the rows above
+    for i in range(1, BT):
+        row = tl.sum(tl.where(rows[:, None] == i, a, 0.0), axis=0)
+        row = row + tl.sum(row[:, None] * a, axis=0) * (rows < i)
+        a = tl.where(rows[:, None] == i, row[None, :], a)
+    a += (rows[:, None] == rows[None, :]).to(tl.float32)
+    tl.store(out_ptr + chunk.to(tl.int64) * BT * BT + rows[:, None] * BT + rows[None, :], a.to(out_ptr.dtype.element_ty))
+
+
+def _run_solve(torch):
+    n, bt = 5, 32
+    a = torch.randn(n, bt, bt, device="cuda") * 0.1
+    a = torch.tril(a, diagonal=-1)
+    out = torch.empty(n, bt, bt, device="cuda")
+    solve_unit_lower[(n + 1,)](a, out, n, BT=bt, num_warps=4)
+    ref = torch.linalg.inv(torch.eye(bt, device="cuda") + a)
+    return [("inverse", out, ref, 1e-4, 1e-3)]
+
+
 _RET_SIG = {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "o_ptr": "*fp16", "scale": "fp32", "T": "i32"}
 _RET_CONST = {"H": 4, "K": 64, "V": 64, "BK": 64, "BV": 64}
 _CUMSUM_SIG = {"g_ptr": "*fp32", "out_ptr": "*fp32", "cu_seqlens_ptr": "*i32", "chunk_indices_ptr": "*i32"}
@@ -806,4 +901,17 @@ CASES = [
     dict(name="train_chunk_gate_cumprod_flip", fn=chunk_gate_cumprod,
          sig={"g_ptr": "*fp16", "fwd_ptr": "*fp32", "bwd_ptr": "*fp32", "T": "i32"}, const={"D": 64, "BT": 32},
          div=[0, 1, 2], opts=dict(num_warps=4), run=_run_cumprod),
+    dict(name="train_chunk_gated_fwd_h_varlen", fn=chunk_gated_fwd_h,
+         sig={"k_ptr": "*bf16", "v_ptr": "*bf16", "g_ptr": "*fp32", "h_ptr": "*bf16", "final_ptr": "*fp32",
+              "cu_seqlens_ptr": "*i32", "chunk_offsets_ptr": "*i32"},
+         const={"H": 2, "K": 64, "V": 64, "BT": 64, "BK": 64, "BV": 64, "STORE_FINAL": True}, div=list(range(7)),
+         opts=dict(num_warps=4, num_stages=2), run=_run_chunk_fwd_h),
+    dict(name="train_chunk_gated_fwd_h_varlen_s3", fn=chunk_gated_fwd_h,
+         sig={"k_ptr": "*bf16", "v_ptr": "*bf16", "g_ptr": "*fp32", "h_ptr": "*bf16", "final_ptr": "*fp32",
+              "cu_seqlens_ptr": "*i32", "chunk_offsets_ptr": "*i32"},
+         const={"H": 2, "K": 128, "V": 64, "BT": 64, "BK": 64, "BV": 64, "STORE_FINAL": False}, div=list(range(7)),
+         opts=dict(num_warps=4, num_stages=3)),
+    dict(name="train_solve_unit_lower_tril", fn=solve_unit_lower,
+         sig={"a_ptr": "*fp32", "out_ptr": "*fp32", "n_chunks": "i32"}, const={"BT": 32}, div=[0, 1],
+         opts=dict(num_warps=4), run=_run_solve),
 ]
