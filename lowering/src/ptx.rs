@@ -93,6 +93,37 @@ unsafe fn largest_block_candidates(module: LLVMModuleRef) -> usize {
     largest
 }
 
+/// Marks every floating-point add, subtract and multiply of `module` as
+/// contractable. Upstream's `enable_fp_fusion` sets the code generator's
+/// `AllowFPOpFusion = Fast`, which lets the NVPTX backend fuse any multiply
+/// and add into fma, including those of the linked libdevice functions and of
+/// the lowering's own arithmetic; the LLVM C API cannot set that option, and
+/// per-instruction `contract` flags are its equivalent. Done after the IR
+/// optimisation, where only instruction selection reads them.
+unsafe fn allow_fp_contraction_everywhere(module: LLVMModuleRef) {
+    use llvm_sys::LLVMOpcode::{LLVMFAdd, LLVMFMul, LLVMFSub};
+    unsafe {
+        let mut function = LLVMGetFirstFunction(module);
+        while !function.is_null() {
+            let mut block = LLVMGetFirstBasicBlock(function);
+            while !block.is_null() {
+                let mut instruction = LLVMGetFirstInstruction(block);
+                while !instruction.is_null() {
+                    if matches!(LLVMGetInstructionOpcode(instruction), LLVMFAdd | LLVMFSub | LLVMFMul)
+                        && LLVMCanValueUseFastMathFlags(instruction) != 0
+                    {
+                        let flags = LLVMGetFastMathFlags(instruction);
+                        LLVMSetFastMathFlags(instruction, flags | llvm_sys::LLVMFastMathAllowContract);
+                    }
+                    instruction = LLVMGetNextInstruction(instruction);
+                }
+                block = LLVMGetNextBasicBlock(block);
+            }
+            function = LLVMGetNextFunction(function);
+        }
+    }
+}
+
 /// Translates `module` (LLVM and NVVM dialects only) to LLVM IR, links the
 /// libdevice functions it calls, optimises at O3 and emits PTX for `target`.
 pub fn module_to_ptx(
@@ -190,6 +221,9 @@ unsafe fn translate_and_emit(
         return Err(format!("LLVM optimisation failed: {text}"));
     }
     lap("LLVM O3");
+    if codegen.fp_fusion {
+        unsafe { allow_fp_contraction_everywhere(llvm_module) };
+    }
     let llvm_ir = keep_llvm_ir.then(|| {
         let text = unsafe { take_message(LLVMPrintModuleToString(llvm_module)) };
         lap("print LLVM IR");

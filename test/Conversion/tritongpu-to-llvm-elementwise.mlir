@@ -42,3 +42,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// math.log and math.log2 on f32 call libdevice's __nv_logf / __nv_log2f, as
+// upstream's lowering does; lg2.approx would lose the relative precision of
+// log(x) near 1. 16-bit floats go through the same f32 functions.
+// CHECK-LABEL: llvm.func @logarithms
+// CHECK-NOT: lg2.approx
+// CHECK-DAG: llvm.call @__nv_logf(
+// CHECK-DAG: llvm.call @__nv_log2f(
+// CHECK-DAG: llvm.fpext {{.*}} : f16 to f32
+// CHECK: llvm.return
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @logarithms(%x: tensor<32xf32, #blocked>, %h: tensor<32xf16, #blocked>, %out: tensor<32x!tt.ptr<f32>, #blocked>, %out16: tensor<32x!tt.ptr<f16>, #blocked>) {
+    %ln = math.log %x : tensor<32xf32, #blocked>
+    %lg = math.log2 %ln : tensor<32xf32, #blocked>
+    %h_ln = math.log %h : tensor<32xf16, #blocked>
+    tt.store %out, %lg : tensor<32x!tt.ptr<f32>, #blocked>
+    tt.store %out16, %h_ln : tensor<32x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}

@@ -150,36 +150,37 @@ fn scalar<'c>(
     attributes: &[(String, Attribute<'c>)],
 ) -> Result<V> {
     let b = &mut l.b;
-    let asm_f32 = |b: &crate::builder::Builder<'c>, asm: &str, constraints: &str, args: &[V]| {
-        b.inline_asm(asm, constraints, args, Some(b.context_f32())).unwrap()
-    };
     let in_type = args.first().map(|a| type_of(*a));
-    // Fast paths for f32, as upstream emits them.
+    // Fast paths for f32, with the NVVM intrinsics upstream's lowering (or
+    // the libdevice function it calls) ends in. Intrinsics, not inline asm:
+    // LLVM knows them to be pure, so it can merge, hoist and schedule them.
     if is_f32(result_type) {
-        match name {
+        let ftz = if l.reflect_ftz { ".ftz" } else { "" };
+        let intrinsic = match name {
             "math.exp" => {
                 let log2e = b.f32_const(std::f32::consts::LOG2_E);
                 let scaled = b.op1("arith.mulf", &[args[0], log2e], result_type, &[]);
-                return Ok(asm_f32(b, "ex2.approx.f32 $0, $1;", "=f,f", &[scaled]));
+                // Upstream's ExpOpConversionApprox: no .ftz, whatever the flag.
+                return Ok(call_intrinsic(b, "llvm.nvvm.ex2.approx.f32", &[scaled], result_type));
             }
-            // Upstream flushes denormals here (but not in math.exp): without
-            // .ftz ptxas wraps every ex2 in a range check and two scalings.
-            // Upstream's exp2 is libdevice's exp2f, whose denormal flushing
-            // follows enable_reflect_ftz.
-            "math.exp2" if l.reflect_ftz => return Ok(asm_f32(b, "ex2.approx.ftz.f32 $0, $1;", "=f,f", args)),
-            "math.exp2" => return Ok(asm_f32(b, "ex2.approx.f32 $0, $1;", "=f,f", args)),
-            "math.log2" => return Ok(asm_f32(b, "lg2.approx.f32 $0, $1;", "=f,f", args)),
-            "math.log" => {
-                let log2 = asm_f32(b, "lg2.approx.f32 $0, $1;", "=f,f", args);
-                let ln2 = b.f32_const(std::f32::consts::LN_2);
-                return Ok(b.op1("arith.mulf", &[log2, ln2], result_type, &[]));
-            }
-            "math.sqrt" => return Ok(asm_f32(b, "sqrt.approx.ftz.f32 $0, $1;", "=f,f", args)),
-            "math.rsqrt" => return Ok(asm_f32(b, "rsqrt.approx.ftz.f32 $0, $1;", "=f,f", args)),
-            "arith.divf" => return Ok(asm_f32(b, "div.full.f32 $0, $1, $2;", "=f,f,f", args)),
-            "tt.precise_sqrt" => return Ok(asm_f32(b, "sqrt.rn.f32 $0, $1;", "=f,f", args)),
-            "tt.precise_divf" => return Ok(asm_f32(b, "div.rn.f32 $0, $1, $2;", "=f,f,f", args)),
-            _ => {}
+            // Upstream's exp2 is libdevice's exp2f, sqrt and rsqrt its sqrtf
+            // and rsqrtf: approximations whose denormal flushing follows
+            // enable_reflect_ftz (without .ftz ptxas wraps every ex2 in a
+            // range check and two scalings).
+            "math.exp2" => format!("llvm.nvvm.ex2.approx{ftz}.f32"),
+            "math.sqrt" => format!("llvm.nvvm.sqrt.approx{ftz}.f"),
+            "math.rsqrt" => format!("llvm.nvvm.rsqrt.approx{ftz}.f"),
+            "arith.divf" => "llvm.nvvm.div.full".to_string(),
+            "tt.precise_sqrt" => "llvm.nvvm.sqrt.rn.f".to_string(),
+            "tt.precise_divf" => "llvm.nvvm.div.rn.f".to_string(),
+            // No fast path for math.log / math.log2: upstream lowers them to
+            // libdevice's __nv_logf / __nv_log2f (1 ulp), not lg2.approx,
+            // whose absolute error makes log(x) near 1 wrong in relative terms
+            // (log-likelihoods, softplus, KL terms).
+            _ => String::new(),
+        };
+        if !intrinsic.is_empty() {
+            return Ok(call_intrinsic(b, &intrinsic, args, result_type));
         }
     }
     // 16-bit floats: compute in f32 like upstream.
@@ -195,12 +196,10 @@ fn scalar<'c>(
         "tt.precise_sqrt" => return Ok(b.op1("math.sqrt", args, result_type, &[])),
         "tt.precise_divf" => return Ok(b.op1("arith.divf", args, result_type, &[])),
         "tt.mulhiui" => {
-            let asm = if float_bits(result_type).is_none() && result_type.to_string() == "i64" {
-                ("mul.hi.u64 $0, $1, $2;", "=l,l,l")
-            } else {
-                ("mul.hi.u32 $0, $1, $2;", "=r,r,r")
-            };
-            return Ok(b.inline_asm(asm.0, asm.1, args, Some(result_type)).unwrap());
+            // Upstream calls libdevice's __nv_umulhi / __nv_umul64hi, which
+            // are these intrinsics.
+            let intrinsic = if result_type.to_string() == "i64" { "llvm.nvvm.mulhi.ull" } else { "llvm.nvvm.mulhi.ui" };
+            return Ok(call_intrinsic(b, intrinsic, args, result_type));
         }
         "tt.clampf" => {
             // clamp(x, lo, hi) = min(max(x, lo), hi); propagateNan = all keeps NaNs.
