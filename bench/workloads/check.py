@@ -66,9 +66,16 @@ def cases(pattern):
 
 
 def tool_paths():
+    """ptxas, and the libdevice Triton's JIT links (its wheel's copy, which the plug-in passes
+    too), so that Tritium and upstream link the same libdevice; cuda-tools.sh's as a fallback."""
     env = subprocess.run(["bash", "-c", f"source {ROOT}/scripts/cuda-tools.sh; echo $PTXAS; echo $LIBDEVICE"],
                          capture_output=True, text=True).stdout.split("\n")
-    return env[0] or "ptxas", env[1] or ""
+    try:
+        import triton
+        bundled = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "lib", "libdevice.10.bc")
+    except ImportError:
+        bundled = ""
+    return env[0] or "ptxas", bundled if os.path.exists(bundled) else env[1] or ""
 
 
 def first_error(text):
