@@ -5,7 +5,7 @@
 //! the load at all (`canBeConvertedToAsyncLoad`).
 use crate::analysis::axis_info::ModuleAxisInfo;
 use crate::analysis::type_facts::{bit_width, pointee_bit_width};
-use crate::dot_operand_layouts::{swizzled_shared_for_dot_operand, swizzled_shared_like_dot_operand};
+use crate::dot_operand_layouts::{order_for_memory, swizzled_shared_for_dot_operand, swizzled_shared_like_dot_operand};
 use crate::ir::{name_of, tensor_parts};
 use crate::ssa::{defining_op, uses};
 use melior::ir::{operation::OperationLike, Attribute, Location, OperationRef, Type, Value, ValueLike};
@@ -127,7 +127,10 @@ pub fn shared_encoding_if_all_users_are_dot<'c>(value: Value<'c, '_>, location: 
 
 /// The swizzled shared layout from which a dot operand of `dot` is read,
 /// for a value of `ty` (upstream `SwizzledSharedEncodingAttr::get` with a
-/// dot operand, not transposed).
+/// dot operand, not transposed), in the order `ty` is best stored in
+/// (upstream `getOrderForMemory`: a buffer's own order; for registers, the
+/// lanes' order when each thread holds one element along the dim they walk
+/// first, as a tile with rows repeated in registers does).
 fn dot_operand_shared<'c>(
     ty: Type<'c>,
     dot: &tritium_layout::DotOperand,
@@ -135,7 +138,8 @@ fn dot_operand_shared<'c>(
 ) -> Option<Attribute<'c>> {
     let (shape, element, layout) = encoding_of(ty)?;
     let layout = layout_of(layout).ok()?;
-    let order = layout.order(&shape).ok()?;
+    let order =
+        if MemDesc::of(ty).is_some() { layout.order(&shape).ok()? } else { order_for_memory(&layout, &shape).ok()? };
     let cta = layout.cta_layout().ok()?;
     let bits = bit_width(element)?;
     let shared = swizzled_shared_for_dot_operand(dot, &shape, &order, cta, bits, false).ok()?;
