@@ -5,8 +5,10 @@
 //! `DotOperandEncodingAttr`, `NVMMASharedEncodingAttr` and
 //! `SwizzledSharedEncodingAttr`, and `getOrderForMemory`).
 use tritium_layout::{
-    utils::{shape_per_cta, transpose_linear_layout},
-    CtaLayout, DotOperand, Layout, LayoutError, NvmmaShared, SwizzledShared,
+    linear::divide_left,
+    standard_out_dims,
+    utils::{identity_standard_nd, order_for_dot_operand, shape_per_cta, transpose_linear_layout},
+    CtaLayout, Dim, DotOperand, Layout, LayoutError, LinearLayout, NvmmaShared, SwizzledShared,
 };
 
 /// The `#ttg.dot_op` layout of operand `op_idx` of a dot whose result has
@@ -90,18 +92,33 @@ pub fn swizzled_shared_for_dot_operand(
         }
         _ => return Ok(SwizzledShared::new(1, 1, 1, order).with_cta(cta)),
     }
+    Ok(swizzled_shared_for_mma_operand(dot.op_idx, dot.k_width, shape, order, cta, element_bits, need_trans))
+}
+
+/// The `#ttg.swizzled_shared` layout from which operand `op_idx` of an MMA
+/// v2/v3 instruction is read with `k_width` elements of K per register
+/// (upstream `SwizzledSharedEncodingAttr::get` with `opIdx` and `kWidth`).
+pub fn swizzled_shared_for_mma_operand(
+    op_idx: u32,
+    k_width: u32,
+    shape: &[i64],
+    order: &[u32],
+    cta: CtaLayout,
+    element_bits: u32,
+    need_trans: bool,
+) -> SwizzledShared {
     let bits = i64::from(element_bits.max(1));
     let k = per_cta_shape(&cta, shape)[order[0] as usize].max(1);
     // Rows of the contiguous dim that together cover the 1024 bits of the
     // 32 banks: small contiguous dims pack several rows per phase.
     let per_phase = (1024 / (bits * k)).max(1);
-    let mut vec = 4 * i64::from(dot.k_width);
+    let mut vec = 4 * i64::from(k_width);
     let mut mma_stride = 8;
     if need_trans {
         std::mem::swap(&mut vec, &mut mma_stride);
     }
     let rank = order.len();
-    let k_dim = if dot.op_idx == 0 { rank - 1 } else { rank - 2 };
+    let k_dim = if op_idx == 0 { rank - 1 } else { rank - 2 };
     if order[0] as usize != k_dim {
         std::mem::swap(&mut vec, &mut mma_stride);
     }
@@ -109,7 +126,39 @@ pub fn swizzled_shared_for_dot_operand(
     // rows are packed.
     let max_phase = (mma_stride.min(1024 / (vec.max(1) * bits))).max(1);
     let max_phase = (max_phase / per_phase).max(1);
-    Ok(SwizzledShared::new(vec as u32, per_phase as u32, max_phase as u32, order).with_cta(cta))
+    SwizzledShared::new(vec as u32, per_phase as u32, max_phase as u32, order).with_cta(cta)
+}
+
+/// Upstream `swizzleDotOperandLike`: when a distributed `layout` of `shape`
+/// is built from tiles of an MMA operand (its threads ordered as operand A's
+/// or B's with K contiguous, and an 8 x 4·kWidth microtile of kWidth
+/// registers, 4 lanes along K and 8 lanes across dividing it on the left),
+/// the swizzled shared layout that operand would be read from. Loads that
+/// feed such layouts (say, packed fp4 on its way to a dot) are staged in it.
+pub fn swizzled_shared_like_dot_operand(
+    layout: &Layout,
+    shape: &[i64],
+    cta: CtaLayout,
+    element_bits: u32,
+) -> Option<SwizzledShared> {
+    let rank = shape.len();
+    if rank < 2 {
+        return None;
+    }
+    let encoding = layout.linear_encoding(shape).ok()?;
+    let order = encoding.thread_order();
+    let op_idx = (0..2).find(|&op_idx| order_for_dot_operand(op_idx, rank, true) == order)?;
+    let k_width = encoding.contig_per_thread()[order[0] as usize];
+    let dims = standard_out_dims(rank);
+    let (inner, outer) = (dims[order[0] as usize].clone(), dims[order[1] as usize].clone());
+    let repetitions: Vec<u32> = (0..rank as u32).collect();
+    let microtile = (identity_standard_nd(Dim::Register, &vec![1; rank], &repetitions).ok()?
+        * LinearLayout::identity_1d(k_width, Dim::Register, inner.clone()).ok()?
+        * LinearLayout::identity_1d(4, Dim::Lane, inner).ok()?
+        * LinearLayout::identity_1d(8, Dim::Lane, outer).ok()?)
+    .ok()?;
+    divide_left(encoding.linear_layout(), &microtile).ok()??;
+    Some(swizzled_shared_for_mma_operand(op_idx, k_width, shape, &order, cta, element_bits, false))
 }
 
 /// `cta` with its dims permuted by `order` (new dim `i` is old dim

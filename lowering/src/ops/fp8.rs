@@ -13,6 +13,7 @@
 use crate::{
     builder::{type_of, V},
     emit::{LowerError, Lowering, Result},
+    layout::TensorLayout,
 };
 use melior::ir::{
     attribute::DenseI64ArrayAttribute, operation::OperationLike, r#type::ShapedTypeLike, OperationRef, Type, TypeLike,
@@ -570,8 +571,12 @@ fn fp4_upcast_ptx(to_bf16: bool) -> Packed {
     Packed::new(asm, 32, 32, 8)
 }
 
-/// `ttg.fp4_to_fp`: each i8 register holds two e2m1 values along `axis`,
-/// which become result registers `2r` (low nibble) and `2r + 1`.
+/// `ttg.fp4_to_fp`: each i8 register holds two e2m1 values along `axis`;
+/// the value at coordinate `c` of the result is nibble `c[axis] % 2` of the
+/// byte at `c` with `c[axis]` halved. The bytes are upcast in words of four,
+/// (low, high) per byte, then each result register takes its value by
+/// coordinate: layouts propagated backwards from a consumer may place the
+/// nibble bit anywhere among the register bits, not only first.
 pub fn lower_fp4_to_fp<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let source = op.operand_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
@@ -583,20 +588,9 @@ pub fn lower_fp4_to_fp<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Re
     };
     let axis = crate::int_attribute(&op, "axis").unwrap_or(0) as usize;
     let (in_layout, out_layout) = (l.tensor_layout(&op, source.r#type())?, l.tensor_layout(&op, result.r#type())?);
-    let pairs_line_up = out_layout.num_registers() == 2 * in_layout.num_registers()
-        && in_layout.register_coords.iter().enumerate().all(|(r, coords)| {
-            (0..2).all(|nibble| {
-                let mut expected = coords.clone();
-                expected[axis] = 2 * coords[axis] + nibble;
-                out_layout.register_coords[2 * r + nibble as usize] == expected
-            })
-        });
-    if !pairs_line_up {
-        return Err(LowerError::at(
-            &op,
-            "the result's layout does not hold each byte's two values in consecutive registers",
-        ));
-    }
+    let sources = nibble_sources(&in_layout, &out_layout, axis).ok_or_else(|| {
+        LowerError::at(&op, "the result's layout does not hold each value in the thread that holds its byte")
+    })?;
     let bytes = l.operand(&op, 0)?;
     let packed = fp4_upcast_ptx(to_bf16);
     let i8 = l.b.int_type(8);
@@ -609,8 +603,42 @@ pub fn lower_fp4_to_fp<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Re
         let converted = run_packed(l, &packed, &group, out_type, 8, 16);
         registers.extend_from_slice(&converted[..2 * chunk.len()]);
     }
+    let registers = sources.iter().map(|&(byte, nibble)| registers[2 * byte + nibble]).collect();
     l.set_result(&op, 0, registers);
     Ok(())
+}
+
+/// For each register of the result of an fp4 upcast along `axis`, the byte
+/// register and nibble (0 low, 1 high) its value comes from; `None` when some
+/// value lives in another thread than its byte (lane or warp bases of the
+/// result are not those of the source doubled along `axis`).
+fn nibble_sources(input: &TensorLayout, output: &TensorLayout, axis: usize) -> Option<Vec<(usize, usize)>> {
+    let doubled = |bases: &[Vec<u32>]| -> Vec<Vec<u32>> {
+        bases
+            .iter()
+            .map(|basis| {
+                let mut basis = basis.clone();
+                basis[axis] *= 2;
+                basis
+            })
+            .collect()
+    };
+    if output.lane_bases != doubled(&input.lane_bases) || output.warp_bases != doubled(&input.warp_bases) {
+        return None;
+    }
+    let mut byte_at = std::collections::HashMap::new();
+    for (register, coords) in input.register_coords.iter().enumerate() {
+        byte_at.entry(coords.clone()).or_insert(register);
+    }
+    output
+        .register_coords
+        .iter()
+        .map(|coords| {
+            let mut byte_coords = coords.clone();
+            byte_coords[axis] /= 2;
+            byte_at.get(&byte_coords).map(|&byte| (byte, (coords[axis] % 2) as usize))
+        })
+        .collect()
 }
 
 #[cfg(test)]

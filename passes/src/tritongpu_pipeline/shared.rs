@@ -5,7 +5,7 @@
 //! the load at all (`canBeConvertedToAsyncLoad`).
 use crate::analysis::axis_info::ModuleAxisInfo;
 use crate::analysis::type_facts::{bit_width, pointee_bit_width};
-use crate::dot_operand_layouts::swizzled_shared_for_dot_operand;
+use crate::dot_operand_layouts::{order_for_memory, swizzled_shared_for_dot_operand, swizzled_shared_like_dot_operand};
 use crate::ir::{name_of, tensor_parts};
 use crate::ssa::{defining_op, uses};
 use melior::ir::{operation::OperationLike, Attribute, Location, OperationRef, Type, Value, ValueLike};
@@ -104,14 +104,15 @@ pub fn shared_encoding_if_all_users_are_dot<'c>(value: Value<'c, '_>, location: 
             if !matches!(name_of(&user).as_str(), "ttg.local_load" | "ttg.convert_layout") {
                 return none(incompatible);
             }
-            let Some(dot) = tensor_parts(result.r#type())
-                .and_then(|(_, _, l)| l)
-                .and_then(|l| layout_of(l).ok())
-                .and_then(|l| if let Layout::DotOperand(d) = l { Some(d) } else { None })
+            let Some(layout) = tensor_parts(result.r#type()).and_then(|(_, _, l)| l).and_then(|l| layout_of(l).ok())
             else {
                 return none(incompatible);
             };
-            let Some(attribute) = dot_operand_shared(value.r#type(), &dot, location) else {
+            let attribute = match layout {
+                Layout::DotOperand(dot) => dot_operand_shared(value.r#type(), &dot, location),
+                other => dot_operand_like_shared(value.r#type(), result.r#type(), &other, location),
+            };
+            let Some(attribute) = attribute else {
                 return none(incompatible);
             };
             attribute
@@ -126,7 +127,10 @@ pub fn shared_encoding_if_all_users_are_dot<'c>(value: Value<'c, '_>, location: 
 
 /// The swizzled shared layout from which a dot operand of `dot` is read,
 /// for a value of `ty` (upstream `SwizzledSharedEncodingAttr::get` with a
-/// dot operand, not transposed).
+/// dot operand, not transposed), in the order `ty` is best stored in
+/// (upstream `getOrderForMemory`: a buffer's own order; for registers, the
+/// lanes' order when each thread holds one element along the dim they walk
+/// first, as a tile with rows repeated in registers does).
 fn dot_operand_shared<'c>(
     ty: Type<'c>,
     dot: &tritium_layout::DotOperand,
@@ -134,10 +138,31 @@ fn dot_operand_shared<'c>(
 ) -> Option<Attribute<'c>> {
     let (shape, element, layout) = encoding_of(ty)?;
     let layout = layout_of(layout).ok()?;
-    let order = layout.order(&shape).ok()?;
+    let order =
+        if MemDesc::of(ty).is_some() { layout.order(&shape).ok()? } else { order_for_memory(&layout, &shape).ok()? };
     let cta = layout.cta_layout().ok()?;
     let bits = bit_width(element)?;
     let shared = swizzled_shared_for_dot_operand(dot, &shape, &order, cta, bits, false).ok()?;
+    attribute_of(&Layout::SwizzledShared(shared), location)
+}
+
+/// The shared layout for a value of `source` converted to `converted`, whose
+/// (non dot-operand) `layout` may be tiled like an MMA operand (upstream
+/// `swizzleDotOperandLike`; the CTA layout is the source's when the
+/// destination is a linear layout, as upstream's).
+fn dot_operand_like_shared<'c>(
+    source: Type<'c>,
+    converted: Type<'c>,
+    layout: &Layout,
+    location: Location<'c>,
+) -> Option<Attribute<'c>> {
+    let (shape, element, _) = tensor_parts(converted)?;
+    let cta = if matches!(layout, Layout::Linear(_)) {
+        layout_of(encoding_of(source)?.2).ok()?.cta_layout().ok()?
+    } else {
+        layout.cta_layout().ok()?
+    };
+    let shared = swizzled_shared_like_dot_operand(layout, &shape, cta, bit_width(element)?)?;
     attribute_of(&Layout::SwizzledShared(shared), location)
 }
 
