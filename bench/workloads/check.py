@@ -179,7 +179,6 @@ def child(names, which, out):
             counts["tritium" if "tritium" in metadata else "upstream"] += 1
 
     triton.knobs.compilation.listener = listener
-    results = []
     for fam, case in cases("^(" + "|".join(map(re.escape, names)) + ")$"):
         before = dict(counts)
         entry = {"case": case["name"], "which": which}
@@ -198,23 +197,39 @@ def child(names, which, out):
         if which == "tritium" and entry["result"] == "ok" and entry["compiled_by_upstream"]:
             entry["result"] = "fallback: upstream compiled a kernel"
         print(json.dumps(entry), flush=True)
-        results.append(entry)
-    with open(out, "w") as f:
-        json.dump(results, f, indent=1)
+        with open(out, "a") as f:
+            f.write(json.dumps(entry) + "\n")
 
 
 def run_mode(args):
     names = [c["name"] for _, c in cases(args.filter) if "run" in c]
     table = {}
+    deadline = time.time() + args.timeout
     for which in args.which.split(","):
-        out = os.path.join(tempfile.mkdtemp(), "results.json")
+        # One child process runs the cases in order and appends one JSON line per case; a
+        # child that dies (a crash in a kernel or in a compiler) is followed by a new one for
+        # the cases after the one it died on, which is reported as a crash.
+        out = os.path.join(tempfile.mkdtemp(), "results.jsonl")
         env = dict(os.environ, TRITON_CACHE_DIR=tempfile.mkdtemp(), TRITIUM="0")
-        subprocess.run([sys.executable, __file__, "child", which, out] + names, env=env, timeout=args.timeout)
-        try:
-            for entry in json.load(open(out)):
-                table.setdefault(entry["case"], {})[which] = entry
-        except (OSError, ValueError):
-            print(f"{which}: the child process left no results (crash or timeout)")
+        remaining = list(names)
+        while remaining and time.time() < deadline:
+            try:
+                subprocess.run([sys.executable, __file__, "child", which, out] + remaining, env=env,
+                               timeout=max(1, deadline - time.time()))
+            except subprocess.TimeoutExpired:
+                pass
+            done = set()
+            if os.path.exists(out):
+                for line in open(out):
+                    entry = json.loads(line)
+                    table.setdefault(entry["case"], {})[which] = entry
+                    done.add(entry["case"])
+            remaining = [n for n in remaining if n not in done]
+            if remaining and time.time() < deadline:
+                crashed = remaining.pop(0)
+                entry = {"case": crashed, "which": which, "result": "crash: the process died in this case"}
+                table.setdefault(crashed, {})[which] = entry
+                print(json.dumps(entry), flush=True)
     bad = 0
     print(f"\n| case | {' | '.join(args.which.split(','))} |")
     print("|---|" + "---|" * len(args.which.split(",")))
