@@ -88,7 +88,7 @@ def _decode_reference(torch, q, dense_k, dense_v, scale, grp):
     return torch.stack(outs)
 
 
-def _run_paged_decode(head_dim, grp, block_size, dtype_name):
+def _run_paged_decode(head_dim, grp, block_size, dtype_name, opts):
     def run(torch):
         gen = torch.Generator(device="cuda").manual_seed(0)
         dtype = getattr(torch, dtype_name)
@@ -104,7 +104,7 @@ def _run_paged_decode(head_dim, grp, block_size, dtype_name):
             out, q, k_cache, v_cache, tables, lens, scale, q.stride(0), q.stride(1), out.stride(0), out.stride(1),
             k_cache.stride(0), k_cache.stride(1), k_cache.stride(2), tables.stride(0),
             QUERY_GRP=grp, QUERY_GRP_PAD=max(16, triton.next_power_of_2(grp)), HEAD_DIM=head_dim,
-            BLOCK_SIZE=block_size, num_warps=4)
+            BLOCK_SIZE=block_size, **opts)
         return [("out", out, _decode_reference(torch, q, dk, dv, scale, grp), 2e-2, 2e-2)]
     return run
 
@@ -193,7 +193,7 @@ def paged_attn_decode_v2_reduce(out_ptr, tmp_out_ptr, max_logits_ptr, exp_sums_p
              mask=offs_d < HEAD_DIM)
 
 
-def _run_paged_v2(use_alibi):
+def _run_paged_v2(use_alibi, opts):
     def run(torch):
         gen = torch.Generator(device="cuda").manual_seed(1)
         dtype, head_dim, grp, block_size, part_size = torch.float16, 80, 4, 16, 128
@@ -215,7 +215,7 @@ def _run_paged_v2(use_alibi):
             tmp, ml, es, q, k_cache, v_cache, tables, lens, slopes, scale, q.stride(0), k_cache.stride(0),
             k_cache.stride(1), k_cache.stride(2), tables.stride(0), nq, max_parts, QUERY_GRP=grp,
             HEAD_DIM=head_dim, HEAD_DIM_PAD=128, BLOCK_SIZE=block_size, PARTITION_SIZE=part_size,
-            USE_ALIBI=use_alibi, num_warps=4)
+            USE_ALIBI=use_alibi, **opts)
         paged_attn_decode_v2_reduce[(len(seq_lens), nq)](
             out, tmp, ml, es, lens, out.stride(0), nq, max_parts, HEAD_DIM=head_dim, HEAD_DIM_PAD=128,
             PARTITION_SIZE=part_size, MAX_PARTS_PAD=triton.next_power_of_2(max_parts), num_warps=4)
@@ -424,7 +424,7 @@ def varlen_prefill_attn(q_ptr, k_ptr, v_ptr, o_ptr, cu_seqlens_ptr, sm_scale,
              acc.to(o_ptr.dtype.element_ty), mask=m_mask[:, None])
 
 
-def _run_varlen(dtype_name, block_m, block_n, causal):
+def _run_varlen(dtype_name, block_m, block_n, causal, opts):
     def run(torch):
         gen = torch.Generator(device="cuda").manual_seed(4)
         dtype = getattr(torch, dtype_name)
@@ -440,7 +440,7 @@ def _run_varlen(dtype_name, block_m, block_n, causal):
         grid = (triton.cdiv(max(seq_lens), block_m), nkv * grp, len(seq_lens))
         varlen_prefill_attn[grid](q, k, v, o, cu, scale, q.stride(0), q.stride(1), k.stride(0), k.stride(1),
                                   v.stride(0), v.stride(1), o.stride(0), o.stride(1), KV_GROUP=grp, HEAD_DIM=d,
-                                  BLOCK_M=block_m, BLOCK_N=block_n, IS_CAUSAL=causal, num_warps=4, num_stages=2)
+                                  BLOCK_M=block_m, BLOCK_N=block_n, IS_CAUSAL=causal, **opts)
         ref = torch.empty(total, nkv * grp, d, device="cuda")
         for s0, n in zip(cu.tolist()[:-1], seq_lens):
             qs = q[s0:s0 + n].float().transpose(0, 1)
@@ -798,6 +798,198 @@ def _run_ssu(torch):
 
 
 # ----------------------------------------------------------------------------------------------
+# Unified (chunked-prefill + decode) paged attention: the query tokens of all sequences packed
+# together; a program takes BLOCK_Q query tokens of one sequence times the QPKV query heads of one
+# KV head as its BLOCK_M rows, and finds its sequence by binary search over the cumulative query
+# starts. Causal against the sequence's context, optional sliding window, optional per-head
+# attention sinks.
+# ----------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def _find_seq_idx(query_start_ptr, target_q_block, num_seqs, BLOCK_Q: tl.constexpr):
+    left: tl.int32 = 0
+    right = num_seqs
+    while left < right:
+        mid = (left + right) // 2
+        start = tl.load(query_start_ptr + mid)
+        if start // BLOCK_Q + mid <= target_q_block:
+            left = mid + 1
+        else:
+            right = mid
+    return left - 1
+
+
+@triton.jit
+def unified_attention(out_ptr, q_ptr, k_cache_ptr, v_cache_ptr, sinks_ptr, block_tables_ptr, seq_lens_ptr,
+                      query_start_ptr, scale, num_seqs, stride_q_tok, stride_q_head, stride_o_tok, stride_o_head,
+                      stride_c_blk, stride_c_slot, stride_c_head, stride_bt,
+                      QPKV: tl.constexpr, HEAD_DIM: tl.constexpr, BLOCK_SIZE: tl.constexpr, BLOCK_Q: tl.constexpr,
+                      BLOCK_M: tl.constexpr, SLIDING_WINDOW: tl.constexpr, USE_SINKS: tl.constexpr):
+    q_block_global = tl.program_id(0)
+    kv_head = tl.program_id(1)
+    seq = _find_seq_idx(query_start_ptr, q_block_global, num_seqs, BLOCK_Q)
+    q_start = tl.load(query_start_ptr + seq)
+    q_len = tl.load(query_start_ptr + seq + 1) - q_start
+    q_block_local = q_block_global - (q_start // BLOCK_Q + seq)
+    if q_block_local * BLOCK_Q >= q_len:
+        return
+    offs_m = tl.arange(0, BLOCK_M)
+    offs_d = tl.arange(0, HEAD_DIM)
+    offs_s = tl.arange(0, BLOCK_SIZE)
+    q_pos = q_block_local * BLOCK_Q + offs_m // QPKV
+    head = kv_head * QPKV + offs_m % QPKV
+    row_mask = q_pos < q_len
+    q_off = (q_start + q_pos)[:, None] * stride_q_tok + head[:, None] * stride_q_head + offs_d[None, :]
+    q = tl.load(q_ptr + q_off, mask=row_mask[:, None], other=0.0)
+    seq_len = tl.load(seq_lens_ptr + seq)
+    context_len = seq_len - q_len
+    if USE_SINKS:
+        # the sink is one more logit without a value: it starts the running max and sum
+        m_i = tl.load(sinks_ptr + head).to(tl.float32)
+        l_i = tl.full([BLOCK_M], 1.0, tl.float32)
+    else:
+        m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
+        l_i = tl.zeros([BLOCK_M], tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+    # the last key any row of this block sees
+    max_key = tl.minimum(context_len + q_block_local * BLOCK_Q + BLOCK_Q, seq_len)
+    num_blocks = tl.cdiv(max_key, BLOCK_SIZE)
+    for j in range(0, num_blocks):
+        phys = tl.load(block_tables_ptr + seq * stride_bt + j).to(tl.int64)
+        key_pos = j * BLOCK_SIZE + offs_s
+        kv_off = phys * stride_c_blk + offs_s[:, None] * stride_c_slot + kv_head * stride_c_head + offs_d[None, :]
+        k = tl.load(k_cache_ptr + kv_off, mask=(key_pos < seq_len)[:, None], other=0.0)
+        v = tl.load(v_cache_ptr + kv_off, mask=(key_pos < seq_len)[:, None], other=0.0)
+        s = scale * tl.dot(q, tl.trans(k))
+        visible = key_pos[None, :] <= (context_len + q_pos)[:, None]
+        if SLIDING_WINDOW > 0:
+            visible = visible & ((context_len + q_pos)[:, None] - key_pos[None, :] < SLIDING_WINDOW)
+        s = tl.where(visible & row_mask[:, None], s, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        # a row that sees no key yet (sliding window, padding rows) keeps a finite max: no NaN
+        m_new = tl.where(m_new > float("-inf"), m_new, 0.0)
+        p = tl.exp(s - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+        m_i = m_new
+    acc = acc / l_i[:, None]
+    o_off = (q_start + q_pos)[:, None] * stride_o_tok + head[:, None] * stride_o_head + offs_d[None, :]
+    tl.store(out_ptr + o_off, acc.to(out_ptr.dtype.element_ty), mask=row_mask[:, None])
+
+
+def _run_unified(window, sinks, opts):
+    def run(torch):
+        gen = torch.Generator(device="cuda").manual_seed(9)
+        dtype, d, nkv, qpkv, bs, block_q = torch.bfloat16, 64, 2, 4, 16, 4
+        q_lens, seq_lens = [1, 9, 1, 30], [40, 9, 129, 70]
+        nq = nkv * qpkv
+        k_cache, v_cache, tables, dk, dv = _paged_cache(torch, seq_lens, nkv, d, bs, dtype, gen)
+        total_q = sum(q_lens)
+        q = torch.randn(total_q, nq, d, device="cuda", generator=gen).to(dtype)
+        out = torch.zeros_like(q)
+        starts = [0] + list(itertools.accumulate(q_lens))
+        qs = torch.tensor(starts, dtype=torch.int32, device="cuda")
+        lens = torch.tensor(seq_lens, dtype=torch.int32, device="cuda")
+        sink = torch.randn(nq, device="cuda", generator=gen)
+        scale = 1.0 / math.sqrt(d)
+        total_blocks = total_q // block_q + len(q_lens)
+        unified_attention[(total_blocks, nkv)](
+            out, q, k_cache, v_cache, sink, tables, lens, qs, scale, len(q_lens), q.stride(0), q.stride(1),
+            out.stride(0), out.stride(1), k_cache.stride(0), k_cache.stride(1), k_cache.stride(2), tables.stride(0),
+            QPKV=qpkv, HEAD_DIM=d, BLOCK_SIZE=bs, BLOCK_Q=block_q, BLOCK_M=block_q * qpkv, SLIDING_WINDOW=window,
+            USE_SINKS=sinks, **opts)
+        ref = torch.empty(total_q, nq, d, device="cuda")
+        for i, (ql, n) in enumerate(zip(q_lens, seq_lens)):
+            k = dk[i].repeat_interleave(qpkv, dim=1).transpose(0, 1)
+            v = dv[i].repeat_interleave(qpkv, dim=1).transpose(0, 1)
+            qq = q[starts[i]:starts[i] + ql].float().transpose(0, 1)
+            s = qq @ k.transpose(1, 2) * scale  # [h, ql, n]
+            qpos = torch.arange(ql, device="cuda")[:, None] + (n - ql)
+            kpos = torch.arange(n, device="cuda")[None, :]
+            visible = kpos <= qpos
+            if window > 0:
+                visible &= (qpos - kpos) < window
+            s = s.masked_fill(~visible, float("-inf"))
+            if sinks:
+                s = torch.cat([s, sink[:, None, None].expand(nq, ql, 1)], dim=-1)
+                p = torch.softmax(s, dim=-1)[..., :-1]
+            else:
+                p = torch.softmax(s, dim=-1)
+            ref[starts[i]:starts[i] + ql] = (p @ v).transpose(0, 1)
+        return [("out", out, ref, 2e-2, 2e-2)]
+    return run
+
+
+# ----------------------------------------------------------------------------------------------
+# MLA decode (DeepSeek): the KV cache holds one latent vector per token (KV_LORA_RANK) and a
+# shared rotary part (ROPE_DIM); all query heads attend to it, BLOCK_H heads per program, and the
+# latent doubles as the value. Paged through a block table.
+# ----------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def mla_decode_paged(out_ptr, q_ptr, kv_cache_ptr, block_tables_ptr, seq_lens_ptr, scale, num_heads,
+                     stride_q_tok, stride_q_head, stride_o_tok, stride_o_head, stride_c_blk, stride_c_slot, stride_bt,
+                     KV_LORA_RANK: tl.constexpr, ROPE_DIM: tl.constexpr, BLOCK_H: tl.constexpr,
+                     BLOCK_SIZE: tl.constexpr):
+    seq = tl.program_id(0)
+    head_block = tl.program_id(1)
+    heads = head_block * BLOCK_H + tl.arange(0, BLOCK_H)
+    h_mask = heads < num_heads
+    offs_c = tl.arange(0, KV_LORA_RANK)
+    offs_r = tl.arange(0, ROPE_DIM)
+    offs_s = tl.arange(0, BLOCK_SIZE)
+    q_base = q_ptr + seq * stride_q_tok + heads[:, None] * stride_q_head
+    q_nope = tl.load(q_base + offs_c[None, :], mask=h_mask[:, None], other=0.0)
+    q_pe = tl.load(q_base + KV_LORA_RANK + offs_r[None, :], mask=h_mask[:, None], other=0.0)
+    seq_len = tl.load(seq_lens_ptr + seq)
+    m_i = tl.full([BLOCK_H], float("-inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_H], tl.float32)
+    acc = tl.zeros([BLOCK_H, KV_LORA_RANK], tl.float32)
+    for j in range(0, tl.cdiv(seq_len, BLOCK_SIZE)):
+        phys = tl.load(block_tables_ptr + seq * stride_bt + j).to(tl.int64)
+        tok_mask = j * BLOCK_SIZE + offs_s < seq_len
+        row = kv_cache_ptr + phys * stride_c_blk + offs_s * stride_c_slot
+        kv = tl.load(row[None, :] + offs_c[:, None], mask=tok_mask[None, :], other=0.0)  # [rank, BLOCK_SIZE]
+        k_pe = tl.load(row[None, :] + KV_LORA_RANK + offs_r[:, None], mask=tok_mask[None, :], other=0.0)
+        s = (tl.dot(q_nope, kv) + tl.dot(q_pe, k_pe)) * scale
+        s = tl.where(tok_mask[None, :], s, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.exp(s - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None] + tl.dot(p.to(kv.dtype), tl.trans(kv))
+        m_i = m_new
+    tl.store(out_ptr + seq * stride_o_tok + heads[:, None] * stride_o_head + offs_c[None, :],
+             (acc / l_i[:, None]).to(out_ptr.dtype.element_ty), mask=h_mask[:, None])
+
+
+def _run_mla(torch):
+    gen = torch.Generator(device="cuda").manual_seed(21)
+    rank, rope, bs, nh, block_h = 512, 64, 16, 20, 16
+    seq_lens = [1, 37, 100]
+    dim = rank + rope
+    k_cache, _, tables, dk, _ = _paged_cache(torch, seq_lens, 1, dim, bs, torch.bfloat16, gen)
+    k_cache = k_cache.reshape(k_cache.shape[0], bs, dim)
+    q = (torch.randn(len(seq_lens), nh, dim, device="cuda", generator=gen) / 4).to(torch.bfloat16)
+    out = torch.empty(len(seq_lens), nh, rank, device="cuda", dtype=torch.bfloat16)
+    lens = torch.tensor(seq_lens, dtype=torch.int32, device="cuda")
+    scale = 1.0 / math.sqrt(192)
+    mla_decode_paged[(len(seq_lens), triton.cdiv(nh, block_h))](
+        out, q, k_cache, tables, lens, scale, nh, q.stride(0), q.stride(1), out.stride(0), out.stride(1),
+        k_cache.stride(0), k_cache.stride(1), tables.stride(0), KV_LORA_RANK=rank, ROPE_DIM=rope, BLOCK_H=block_h,
+        BLOCK_SIZE=bs, num_warps=4, num_stages=2)
+    ref = []
+    for i in range(len(seq_lens)):
+        kv = dk[i][:, 0]  # [n, rank + rope]
+        p = torch.softmax(q[i].float() @ kv.T * scale, dim=-1)
+        ref.append(p @ kv[:, :rank])
+    return [("out", out, torch.stack(ref), 2e-2, 2e-2)]
+
+
+# ----------------------------------------------------------------------------------------------
 
 _PAGED_SIG = {"out_ptr": "*fp16", "q_ptr": "*fp16", "k_cache_ptr": "*fp16", "v_cache_ptr": "*fp16",
               "block_tables_ptr": "*i32", "seq_lens_ptr": "*i32", "scale": "fp32",
@@ -892,19 +1084,36 @@ _SSU_INTS = dict(dim=100, dstate=16, nheads_ngroups_ratio=2, stride_s_batch=6400
                  stride_s_dim=16, stride_x_batch=400, stride_x_head=100, stride_A_head=1600, stride_A_dim=16,
                  stride_B_batch=32, stride_B_group=16, stride_o_batch=400, stride_o_head=100, pad_slot_id=-1)
 
+_UNIFIED_SIG = {"out_ptr": "*bf16", "q_ptr": "*bf16", "k_cache_ptr": "*bf16", "v_cache_ptr": "*bf16",
+                "sinks_ptr": "*fp32", "block_tables_ptr": "*i32", "seq_lens_ptr": "*i32", "query_start_ptr": "*i32",
+                "scale": "fp32",
+                **{k: "i32" for k in ("num_seqs", "stride_q_tok", "stride_q_head", "stride_o_tok", "stride_o_head",
+                                      "stride_c_blk", "stride_c_slot", "stride_c_head", "stride_bt")}}
+_UNIFIED_INTS = dict(num_seqs=4, stride_q_tok=512, stride_q_head=64, stride_o_tok=512, stride_o_head=64,
+                     stride_c_blk=2048, stride_c_slot=128, stride_c_head=64, stride_bt=9)
+_MLA_SIG = {"out_ptr": "*bf16", "q_ptr": "*bf16", "kv_cache_ptr": "*bf16", "block_tables_ptr": "*i32",
+            "seq_lens_ptr": "*i32", "scale": "fp32",
+            **{k: "i32" for k in ("num_heads", "stride_q_tok", "stride_q_head", "stride_o_tok", "stride_o_head",
+                                  "stride_c_blk", "stride_c_slot", "stride_bt")}}
+_MLA_INTS = dict(num_heads=20, stride_q_tok=11520, stride_q_head=576, stride_o_tok=10240, stride_o_head=512,
+                 stride_c_blk=9216, stride_c_slot=576, stride_bt=7)
+
+# launch options (num_warps, num_stages) shared by a case and its run()
+_O41, _O42, _O43, _O44, _O83 = (dict(num_warps=w, num_stages=n) for w, n in ((4, 1), (4, 2), (4, 3), (4, 4), (8, 3)))
+
 CASES = [
     launched_case("paged_attn_decode_gqa_fp16_d128_bs16", paged_attn_decode_gqa, _PAGED_SIG,
                   dict(QUERY_GRP=4, QUERY_GRP_PAD=16, HEAD_DIM=128, BLOCK_SIZE=16), _PAGED_D128_INTS,
-                  opts=dict(num_warps=4, num_stages=2), run=_run_paged_decode(128, 4, 16, "float16")),
+                  opts=_O42, run=_run_paged_decode(128, 4, 16, "float16", _O42)),
     launched_case("paged_attn_decode_gqa_bf16_d64_bs32", paged_attn_decode_gqa, _PAGED_BF16_SIG,
                   dict(QUERY_GRP=8, QUERY_GRP_PAD=16, HEAD_DIM=64, BLOCK_SIZE=32), _PAGED_D64_INTS,
-                  opts=dict(num_warps=4, num_stages=3), run=_run_paged_decode(64, 8, 32, "bfloat16")),
+                  opts=_O43, run=_run_paged_decode(64, 8, 32, "bfloat16", _O43)),
     launched_case("paged_attn_decode_v2_partition_alibi", paged_attn_decode_v2_partition, _V2_SIG,
                   dict(QUERY_GRP=4, HEAD_DIM=80, HEAD_DIM_PAD=128, BLOCK_SIZE=16, PARTITION_SIZE=128,
-                       USE_ALIBI=True), _V2_INTS, opts=dict(num_warps=4, num_stages=2), run=_run_paged_v2(True)),
+                       USE_ALIBI=True), _V2_INTS, opts=_O42, run=_run_paged_v2(True, _O42)),
     launched_case("paged_attn_decode_v2_partition", paged_attn_decode_v2_partition, _V2_SIG,
                   dict(QUERY_GRP=4, HEAD_DIM=80, HEAD_DIM_PAD=128, BLOCK_SIZE=16, PARTITION_SIZE=128,
-                       USE_ALIBI=False), _V2_INTS, opts=dict(num_warps=4, num_stages=1), run=_run_paged_v2(False)),
+                       USE_ALIBI=False), _V2_INTS, opts=_O41, run=_run_paged_v2(False, _O41)),
     launched_case("paged_attn_decode_v2_reduce", paged_attn_decode_v2_reduce, _V2_RED_SIG,
                   dict(HEAD_DIM=80, HEAD_DIM_PAD=128, PARTITION_SIZE=128, MAX_PARTS_PAD=8),
                   dict(stride_o_tok=640, num_q_heads=8, max_num_partitions=5), opts=dict(num_warps=4)),
@@ -918,13 +1127,13 @@ CASES = [
                   run=_run_decode_stage2_only),
     launched_case("varlen_prefill_causal_fp16_m64n64", varlen_prefill_attn, _varlen_sig("*fp16"),
                   dict(KV_GROUP=2, HEAD_DIM=64, BLOCK_M=64, BLOCK_N=64, IS_CAUSAL=True), _VARLEN_INTS,
-                  opts=dict(num_warps=4, num_stages=2), run=_run_varlen("float16", 64, 64, True)),
+                  opts=_O42, run=_run_varlen("float16", 64, 64, True, _O42)),
     launched_case("varlen_prefill_causal_bf16_m128n32_s3", varlen_prefill_attn, _varlen_sig("*bf16"),
                   dict(KV_GROUP=2, HEAD_DIM=64, BLOCK_M=128, BLOCK_N=32, IS_CAUSAL=True), _VARLEN_INTS,
-                  opts=dict(num_warps=8, num_stages=3), run=_run_varlen("bfloat16", 128, 32, True)),
+                  opts=_O83, run=_run_varlen("bfloat16", 128, 32, True, _O83)),
     launched_case("varlen_prefill_full_bf16_m64n64", varlen_prefill_attn, _varlen_sig("*bf16"),
                   dict(KV_GROUP=2, HEAD_DIM=64, BLOCK_M=64, BLOCK_N=64, IS_CAUSAL=False), _VARLEN_INTS,
-                  opts=dict(num_warps=4, num_stages=4), run=_run_varlen("bfloat16", 64, 64, False)),
+                  opts=_O44, run=_run_varlen("bfloat16", 64, 64, False, _O44)),
     launched_case("extend_attn_paged_prefix_bf16", extend_attn_fwd, _EXT_SIG,
                   dict(KV_GROUP=4, HEAD_DIM=128, BLOCK_M=64, BLOCK_N=64), _EXT_INTS,
                   opts=dict(num_warps=4, num_stages=2), run=_run_extend),
@@ -943,4 +1152,13 @@ CASES = [
     launched_case("mamba_selective_state_update", selective_state_update, _SSU_SIG,
                   dict(DT_SOFTPLUS=True, BLOCK_M=32, BLOCK_DSTATE=16, HAS_Z=True), _SSU_INTS,
                   opts=dict(num_warps=4), run=_run_ssu),
+    launched_case("unified_attention_paged_bf16", unified_attention, _UNIFIED_SIG,
+                  dict(QPKV=4, HEAD_DIM=64, BLOCK_SIZE=16, BLOCK_Q=4, BLOCK_M=16, SLIDING_WINDOW=0, USE_SINKS=False),
+                  _UNIFIED_INTS, opts=_O42, run=_run_unified(0, False, _O42)),
+    launched_case("unified_attention_paged_window_sinks", unified_attention, _UNIFIED_SIG,
+                  dict(QPKV=4, HEAD_DIM=64, BLOCK_SIZE=16, BLOCK_Q=4, BLOCK_M=16, SLIDING_WINDOW=32, USE_SINKS=True),
+                  _UNIFIED_INTS, opts=_O43, run=_run_unified(32, True, _O43)),
+    launched_case("mla_decode_paged_bf16", mla_decode_paged, _MLA_SIG,
+                  dict(KV_LORA_RANK=512, ROPE_DIM=64, BLOCK_H=16, BLOCK_SIZE=16), _MLA_INTS,
+                  opts=dict(num_warps=4, num_stages=2), run=_run_mla),
 ]
