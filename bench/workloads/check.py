@@ -28,6 +28,8 @@ is compared with its torch reference, and the plug-in run counts the kernels Tri
 (metadata["tritium"]) so that an upstream fallback cannot pass for Tritium.
 
     python3 bench/workloads/check.py run [--filter RE] [--which tritium,upstream]
+
+--filter matches a case's name or FAMILY/NAME (e.g. "^serving_" for the serving families).
 """
 import argparse
 import importlib
@@ -56,7 +58,8 @@ def cases(pattern):
     for fam in families():
         mod = importlib.import_module(fam)
         for case in mod.CASES:
-            if re.search(pattern, case["name"]):
+            # The filter matches a case's name or its family/name ("^serving_" picks a family).
+            if re.search(pattern, case["name"]) or re.search(pattern, f"{fam}/{case['name']}"):
                 out.append((fam, case))
     names = [c["name"] for _, c in out]
     dup = {n for n in names if names.count(n) > 1}
