@@ -18,3 +18,12 @@ cargo test --workspace
 scripts/upstream-lit.sh --check-floor
 # The Python package, the Triton plug-in and the C API (CPU side).
 scripts/test_python.sh
+# The workload kernels (bench/workloads: LLM training and serving kernels): every one upstream's
+# frontend compiles (CPU), Tritium compiles from its TTIR and TTGIR, ptxas included (~2 minutes).
+if .tools/venv/bin/python -c "import triton" 2>/dev/null; then
+  .tools/venv/bin/python bench/workloads/check.py compile --out target/workloads > target/workloads.log 2>&1 ||
+    { grep -v ": ttir ok | ttgir ok" target/workloads.log | tail -40; exit 1; }
+  tail -1 target/workloads.log
+else
+  echo "workloads: skipped (no triton in .tools/venv)"
+fi
