@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Registers and spills per thread (`ptxas -v`) of workload kernels: upstream Triton 3.6's own PTX
-against Tritium's PTX of upstream's TTGIR (so the difference is Tritium's lowering).
+against Tritium's PTX of upstream's TTGIR (so the difference is Tritium's lowering), and how many
+64-bit integer instructions (arithmetic, compares, selects, mul/mad.wide) each PTX has.
 
   python3 scripts/compare_registers.py --filter RE [--targets cuda:90,cuda:80]
       [--tritium target/debug/tritium] [--keep DIR] [--out regs.json] [--compare before.json]
@@ -34,7 +35,18 @@ def ptxas_usage(ptxas, ptx_path, target):
         return None
     regs = [int(m) for m in re.findall(r"Used (\d+) registers", run.stderr)]
     spills = [int(m) for m in re.findall(r"(\d+) bytes spill stores", run.stderr)]
-    return (max(regs), max(spills, default=0)) if regs else None
+    return (max(regs), max(spills, default=0), wide_integer_ops(ptx_path)) if regs else None
+
+
+WIDE_INTEGER = re.compile(r"^\s+(@!?%p\d+\s+)?(add|sub|mul|mad|shl|shr|and|or|xor|setp\.[a-z]+|selp|cvt\.[a-z0-9]+)"
+                          r"\.(wide\.)?[sub]64\b|^\s+(@!?%p\d+\s+)?(mul|mad)\.wide\.", re.M)
+
+
+def wide_integer_ops(ptx_path):
+    """Instructions of the PTX that do 64-bit integer arithmetic, compares or
+    selects (address arithmetic included; loads, stores and moves not)."""
+    with open(ptx_path) as f:
+        return len(WIDE_INTEGER.findall(f.read()))
 
 
 def tritium_ptx(tritium, libdevice, ttgir, target, opts, dest):
@@ -59,8 +71,8 @@ def tritium_ptx(tritium, libdevice, ttgir, target, opts, dest):
 def cell(usage):
     if usage is None:
         return "-"
-    regs, spill = usage
-    return f"{regs}" + (f" +{spill} B spill" if spill else "")
+    regs, spill = usage[:2]
+    return f"{regs}" + (f" +{spill} B spill" if spill else "") + (f" ({usage[2]} i64 ops)" if len(usage) > 2 else "")
 
 
 def main():
@@ -114,7 +126,7 @@ def main():
         for key, row in rows.items():
             old = before.get(key, {}).get("tritium")
             old = tuple(old) if old else None
-            if old != row["tritium"]:
+            if (old or ())[:2] != (row["tritium"] or ())[:2]:  # registers or spills changed
                 print(f"  {key}: {cell(old)} -> {cell(row['tritium'])} ({cell(row['upstream'])})")
 
 
