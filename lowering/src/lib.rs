@@ -20,6 +20,7 @@ pub mod layout;
 pub mod llvm_check;
 pub mod ops;
 pub mod ptx;
+pub mod ptx_branches;
 pub mod target;
 pub mod transfer;
 

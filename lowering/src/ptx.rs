@@ -25,7 +25,10 @@ fn init_nvptx() {
         // 64-bit arithmetic for every shared-memory address a thread keeps.
         // The option is read when the NVPTX target machine computes its data
         // layout, so it is set once, before any target machine exists.
-        let arguments = [c"tritium".as_ptr(), c"-nvptx-short-ptr".as_ptr()];
+        // `-nvptx-mad-wide-opt` (upstream's make_ptx flag) lets instruction
+        // selection fold `base + sext(i) * size` into one mad.wide.s32 where
+        // it would otherwise keep a mul.wide result and a 64-bit add.
+        let arguments = [c"tritium".as_ptr(), c"-nvptx-short-ptr".as_ptr(), c"-nvptx-mad-wide-opt".as_ptr()];
         llvm_sys::support::LLVMParseCommandLineOptions(arguments.len() as i32, arguments.as_ptr(), ptr::null());
     });
 }
@@ -124,6 +127,31 @@ unsafe fn allow_fp_contraction_everywhere(module: LLVMModuleRef) {
     }
 }
 
+/// Runs LLVM's O3 pipeline on `module` as upstream Triton's
+/// `optimize_module` does for NVIDIA: without a target machine, so with
+/// LLVM's generic cost model rather than NVPTX's, and with loop and SLP
+/// vectorisation on. The generic model matters to the registers of the
+/// result: it lets the SLP vectoriser gather a tile's per-element index
+/// arithmetic and compares into vectors, whose minimal-bit-width analysis
+/// then does in 32 bits what the TTGIR writes in 64 (block pointers'
+/// `sext` offsets and bound checks, for instance); NVPTX's model (no vector
+/// registers) leaves them as scalar i64 adds and compares, and ptxas keeps
+/// them in register pairs. The target machine still sets the data layout
+/// and emits the PTX.
+unsafe fn optimize_o3(module: LLVMModuleRef) -> llvm_sys::error::LLVMErrorRef {
+    unsafe {
+        let options = LLVMCreatePassBuilderOptions();
+        LLVMPassBuilderOptionsSetLoopUnrolling(options, 1);
+        LLVMPassBuilderOptionsSetLoopInterleaving(options, 1);
+        LLVMPassBuilderOptionsSetLoopVectorization(options, 1);
+        LLVMPassBuilderOptionsSetSLPVectorization(options, 1);
+        let pipeline = c"default<O3>";
+        let error = LLVMRunPasses(module, pipeline.as_ptr(), ptr::null_mut(), options);
+        LLVMDisposePassBuilderOptions(options);
+        error
+    }
+}
+
 /// Translates `module` (LLVM and NVVM dialects only) to LLVM IR, links the
 /// libdevice functions it calls, optimises at O3 and emits PTX for `target`.
 pub fn module_to_ptx(
@@ -211,10 +239,7 @@ unsafe fn translate_and_emit(
     unsafe { LLVMSetModuleDataLayout(llvm_module, layout) };
     unsafe { LLVMDisposeTargetData(layout) };
 
-    let options = unsafe { LLVMCreatePassBuilderOptions() };
-    let pipeline = CString::new("default<O3>").unwrap();
-    let error = unsafe { LLVMRunPasses(llvm_module, pipeline.as_ptr(), machine, options) };
-    unsafe { LLVMDisposePassBuilderOptions(options) };
+    let error = unsafe { optimize_o3(llvm_module) };
     if !error.is_null() {
         let text = unsafe { take_message(llvm_sys::error::LLVMGetErrorMessage(error)) };
         unsafe { LLVMDisposeTargetMachine(machine) };
@@ -253,7 +278,7 @@ unsafe fn translate_and_emit(
     let ptx =
         String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(start, size) }).trim_end_matches('\0').to_string();
     unsafe { LLVMDisposeMemoryBuffer(buffer) };
-    let ptx = without_debug_target(ptx);
+    let ptx = crate::ptx_branches::fold_branches_over_next_label(&without_debug_target(ptx));
     lap("NVPTX code generation");
     Ok(Assembly { llvm_ir, ptx, timings })
 }
@@ -272,24 +297,6 @@ fn without_debug_target(ptx: String) -> String {
     let kept: Vec<&str> =
         line["target ".len() + 1..].split(',').map(str::trim).filter(|part| *part != "debug").collect();
     format!("{}\n.target {}{}", &ptx[..start], kept.join(", "), &ptx[end..])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::without_debug_target;
-
-    #[test]
-    fn debug_leaves_the_target_line_only() {
-        let ptx = "//\n.version 8.7\n.target sm_90a, debug\n.address_size 64\n\t.loc\t1 2 3\n";
-        assert_eq!(
-            without_debug_target(ptx.into()),
-            "//\n.version 8.7\n.target sm_90a\n.address_size 64\n\t.loc\t1 2 3\n"
-        );
-        let plain = "//\n.target sm_80\n.address_size 64\n";
-        assert_eq!(without_debug_target(plain.into()), plain);
-        let both = "//\n.target sm_80, texmode_independent, debug\n";
-        assert_eq!(without_debug_target(both.into()), "//\n.target sm_80, texmode_independent\n");
-    }
 }
 
 /// A module flag `name` = `value` (i32) with the Override behaviour.
@@ -357,4 +364,22 @@ unsafe fn link_bitcode(context: LLVMContextRef, module: LLVMModuleRef, path: &Pa
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_debug_target;
+
+    #[test]
+    fn debug_leaves_the_target_line_only() {
+        let ptx = "//\n.version 8.7\n.target sm_90a, debug\n.address_size 64\n\t.loc\t1 2 3\n";
+        assert_eq!(
+            without_debug_target(ptx.into()),
+            "//\n.version 8.7\n.target sm_90a\n.address_size 64\n\t.loc\t1 2 3\n"
+        );
+        let plain = "//\n.target sm_80\n.address_size 64\n";
+        assert_eq!(without_debug_target(plain.into()), plain);
+        let both = "//\n.target sm_80, texmode_independent, debug\n";
+        assert_eq!(without_debug_target(both.into()), "//\n.target sm_80, texmode_independent\n");
+    }
 }
