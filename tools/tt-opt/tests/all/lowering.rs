@@ -30,7 +30,7 @@ pub fn ptxas() -> PathBuf {
 }
 
 /// libdevice.10.bc: $LIBDEVICE, else the one scripts/setup.sh installs under .tools/.
-fn libdevice() -> PathBuf {
+pub(crate) fn libdevice() -> PathBuf {
     cuda_tool("LIBDEVICE", "cuda_nvcc/nvvm/libdevice/libdevice.10.bc")
 }
 

@@ -28,6 +28,8 @@ fn options() -> CompileOptions {
         num_warps: 4,
         num_stages: 3,
         verify_each_pass: true,
+        // The attention kernels' logsumexp (`tl.math.log2`) calls libdevice, as upstream's does.
+        libdevice: Some(crate::lowering::libdevice()),
         ..CompileOptions::default()
     }
 }
