@@ -31,10 +31,25 @@ namespace tritium {
 // Operation::dropAllReferences under ~OperationState), the heap corruption of
 // the libFuzzer targets (RELIABILITY.md, "Fuzzing"). Block::clear drops all
 // uses before freeing anything for the same reason.
+//
+// The uses *of* the state's values go too: a forward reference from outside
+// the state (an op before the failing one, `%0 = arith.addi %x, %x` with %x
+// defined in a ttg.warp_specialize partition) is resolved to the state's op,
+// which is then freed while that user, destroyed later with the enclosing
+// region, still sits in its use list (valgrind: "Invalid write of size 8" in
+// Operation::dropAllReferences, into a block freed by ~OperationState in
+// WarpSpecializeOp::parse; case 11 of tritium-fuzz-findings.mlir). MLIR's
+// parser does the same for the state it passes to a custom parser
+// (CleanupOpStateRegions: Block::dropAllDefinedValueUses), not for a state of
+// the custom parser's own (`partitions` in WarpSpecializeOp::parse).
 inline void dropStateReferences(mlir::OperationState &state) {
-  for (auto &region : state.regions)
-    if (region)
-      region->dropAllReferences();
+  for (auto &region : state.regions) {
+    if (!region)
+      continue;
+    for (mlir::Block &block : *region)
+      block.dropAllDefinedValueUses();
+    region->dropAllReferences();
+  }
 }
 
 // Memory that the ops of the three dialects read and write; the side-effect
