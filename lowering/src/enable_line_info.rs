@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use tritium_dialects::ir::{
     call_site, call_site_parts, collect_ops, context_of, di_compile_unit, di_file, di_lexical_block_file,
-    di_subprogram, fused_metadata, fused_with, name_of, set_location, source_position, Order,
+    di_subprogram, enclosing_named, fused_metadata, fused_with, name_of, set_location, source_position, Order,
 };
 use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
 
@@ -47,7 +47,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
         if call_site_parts(op.location()).is_none() {
             continue;
         }
-        let Some(scope) = enclosing_function(op).and_then(|f| scopes.get(&(f.to_raw().ptr as usize))) else {
+        let Some(scope) = enclosing_named(op, "llvm.func").and_then(|f| scopes.get(&(f.to_raw().ptr as usize))) else {
             continue;
         };
         set_location(&op, scoped(context, *scope, op.location()));
@@ -96,15 +96,4 @@ fn scoped<'c>(context: &'c melior::Context, scope: Attribute<'c>, location: Loca
     }
     let file = source_position(location).map_or("<unknown>".to_string(), |p| p.file);
     fused_with(location, di_lexical_block_file(context, scope, file_attribute(context, &file)))
-}
-
-fn enclosing_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    let mut current = op.parent_operation();
-    while let Some(parent) = current {
-        if name_of(&parent) == "llvm.func" {
-            return Some(parent);
-        }
-        current = parent.parent_operation();
-    }
-    None
 }

@@ -178,8 +178,13 @@ pub fn enclosing_int_attribute(op: OperationRef, name: &str) -> Option<i64> {
 
 /// The `builtin.module` that holds `op` (or `op` itself).
 pub fn enclosing_module<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    enclosing_named(op, "builtin.module")
+}
+
+/// The nearest op named `name` that holds `op` (or `op` itself).
+pub fn enclosing_named<'c, 'a>(op: OperationRef<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
     let mut current = op;
-    while name_of(&current) != "builtin.module" {
+    while name_of(&current) != name {
         current = current.parent_operation()?;
     }
     Some(current)
