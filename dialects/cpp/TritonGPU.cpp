@@ -1611,6 +1611,12 @@ Attribute layoutToDictionary(Attribute attr) {
         .integer("rank", a.getRank())
         .array("cgaBases", a.getCgaBases())
         .get();
+  if (auto a = dyn_cast<PaddedSharedEncodingAttr>(attr))
+    return DictionaryBuilder(ctx, "padded_shared")
+        .array("intervals", a.getIntervals())
+        .array("paddings", a.getPaddings())
+        .integer("rank", a.getRank())
+        .get();
   if (isa<SharedMemorySpaceAttr>(attr))
     return DictionaryBuilder(ctx, "shared_memory").get();
   return {};

@@ -39,6 +39,22 @@ pub fn layout_of(attribute: Attribute) -> Result<Layout, NotALayout> {
     Reader { dictionary }.layout()
 }
 
+/// The `(interval, padding)` pairs of a `#ttg.padded_shared` encoding
+/// (`[256:+8]`: 8 elements of padding after every 256), or `None` for any
+/// other attribute. The layout kinds do not model padded layouts (upstream
+/// uses them for AMD targets); the allocator needs their size.
+pub fn padded_shared_intervals(attribute: Attribute) -> Option<Vec<(u32, u32)>> {
+    let raw = unsafe { ffi::tritiumLayoutToDictionary(attribute.to_raw()) };
+    let dictionary = DictionaryAttribute::try_from(unsafe { Attribute::from_option_raw(raw) }?).ok()?;
+    let reader = Reader { dictionary };
+    if reader.string("kind").ok()? != "padded_shared" {
+        return None;
+    }
+    let intervals = reader.ints("intervals").ok()?;
+    let paddings = reader.ints("paddings").ok()?;
+    Some(intervals.into_iter().zip(paddings).collect())
+}
+
 /// Builds the attribute for `layout`. `None`, with a diagnostic at `location`,
 /// when the layout's parameters are invalid.
 pub fn attribute_of<'c>(layout: &Layout, location: Location<'c>) -> Option<Attribute<'c>> {

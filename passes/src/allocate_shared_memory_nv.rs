@@ -14,19 +14,21 @@
 //! allocation to its last use, through views of it and to the end of any
 //! loop it is used in but not allocated in; a scratch lives during its op.
 use crate::{
-    analysis::scratch::{element_bytes, scratch_bytes},
-    ir::{collect_ops, fail, name_of, Order},
+    analysis::scratch::{element_bytes, scratch_bytes, warp_specialize_capture_alignment},
+    ir::{collect_ops, fail, int_attribute, name_of, Order},
 };
 use melior::ir::{
-    attribute::IntegerAttribute, operation::OperationLike, operation::OperationMutLike, r#type::IntegerType,
-    OperationRef, Value, ValueLike,
+    attribute::IntegerAttribute, operation::OperationLike, operation::OperationMutLike, r#type::IntegerType, BlockLike,
+    OperationRef, RegionLike, Value, ValueLike,
 };
 use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::{
+    layout::{layout_of, padded_shared_intervals},
     pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult},
     types::MemDesc,
 };
+use tritium_layout::Layout;
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "allocate-shared-memory-nv",
@@ -57,6 +59,10 @@ struct Request {
     alignment: usize,
     start: usize,
     end: usize,
+    /// The innermost `ttg.warp_specialize` the op is in and the region of
+    /// it (or of an op inside it) that holds the op: requests in different
+    /// regions of the same warp_specialize may run at the same time.
+    concurrency: Option<(usize, usize)>,
 }
 
 /// The most shared memory one CTA can have on a GPU of compute capability
@@ -309,12 +315,18 @@ impl<'c, 'a, 's> Allocator<'c, 'a, 's> {
             if name == "ttg.local_alloc" {
                 let memdesc =
                     MemDesc::of(op.result_at(0).unwrap().r#type()).ok_or_else(|| fail(op, "allocates no memdesc"))?;
-                let elements: i64 = memdesc.alloc_shape.iter().product();
-                let size = elements as usize * element_bytes(memdesc.element_type);
-                // wgmma and TMA read 128-byte-swizzled tiles from 1024-byte-aligned addresses.
-                let alignment = if memdesc.encoding.to_string().contains("nvmma_shared") { 1024 } else { 16 };
+                let size = buffer_bytes(&memdesc);
+                let alignment = buffer_alignment(op, &memdesc);
                 let last = last_use(*op, &position, &end, i);
-                requests.push(Request { op: i, purpose: Purpose::Buffer, size, alignment, start: i, end: last });
+                requests.push(Request {
+                    op: i,
+                    purpose: Purpose::Buffer,
+                    size,
+                    alignment,
+                    start: i,
+                    end: last,
+                    concurrency: None,
+                });
             }
             if name == "tt.call" {
                 let callee = self.callee(op)?;
@@ -326,30 +338,43 @@ impl<'c, 'a, 's> Allocator<'c, 'a, 's> {
                         alignment: callee.alignment,
                         start: i,
                         end: end[i],
+                        concurrency: None,
                     });
                 }
             } else {
                 let size = (self.scratch)(op);
                 if size > 0 {
                     // tensormap.replace works on a 128-byte aligned tensormap.
-                    let alignment = if name == "ttng.tensormap_create" { 128 } else { 16 };
-                    requests.push(Request { op: i, purpose: Purpose::Scratch, size, alignment, start: i, end: end[i] });
+                    let alignment = match name.as_str() {
+                        "ttng.tensormap_create" => 128,
+                        // A packed struct of the captures: their widest scalar.
+                        "ttg.warp_specialize" => warp_specialize_capture_alignment(op),
+                        // The worker warps' state bytes, read one byte at a time.
+                        "tt.func" => 4,
+                        _ => 16,
+                    };
+                    // A warp_specialize's captures are read at its start: the
+                    // partitions load them and every warp passes a barrier before
+                    // any region runs, so its regions' buffers may reuse the bytes.
+                    let end = if name == "ttg.warp_specialize" { i } else { end[i] };
+                    requests.push(Request {
+                        op: i,
+                        purpose: Purpose::Scratch,
+                        size,
+                        alignment,
+                        start: i,
+                        end,
+                        concurrency: None,
+                    });
                 }
             }
         }
         // The default region and the partitions of a ttg.warp_specialize run at
-        // the same time: what any of them allocates lives through the whole op.
+        // the same time: as upstream, requests of ops in different regions of
+        // the same (innermost) warp_specialize never share bytes, whatever
+        // their live ranges; within one region, live ranges decide.
         for request in &mut requests {
-            let mut ancestor = ops[request.op].parent_operation();
-            while let Some(parent) = ancestor {
-                if name_of(&parent) == "ttg.warp_specialize" {
-                    if let Some(&at) = position.get(&key(&parent)) {
-                        request.start = request.start.min(at);
-                        request.end = request.end.max(end[at]);
-                    }
-                }
-                ancestor = parent.parent_operation();
-            }
+            request.concurrency = concurrency_of(&ops[request.op]);
         }
 
         // First fit, largest buffers first.
@@ -364,7 +389,9 @@ impl<'c, 'a, 's> Allocator<'c, 'a, 's> {
                 offset = offset.div_ceil(request.alignment) * request.alignment;
                 let clash = placed.iter().find(|(other, other_offset)| {
                     let other = &requests[*other];
-                    let live_together = other.start <= request.end && request.start <= other.end;
+                    let concurrent = matches!((other.concurrency, request.concurrency),
+                        (Some((ws, region)), Some((other_ws, other_region))) if ws == other_ws && region != other_region);
+                    let live_together = concurrent || (other.start <= request.end && request.start <= other.end);
                     live_together && *other_offset < offset + request.size && offset < other_offset + other.size
                 });
                 match clash {
@@ -388,6 +415,56 @@ impl<'c, 'a, 's> Allocator<'c, 'a, 's> {
         let alignment = requests.iter().map(|r| r.alignment).max().unwrap_or(16);
         Ok(Footprint { size: total, alignment })
     }
+}
+
+/// Bytes of a `ttg.local_alloc`'s buffer, as upstream counts them: its
+/// elements (twice the shape's for fp4-padded nvmma tiles, which keep each
+/// 4-bit pair in a byte of its own) plus a padded layout's padding.
+fn buffer_bytes(memdesc: &MemDesc) -> usize {
+    let mut elements: u64 = memdesc.alloc_shape.iter().map(|&d| d.max(0) as u64).product();
+    match layout_of(memdesc.encoding) {
+        Ok(Layout::NvmmaShared(nvmma)) if nvmma.fp4_padded => elements *= 2,
+        _ => {}
+    }
+    if let Some(intervals) = padded_shared_intervals(memdesc.encoding) {
+        // `padding` elements after every `interval` ones, none after the last.
+        let padding: u64 = intervals
+            .iter()
+            .filter(|(interval, _)| *interval > 0)
+            .map(|&(interval, padding)| u64::from(padding) * (elements.saturating_sub(1) / u64::from(interval)))
+            .sum();
+        elements += padding;
+    }
+    elements as usize * element_bytes(memdesc.element_type)
+}
+
+/// Alignment of a `ttg.local_alloc`'s buffer, as upstream's
+/// `getAlignmentOrDefault`: the op's `alignment` attribute, else the
+/// encoding's: one whole swizzle pattern for nvmma tiles (128 bytes times
+/// the pattern's phases, 1,024 for 128-byte swizzling: wgmma and TMA swizzle
+/// by address bits), 16 bytes for any other layout.
+fn buffer_alignment(op: &OperationRef, memdesc: &MemDesc) -> usize {
+    if let Some(alignment) = int_attribute(op, "alignment").filter(|&a| a > 0) {
+        return alignment as usize;
+    }
+    match layout_of(memdesc.encoding) {
+        Ok(Layout::NvmmaShared(nvmma)) => 128 * (nvmma.swizzling_byte_width as usize / 16).max(1),
+        _ => 16,
+    }
+}
+
+/// The innermost `ttg.warp_specialize` around `op` and the region holding
+/// `op` itself (upstream compares the owners' parent regions), as keys.
+fn concurrency_of(op: &OperationRef) -> Option<(usize, usize)> {
+    let region = op.block()?.parent_region()?.to_raw().ptr as usize;
+    let mut ancestor = op.parent_operation();
+    while let Some(parent) = ancestor {
+        if name_of(&parent) == "ttg.warp_specialize" {
+            return Some((key(&parent), region));
+        }
+        ancestor = parent.parent_operation();
+    }
+    None
 }
 
 fn key(op: &OperationRef) -> usize {
@@ -415,7 +492,9 @@ fn last_use(alloc: OperationRef, position: &HashMap<usize, usize>, end: &[usize]
                 if parent_at < start && end[parent_at] >= start {
                     break; // the allocation is inside this op too
                 }
-                if matches!(name_of(&parent).as_str(), "scf.for" | "scf.while") {
+                // And a use in a warp_specialize's default region lasts until its
+                // partitions, which run at the same time, are done too.
+                if matches!(name_of(&parent).as_str(), "scf.for" | "scf.while" | "ttg.warp_specialize") {
                     last = last.max(end[parent_at]);
                 }
                 ancestor = parent.parent_operation();
@@ -438,7 +517,7 @@ fn last_use(alloc: OperationRef, position: &HashMap<usize, usize>, end: &[usize]
             // analysis follows region branches: an `scf.if` result read
             // after the if keeps both branches' buffers alive.
             let forwarded = match user_name.as_str() {
-                "scf.yield" => Some(use_.index),
+                "scf.yield" | "ttg.warp_yield" => Some(use_.index),
                 "scf.condition" => use_.index.checked_sub(1),
                 _ => None,
             };

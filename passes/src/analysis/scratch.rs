@@ -299,6 +299,24 @@ pub fn warp_specialize_capture_bytes(op: &OperationRef) -> usize {
     (0..op.operand_count()).map(|i| capture_bytes(op.operand(i).unwrap().r#type())).sum()
 }
 
+/// The alignment of `ttg.warp_specialize`'s packed captures, as upstream's
+/// capture alignment: the largest natural alignment of a capture (8 for
+/// pointers, memdescs and descriptors), at least 1.
+pub fn warp_specialize_capture_alignment(op: &OperationRef) -> usize {
+    (0..op.operand_count())
+        .filter_map(|i| op.operand(i).ok())
+        .map(|v| {
+            let ty = v.r#type();
+            if tritium_dialects::types::MemDesc::of(ty).is_some() || ty.to_string().starts_with("!tt.tensordesc") {
+                8
+            } else {
+                element_bytes(ty).clamp(1, 8)
+            }
+        })
+        .max()
+        .unwrap_or(1)
+}
+
 /// A kernel with `ttg.warp_specialize` tells each worker warp what to run
 /// through one byte per warp, for the whole kernel.
 pub fn warp_state_bytes(function: &OperationRef) -> usize {
