@@ -194,9 +194,10 @@ LogicalResult ArriveBarrierOp::verify() {
 LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
   if (failed(verifyBarrier(*this, getBarrier().getType())))
     return failure();
-  auto block = getDesc().getType().getBlockType();
-  if (getCoord().size() != size_t(block.getRank()))
-    return emitOpError() << "needs " << block.getRank() << " coordinates, got " << getCoord().size();
+  // As upstream: the number of coordinates is only bounded here; the
+  // lowering refuses a copy whose count differs from the descriptor's rank.
+  if (getCoord().size() < 1 || getCoord().size() > 5)
+    return emitOpError() << "TMA copies must have between 1 and 5 coordinates";
   if (!getResult().getType().getMutableMemory())
     return emitOpError() << "Cannot store into immutable memory";
   if (!isa<ttg::NVMMASharedEncodingAttr>(getResult().getType().getEncoding()))

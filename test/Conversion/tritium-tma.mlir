@@ -11,6 +11,7 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t/out/tma_copy.ptx
 // RUN: FileCheck %s --check-prefix=JSON < %t/out/tma_copy.json
 // RUN: not tritium compile %t/cache-modifier.mlir -o %t/bad 2>&1 | FileCheck %s --check-prefix=CACHE
+// RUN: not tritium compile %t/coordinate-count.mlir -o %t/bad 2>&1 | FileCheck %s --check-prefix=COORDS
 // RUN: tritium compile %t/device-side.mlir -o %t/device
 // RUN: FileCheck %s --check-prefix=DEVICE < %t/device/kernel.ptx
 // RUN: FileCheck %s --check-prefix=DEVICE-JSON < %t/device/kernel.json
@@ -75,6 +76,11 @@
 
 // CACHE: cache-modifier.mlir:9:5: error: 'ttng.async_tma_copy_global_to_local': TMA copies with a cache modifier are not supported yet
 
+// As upstream, the verifier accepts 1 to 5 coordinates for any descriptor
+// (upstream's TritonNvidiaGPU/tma_lowering.mlir loads a 2-D descriptor with
+// three); the lowering refuses a count other than the descriptor's rank.
+// COORDS: coordinate-count.mlir:9:5: error: 'ttng.async_tma_copy_global_to_local': has 3 coordinates for a descriptor of rank 2; a TMA copy needs one per dimension
+
 //--- copy.mlir
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
@@ -113,6 +119,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %buf = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
     %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #shared1, #smem, mutable>
     ttng.async_tma_copy_global_to_local %in[%c, %c] %buf, %bar, %true cacheModifier = ca : !tt.tensordesc<tensor<64x64xf16, #shared>>, !ttg.memdesc<1xi64, #shared1, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    tt.return
+  }
+}
+//--- coordinate-count.mlir
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @kernel(%in: !tt.tensordesc<tensor<64x64xf16, #shared>>, %c: i32) {
+    %true = arith.constant true
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+    ttng.async_tma_copy_global_to_local %in[%c, %c, %c] %buf, %bar, %true : !tt.tensordesc<tensor<64x64xf16, #shared>>, !ttg.memdesc<1xi64, #shared1, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
     tt.return
   }
 }

@@ -135,8 +135,8 @@ tt.func @arrive_barrier_count(%bar: !ttg.memdesc<1xi64, #shared, #smem, mutable>
 #smem = #ttg.shared_memory
 tt.func @tma_load_coordinates(%desc: !tt.tensordesc<tensor<128x64xf16, #nvmma>>, %i: i32, %pred: i1,
                               %buf: !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>, %bar: !ttg.memdesc<1xi64, #shared, #smem, mutable>) {
-  // expected-error @+1 {{needs 2 coordinates, got 1}}
-  ttng.async_tma_copy_global_to_local %desc[%i] %buf, %bar, %pred : !tt.tensordesc<tensor<128x64xf16, #nvmma>>, !ttg.memdesc<1xi64, #shared, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
+  // expected-error @+1 {{TMA copies must have between 1 and 5 coordinates}}
+  ttng.async_tma_copy_global_to_local %desc[%i, %i, %i, %i, %i, %i] %buf, %bar, %pred : !tt.tensordesc<tensor<128x64xf16, #nvmma>>, !ttg.memdesc<1xi64, #shared, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
   tt.return
 }
 

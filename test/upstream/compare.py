@@ -96,8 +96,6 @@ STRICTER = {
         "upstream's async_copy_global_to_local does not compare source and destination shapes",
     (N, "element types of A and B must have the same bit width"):
         "as tt.dot requires; upstream's warp_group_dot verifier does not check it",
-    (N, "needs 2 coordinates, got 1"):
-        "upstream does not count TMA coordinates; each block dimension needs one",
     (N, "TMA descriptors have rank 1 to 5"):
         "the hardware's limit (cuTensorMapEncode*)",
 }

@@ -305,6 +305,26 @@ fn check_plain_access(op: &OperationRef) -> Result<()> {
     Ok(())
 }
 
+/// The descriptor's block has as many dimensions as the copy has
+/// coordinates. The op's verifier, as upstream's, only bounds their number
+/// (1 to 5); a copy of another rank would name a tensormap of another
+/// dimensionality than the descriptor's.
+fn check_coordinate_count(op: &OperationRef, coordinates: usize) -> Result<()> {
+    let descriptor = op.operand_at(0).map_err(|_| LowerError::at(op, "has no descriptor"))?.r#type();
+    let rank = types::tensor_descriptor_block(descriptor)
+        .and_then(|block| melior::ir::r#type::RankedTensorType::try_from(block).ok())
+        .map(|block| melior::ir::r#type::ShapedTypeLike::rank(&block));
+    match rank {
+        Some(rank) if rank != coordinates => Err(LowerError::at(
+            op,
+            format!(
+                "has {coordinates} coordinates for a descriptor of rank {rank}; a TMA copy needs one per dimension"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 pub fn lower_async_tma_copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     check_plain_access(&op)?;
     let n = op.operand_count();
@@ -314,6 +334,7 @@ pub fn lower_async_tma_copy_global_to_local<'c>(l: &mut Lowering<'c>, op: Operat
     let buffer = l.operand(&op, n - 2)?[0];
     let pred = l.operand(&op, n - 1)?[0];
     let rank = coords.len();
+    check_coordinate_count(&op, rank)?;
     let (messages, _) = messages(&op, op.operand_at(n - 2).unwrap().r#type(), rank)?;
     for copy in issue_rounds(l, &op, &messages)? {
         let issuing = l.b.and(pred, copy.issuing);
@@ -360,6 +381,7 @@ fn store_like<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, instruction: &
     let coords: Vec<V> = (1..n - 1).map(|i| l.operand(&op, i).map(|r| r[0])).collect::<Result<_>>()?;
     let buffer = l.operand(&op, n - 1)?[0];
     let rank = coords.len();
+    check_coordinate_count(&op, rank)?;
     let (messages, _) = messages(&op, op.operand_at(n - 1).unwrap().r#type(), rank)?;
     for copy in issue_rounds(l, &op, &messages)? {
         let source = buffer_address(l, buffer, copy.byte_offset);
