@@ -16,6 +16,12 @@ cargo test --workspace
 # Upstream's own lit suite through tt-opt: fails when fewer cases pass than the
 # committed floor (prints "skipped" when ../shared is absent).
 scripts/upstream-lit.sh --check-floor
+# Fuzz smoke (RELIABILITY.md, "Fuzzing"): 90 s of mutated corpus and regression IR through
+# tt-opt's parser, the TTIR -> TTGIR pipeline and `tritium compile`; a crash, an internal
+# error (exit 2) or a timeout fails. A fixed seed, so that a failure reproduces with the same
+# command; `scripts/fuzz.sh --mutation SECONDS SEED` explores others, `scripts/fuzz.sh` runs
+# the libFuzzer targets (not in CI: their build takes ~30 minutes).
+scripts/fuzz.sh --mutation 90 1129
 # The Python package, the Triton plug-in and the C API (CPU side).
 scripts/test_python.sh
 # The workload kernels (bench/workloads: LLM training and serving kernels): every one upstream's
