@@ -178,4 +178,95 @@ views! {
     CmpIOp = "arith.cmpi" { lhs: 0, rhs: 1 }
     /// Additions (`lhs + rhs`).
     AddOp = "arith.addi" | "arith.addf" { lhs: 0, rhs: 1 }
+    /// Subtractions (`lhs - rhs`).
+    SubOp = "arith.subi" | "arith.subf" { lhs: 0, rhs: 1 }
+    /// Integer divisions (`lhs / rhs`), rounding down or up.
+    DivIOp = "arith.divui" | "arith.divsi" | "arith.ceildivui" | "arith.ceildivsi" { lhs: 0, rhs: 1 }
+    /// `builtin.unrealized_conversion_cast`.
+    UnrealizedConversionCastOp = "builtin.unrealized_conversion_cast" { inputs: variadic 0 }
+    /// `tt.join`: `lhs` and `rhs` side by side along a new minor dimension.
+    JoinOp = "tt.join" { lhs: 0, rhs: 1 }
+    /// `tt.split`.
+    SplitOp = "tt.split" { src: 0 }
+    /// `tt.histogram`.
+    HistogramOp = "tt.histogram" { src: 0, mask: optional 1 }
+    /// `tt.clampf`: `x` clamped to [`min`, `max`].
+    ClampFOp = "tt.clampf" { x: 0, min: 1, max: 2 }
+    /// `tt.reduce.return` and `tt.scan.return`: the combiner's results.
+    ReductionReturnOp = "tt.reduce.return" | "tt.scan.return" { result: variadic 0 }
+    /// `ttg.fp4_to_fp`.
+    Fp4ToFpOp = "ttg.fp4_to_fp" { src: 0 }
+    /// `ttg.memdesc_subslice`.
+    MemDescSubsliceOp = "ttg.memdesc_subslice" { src: 0 }
+    /// The memdesc views (upstream's `MemDescViewTrait`): the bytes of `src`,
+    /// seen otherwise.
+    MemDescViewOp = "ttg.memdesc_index"
+        | "ttg.memdesc_subslice"
+        | "ttg.memdesc_trans"
+        | "ttg.memdesc_reshape"
+        | "ttg.memdesc_reinterpret" { src: 0 }
+    /// `ttg.async_wait`: waits for the copies of its tokens.
+    AsyncWaitOp = "ttg.async_wait" { async_token: variadic 0 }
+    /// `tti.experimental_assert_in_thread`.
+    AssertInThreadOp = "tti.experimental_assert_in_thread" { condition: 0 }
+    /// `nvg.wgmma`: `op_a * op_b`, plus `op_c` where `use_c`.
+    WgmmaOp = "nvg.wgmma" { op_a: 0, op_b: 1, use_c: 2, op_c: optional 3 }
+    /// `nvg.wgmma_wait_group`.
+    WgmmaWaitGroupOp = "nvg.wgmma_wait_group" { input: 0 }
+    /// `nvg.ld_acquire`.
+    LoadAcquireOp = "nvg.ld_acquire" { addr: 0, mask: optional 1 }
+    /// The ops of upstream's `DotOpInterface` (`getA()`, `getB()`); see also
+    /// [`DotLikeOp::accumulator`].
+    DotLikeOp = "tt.dot"
+        | "tt.dot_scaled"
+        | "ttng.warp_group_dot"
+        | "ttng.tc_gen5_mma"
+        | "ttng.tc_gen5_mma_scaled" { a: 0, b: 1 }
+    /// The ops that read or write through a tensor descriptor `desc` (its
+    /// first operand, upstream's `getDesc()`).
+    DescriptorOp = "tt.descriptor_load"
+        | "tt.descriptor_gather"
+        | "tt.descriptor_store"
+        | "tt.descriptor_reduce"
+        | "tt.descriptor_scatter" { desc: 0 }
+    /// Every op whose first operand is a required `src` (upstream's
+    /// `getSrc()`): conversions, shape ops, memdesc views, shared and tensor
+    /// memory accesses. For walks through chains of such ops, where the
+    /// caller's match on names says which ones it walks through.
+    SrcOp = "tt.bitcast"
+        | "tt.int_to_ptr"
+        | "tt.ptr_to_int"
+        | "tt.fp_to_fp"
+        | "tt.splat"
+        | "tt.unsplat"
+        | "tt.expand_dims"
+        | "tt.reshape"
+        | "tt.broadcast"
+        | "tt.split"
+        | "tt.trans"
+        | "tt.histogram"
+        | "tt.gather"
+        | "ttg.convert_layout"
+        | "ttg.async_copy_global_to_local"
+        | "ttg.local_dealloc"
+        | "ttg.local_load"
+        | "ttg.local_store"
+        | "ttg.memdesc_index"
+        | "ttg.memdesc_subslice"
+        | "ttg.memdesc_trans"
+        | "ttg.memdesc_reshape"
+        | "ttg.memdesc_reinterpret"
+        | "ttg.fp4_to_fp"
+        | "ttng.tmem_load"
+        | "ttng.tmem_subslice"
+        | "ttng.tmem_copy" { src: 0 }
+}
+
+impl<'c, 'a> DotLikeOp<'c, 'a> {
+    /// The accumulator: `c` of `tt.dot`, `tt.dot_scaled` and
+    /// `ttng.warp_group_dot`, `d` of the tcgen05 MMAs (their third operand
+    /// group all).
+    pub fn accumulator(&self) -> Value<'c, 'a> {
+        required(&self.0, 2, "accumulator")
+    }
 }

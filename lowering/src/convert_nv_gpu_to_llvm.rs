@@ -31,6 +31,7 @@ use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::ir::{collect_ops, erase, llvm_struct_fields, name_of, replace_all_uses, Order};
 use tritium_dialects::pass::{emit_error, PassDefinition, PassFailed, PassOptions, PassResult};
+use tritium_dialects::views::{LoadAcquireOp, WgmmaOp, WgmmaWaitGroupOp};
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "convert-nv-gpu-to-llvm",
@@ -195,7 +196,7 @@ fn operand_list(first: usize, count: usize) -> String {
 }
 
 fn wait_group<'c>(b: &Builder<'c>, op: &OperationRef<'c, '_>) -> Result<V, PassFailed> {
-    let input = op.operand_at(0).unwrap();
+    let input = WgmmaWaitGroupOp::of(*op).ok_or_else(|| fail(op, "is no nvg.wgmma_wait_group"))?.input();
     let result_type = op.result_at(0).unwrap().r#type();
     let pendings = tritium_dialects::ir::int_attribute(op, "pendings").ok_or_else(|| fail(op, "has no pendings"))?;
     let outputs = fields(result_type);
@@ -259,10 +260,8 @@ fn wgmma<'c>(b: &Builder<'c>, op: &OperationRef<'c, '_>) -> Result<V, PassFailed
     }
     let float = half || (others && a_type != "s8");
 
-    let operand_a = op.operand_at(0).unwrap();
-    let operand_b = op.operand_at(1).unwrap();
-    let use_c = op.operand_at(2).unwrap();
-    let accumulator = (op.operand_count() > 3).then(|| op.operand_at(3).unwrap());
+    let view = WgmmaOp::of(*op).ok_or_else(|| fail(op, "is no nvg.wgmma"))?;
+    let (operand_a, operand_b, use_c, accumulator) = (view.op_a(), view.op_b(), view.use_c(), view.op_c());
     let result_type = op.result_at(0).unwrap().r#type();
     let outputs = fields(result_type);
     if llvm_struct_fields(operand_b.r#type()).is_some() {
@@ -336,13 +335,14 @@ fn load_acquire<'c>(b: &Builder<'c>, op: &OperationRef<'c, '_>) -> Result<V, Pas
         3 => "sys",
         other => return Err(fail(op, format!("has an unknown scope {other}"))),
     };
-    let mask = (op.operand_count() > 1).then(|| op.operand_at(1).unwrap().to_raw());
+    let load = LoadAcquireOp::of(*op).ok_or_else(|| fail(op, "is no nvg.ld_acquire"))?;
+    let mask = load.mask().map(|mask| mask.to_raw());
     let predicate = if mask.is_some() { "@$2 " } else { "" };
     // The result starts at zero, so that a thread whose load is predicated
     // off reads 0 (upstream's PTXBuilder operand with `init`).
     let asm = format!("mov.u{bits} $0, 0x0;\n\t{predicate}ld.global.{scope}.{semantic}.b{bits} $0, [ $1 + 0 ];");
     let mut constraints = format!("={class},l");
-    let mut operands = vec![op.operand_at(0).unwrap().to_raw()];
+    let mut operands = vec![load.addr().to_raw()];
     if let Some(mask) = mask {
         constraints += ",b";
         operands.push(mask);

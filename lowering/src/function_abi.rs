@@ -25,6 +25,7 @@ use melior::ir::{
 use tritium_dialects::{
     access::{ranked_tensor, OpAccess},
     types,
+    views::UnrealizedConversionCastOp,
 };
 
 /// Whether `function` (a `tt.func`) is a kernel: upstream's rule, public
@@ -243,7 +244,7 @@ pub fn lower_unrealized_cast<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>)
     if op.operand_count() != 1 || op.result_count() != 1 {
         return Err(LowerError::at(&op, "only casts of one value to one value are supported"));
     }
-    let from = op.operand_at(0).unwrap().r#type();
+    let from = crate::ops::view(op, UnrealizedConversionCastOp::of)?.inputs()[0].r#type();
     let to = op.result_at(0).unwrap().r#type();
     let registers = l.operand(&op, 0)?;
     let held_as_registers = |ty: Type| ty.is_ranked_tensor() || types::MemDesc::of(ty).is_some();

@@ -6,7 +6,7 @@
 use crate::analysis::{axis_info::ModuleAxisInfo, slice::slice, type_facts::access_bit_width};
 use crate::ir::{fail, name_of, tensor_parts};
 use melior::ir::{OperationRef, Value, ValueLike};
-use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::{AsyncCopyGlobalToLocalOp, AtomicOp, LoadOp, StoreOp};
 use tritium_dialects::{layout::layout_of, pass::PassFailed, types::is_pointer};
 use tritium_layout::{blocked_with_cta, Blocked, CtaLayout};
 
@@ -14,9 +14,10 @@ use tritium_layout::{blocked_with_cta, Blocked, CtaLayout};
 /// (upstream `getMemAccessPtr`); `None` for other ops.
 pub fn accessed_pointer<'c, 'a>(op: &OperationRef<'c, 'a>) -> Option<Value<'c, 'a>> {
     match name_of(op).as_str() {
-        "tt.load" | "tt.store" | "tt.atomic_rmw" | "tt.atomic_cas" | "ttg.async_copy_global_to_local" => {
-            op.operand_at(0).ok()
-        }
+        "tt.load" => LoadOp::of(*op).map(|load| load.ptr()),
+        "tt.store" => StoreOp::of(*op).map(|store| store.ptr()),
+        "tt.atomic_rmw" | "tt.atomic_cas" => AtomicOp::of(*op).map(|atomic| atomic.ptr()),
+        "ttg.async_copy_global_to_local" => AsyncCopyGlobalToLocalOp::of(*op).map(|copy| copy.src()),
         _ => None,
     }
 }

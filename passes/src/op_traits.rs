@@ -10,6 +10,7 @@ use crate::ir::{is_set, name_of};
 use melior::ir::{operation::OperationLike, OperationRef, Value};
 use tritium_dialects::access::{integer_attribute, OpAccess};
 use tritium_dialects::ir::ops_in_regions;
+use tritium_dialects::views::{DivIOp, ForOp};
 
 /// Every op with the `Elementwise` trait: MLIR 22's arith ops but
 /// `arith.constant`, every math op (both `ElementwiseMappable`), and Triton's
@@ -386,7 +387,7 @@ pub fn is_speculatable(op: &OperationRef) -> bool {
         "tt.extern_elementwise" | "tt.elementwise_inline_asm" => is_set(op.attribute("pure").ok()),
         // A loop by steps of one terminates; its body decides the rest.
         "scf.for" => {
-            op.operand_at(2).ok().and_then(constant_integer) == Some(1)
+            ForOp::of(*op).and_then(|lp| constant_integer(lp.step())) == Some(1)
                 && ops_in_regions(op).iter().all(is_speculatable)
         }
         "scf.if" | "ttg.warp_specialize" | "ttg.warp_specialize.partitions" => {
@@ -405,7 +406,7 @@ pub fn is_speculatable(op: &OperationRef) -> bool {
 /// trap (upstream asks integer range analysis; for a divisor that is not a
 /// constant it knows no more than this).
 fn divisor_is_nonzero_constant(op: &OperationRef, signed: bool) -> bool {
-    match op.operand_at(1).ok().and_then(constant_integer) {
+    match DivIOp::of(*op).and_then(|div| constant_integer(div.rhs())) {
         Some(0) => false,
         Some(-1) => !signed,
         Some(_) => true,

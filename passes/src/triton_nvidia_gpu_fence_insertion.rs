@@ -17,6 +17,7 @@ use melior::ir::{attribute::BoolAttribute, operation::OperationLike, BlockLike, 
 use std::collections::HashSet;
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult};
+use tritium_dialects::views::DotLikeOp;
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "triton-nvidia-gpu-fence-insertion",
@@ -30,11 +31,6 @@ pub static PASS: PassDefinition = PassDefinition {
     }],
     run,
 };
-
-/// Dots whose operands may live in shared memory (upstream's
-/// `DotOpInterface`, Blackwell's MMAs included).
-const DOTS: &[&str] =
-    &["tt.dot", "tt.dot_scaled", "ttng.warp_group_dot", "ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled"];
 
 /// Views: same bytes as their source.
 const VIEWS: &[&str] = &[
@@ -142,11 +138,11 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     let context_ref = module.context();
     let context = unsafe { context_ref.to_ref() };
     for dot in collect_ops(module, Order::Pre) {
-        if !DOTS.contains(&name_of(&dot).as_str()) || dot.operand_count() < 2 {
-            continue;
-        }
-        let writes_a = register_to_shared_writes(dot.operand_at(0).unwrap());
-        let writes_b = register_to_shared_writes(dot.operand_at(1).unwrap());
+        // The dots whose operands may live in shared memory (upstream's
+        // `DotOpInterface`, Blackwell's MMAs included).
+        let Some(operands) = DotLikeOp::of(dot) else { continue };
+        let writes_a = register_to_shared_writes(operands.a());
+        let writes_b = register_to_shared_writes(operands.b());
         if writes_a.is_empty() && writes_b.is_empty() {
             continue;
         }

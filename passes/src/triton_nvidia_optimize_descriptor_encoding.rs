@@ -27,7 +27,7 @@ use melior::ir::{
     OperationRef, RegionLike, Type, Value, ValueLike,
 };
 use std::collections::HashMap;
-use tritium_dialects::views::LocalStoreOp;
+use tritium_dialects::views::{DescriptorOp, DescriptorScatterOp, DescriptorStoreOp, LocalStoreOp};
 use tritium_dialects::{
     access::{block_argument_at, OpAccess},
     layout::{attribute_of, layout_of},
@@ -217,7 +217,7 @@ fn wanted_by_use<'c>(user: &OperationRef<'c, '_>, descriptor: Value<'c, '_>) -> 
         full.extend(shape);
         full
     };
-    let is_descriptor_operand = user.operand_at(0).is_ok_and(|o| value_key(o) == value_key(descriptor));
+    let is_descriptor_operand = DescriptorOp::of(*user).is_some_and(|op| value_key(op.desc()) == value_key(descriptor));
     match name_of(user).as_str() {
         "tt.descriptor_load" | "tt.descriptor_gather" if is_descriptor_operand => {
             let result: Value = user.result_at(0).unwrap().into();
@@ -225,9 +225,10 @@ fn wanted_by_use<'c>(user: &OperationRef<'c, '_>, descriptor: Value<'c, '_>) -> 
             Wanted { encoding: encoding_from_users(result), shape, forced_default: false }
         }
         "tt.descriptor_store" | "tt.descriptor_reduce" | "tt.descriptor_scatter" if is_descriptor_operand => {
-            // store/reduce: (desc, src, indices...); scatter: (desc, x_offsets, y_offset, src).
-            let source_index = if name_of(user) == "tt.descriptor_scatter" { 3 } else { 1 };
-            let source = user.operand_at(source_index).unwrap();
+            let source = match DescriptorScatterOp::of(*user) {
+                Some(scatter) => scatter.src(),
+                None => DescriptorStoreOp::of(*user).expect("a descriptor store or reduce").src(),
+            };
             Wanted {
                 encoding: None,
                 shape: tensor_parts(source.r#type()).map(|(s, _, _)| expand(s)),

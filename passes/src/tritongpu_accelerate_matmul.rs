@@ -35,6 +35,7 @@ use operands::{comes_from_load_or_block_arg, convert_to_dot_operand, loaded_bit_
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::ir::ScalarKind;
 use tritium_dialects::target::lookup_num_warps;
+use tritium_dialects::views::DotOp;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{emit_remark, PassDefinition, PassFailed, PassOptions, PassResult},
@@ -76,8 +77,8 @@ fn blocked_to_mma(dot: OperationRef, rewriter: &Rewriter) -> bool {
 
 /// Reads the parts of `op` the instruction choice needs.
 fn read_dot<'c, 'a>(op: OperationRef<'c, 'a>, result_layout: &Layout) -> Result<Dot<'c, 'a>, String> {
-    let operand = |i| op.operand_at(i).map_err(|e| e.to_string());
-    let (a, b) = (operand(0)?, operand(1)?);
+    let operands = DotOp::of(op).ok_or("not a tt.dot")?;
+    let (a, b) = (operands.a(), operands.b());
     let result_type = op.result_at(0).map_err(|e| e.to_string())?.r#type();
     let (shape, _, _) = tensor_parts(result_type).ok_or("dot results must be tensors")?;
     let (a_shape, _, _) = tensor_parts(a.r#type()).ok_or("dot operands must be tensors")?;
@@ -160,7 +161,7 @@ fn rewrite_onto_mma(rewriter: &Rewriter, dot: &Dot, version: u32, mma: &Layout) 
     let mma_attribute = attribute_of(mma, op.location()).ok_or("invalid MMA layout")?;
     let new_result_type = tensor_type(&shape, result_element, Some(mma_attribute));
     rewriter.set_insertion_point_before(&op);
-    let accumulator = op.operand_at(2).map_err(|e| e.to_string())?;
+    let accumulator = DotOp::of(op).ok_or("not a tt.dot")?.c();
     let accumulator = rewriter.insert(create(
         "ttg.convert_layout",
         operands::location_of(accumulator),

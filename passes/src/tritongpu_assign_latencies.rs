@@ -28,6 +28,7 @@ use melior::ir::{
 };
 use std::collections::HashSet;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::DotLikeOp;
 use tritium_dialects::{
     pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult},
     types::MemDesc,
@@ -167,7 +168,7 @@ impl<'c, 'a, 'x> IndirectionLevels<'c, 'a, 'x> {
             }
             distance += 1;
         }
-        let accumulator: Option<Value> = if is_dot(&op) { op.operand_at(2).ok() } else { None };
+        let accumulator: Option<Value> = DotLikeOp::of(op).map(|dot| dot.accumulator());
         for operand in nested_operands(&op) {
             if Some(operand) == accumulator {
                 continue;

@@ -374,6 +374,8 @@ pub(crate) fn buffer_of(value: Value) -> Option<Interval> {
                 None => Some(whole),
             }
         }
+        // Any other op (mostly a memdesc view): the buffer of its first
+        // operand, by position since the op may be any.
         _ => buffer_of(op.operand_at(0).ok()?),
     }
 }

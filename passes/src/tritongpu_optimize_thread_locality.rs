@@ -19,7 +19,7 @@ use crate::{
 };
 use melior::ir::{operation::OperationLike, Attribute, OperationRef, Type, ValueLike};
 use tritium_dialects::access::OpAccess;
-use tritium_dialects::views::GatherOp;
+use tritium_dialects::views::{GatherOp, ReshapeOp};
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{PassDefinition, PassOptions, PassResult},
@@ -143,7 +143,7 @@ fn reshape_for_reduction(op: OperationRef, rewriter: &Rewriter) -> bool {
         return false;
     }
     let new_type = tensor_type(&shape, element, Some(new_encoding));
-    if is_expensive_view(op.operand_at(0).unwrap().r#type(), new_type) {
+    if is_expensive_view(ReshapeOp::of(op).unwrap().src().r#type(), new_type) {
         return false;
     }
     let unit = unit_attribute(&op);

@@ -160,6 +160,7 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
             if current.operand_count() != 1 || uses(current.result_at(0).ok()?.into()).len() != 1 {
                 break;
             }
+            // The chain's ops are any with one operand: it goes by position.
             let source = current.operand_at(0).ok()?;
             chain.push(source);
             if name_of(&current) == "ttg.local_load" {
@@ -242,6 +243,7 @@ impl<'c, 'a> Prefetcher<'c, 'a> {
             let clone = b.insert(clone_with(&op, &map));
             let result: Value = clone.result_at(0).unwrap().into();
             if let Some((_, element, _)) = tensor_parts(result.r#type()) {
+                // Any element-wise op: its first operand, by position.
                 let operand_layout = tensor_parts(clone.operand_at(0).unwrap().r#type()).and_then(|(_, _, e)| e);
                 crate::ir::set_type(result, tensor_type(&shape, element, operand_layout));
             }

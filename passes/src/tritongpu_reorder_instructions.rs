@@ -21,7 +21,7 @@ use crate::{
 };
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 use tritium_dialects::access::OpAccess;
-use tritium_dialects::views::{DotOp, LocalAllocOp};
+use tritium_dialects::views::{DotOp, LocalAllocOp, SrcOp};
 use tritium_dialects::{
     layout::layout_of,
     pass::{PassDefinition, PassOptions, PassResult},
@@ -54,7 +54,7 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
         }
     }
     for op in ops_named(module, &["tt.trans", "ttg.memdesc_trans"]) {
-        if let Some(producer) = op.operand_at(0).ok().and_then(defining_op) {
+        if let Some(producer) = SrcOp::of(op).and_then(|transpose| defining_op(transpose.src())) {
             move_after(&op, &producer);
         }
     }

@@ -25,6 +25,7 @@ use crate::{
 use melior::ir::{operation::OperationLike, OperationRef, Type, TypeLike, ValueLike};
 use std::rc::Rc;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::{AtomicOp, AtomicRMWOp};
 
 /// Upstream's RMWOp values (TT_AtomicRMWAttr).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -118,15 +119,16 @@ fn rmw_instruction(kind: Rmw, element: Type, bits: u32) -> std::result::Result<(
     Ok((operation, ty))
 }
 
-/// How many consecutive elements of a tensor one atomic may cover: the
+/// How many consecutive elements of a tensor one `tt.atomic_rmw` may cover: the
 /// pointers' contiguity and the mask's constancy (axis info), at most 128
 /// bits, over registers that hold consecutive elements.
 fn contiguous_elements(l: &Lowering, op: &OperationRef, layout: &TensorLayout, bits: u32) -> usize {
     let Some(axis) = l.axis_info.as_ref() else {
         return 1;
     };
-    let mut width = axis.contiguity(op.operand_at(0).unwrap()) as usize;
-    if let Ok(mask) = op.operand_at(2) {
+    let rmw = AtomicRMWOp::of(*op).expect("a tt.atomic_rmw");
+    let mut width = axis.contiguity(rmw.ptr()) as usize;
+    if let Some(mask) = rmw.mask() {
         width = width.min(axis.mask_alignment(mask) as usize);
     }
     width = width.min((128 / bits) as usize).max(1);
@@ -183,7 +185,7 @@ fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, kind: Atomic) -> Re
     let element = l.lower_type(result_type);
     let bits =
         bit_width(element).ok_or_else(|| LowerError::at(&op, format!("atomics on {element} are not supported")))?;
-    let pointer_type = op.operand_at(0).unwrap().r#type();
+    let pointer_type = crate::ops::view(op, AtomicOp::of)?.ptr().r#type();
     let layout = if pointer_type.is_ranked_tensor() { Some(l.tensor_layout(&op, pointer_type)?) } else { None };
     // One thread among those holding each element (thread 0 for a scalar).
     let owner = match &layout {
@@ -319,10 +321,8 @@ fn adds_zero(op: &OperationRef, kind: Rmw, sem: &str) -> bool {
     if !matches!(kind, Rmw::Add | Rmw::FAdd) || !matches!(sem, "relaxed" | "acquire") {
         return false;
     }
-    let Some(constant) = op
-        .operand_at(1)
-        .ok()
-        .and_then(tritium_dialects::ir::values::defining_op)
+    let Some(constant) = AtomicRMWOp::of(*op)
+        .and_then(|rmw| tritium_dialects::ir::values::defining_op(rmw.val()))
         .filter(|def| crate::ops::name_of(def) == "arith.constant")
     else {
         return false;

@@ -19,6 +19,7 @@ use melior::ir::{
     Attribute, BlockLike, Location, OperationRef, Type, TypeLike, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::AssertOp;
 
 /// At most this many printf arguments reach the output (nvptx's limit).
 const MAX_PRINTF_OPERANDS: usize = 32;
@@ -185,7 +186,7 @@ pub fn lower_assert<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Resul
     assert_fail_if(l, failed, &message, op.location())?;
     // Tensors of different layouts may follow: every thread must be past
     // the assert before any goes on.
-    if op.operand_at(0).unwrap().r#type().is_ranked_tensor() {
+    if crate::ops::view(op, AssertOp::of)?.condition().r#type().is_ranked_tensor() {
         l.b.barrier();
     }
     Ok(())

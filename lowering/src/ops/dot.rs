@@ -10,13 +10,13 @@ use crate::{
     emit::{LowerError, Lowering, Result},
     layout::TensorLayout,
 };
-use melior::ir::{OperationRef, ValueLike};
+use melior::ir::{OperationRef, Value, ValueLike};
 use std::collections::HashMap;
-use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::DotOp;
 use tritium_layout::Layout;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let c_type = op.operand_at(2).unwrap().r#type();
+    let c_type = crate::ops::view(op, DotOp::of)?.c().r#type();
     let c_layout = l.tensor_layout(&op, c_type)?;
     match &c_layout.layout {
         Layout::Blocked(_) => fma_dot(l, op, &c_layout),
@@ -36,8 +36,9 @@ fn by_coordinates(layout: &TensorLayout) -> HashMap<&[u32], usize> {
 }
 
 fn fma_dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorLayout) -> Result<()> {
-    let a_layout = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
-    let b_layout = l.tensor_layout(&op, op.operand_at(1).unwrap().r#type())?;
+    let dot = crate::ops::view(op, DotOp::of)?;
+    let a_layout = l.tensor_layout(&op, dot.a().r#type())?;
+    let b_layout = l.tensor_layout(&op, dot.b().r#type())?;
     let (a, b, c) = (l.operand(&op, 0)?, l.operand(&op, 1)?, l.operand(&op, 2)?);
     let rank = c_layout.rank();
     let k_size = a_layout.shape[rank - 1] as u32;
@@ -283,8 +284,9 @@ fn warps_follow_accumulator(operand: &TensorLayout, accumulator: &TensorLayout, 
 /// K step of the instruction, the fragment registers are found by their
 /// coordinates in the three layouts and packed into the instruction's words.
 fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorLayout) -> Result<()> {
-    let a_layout = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
-    let b_layout = l.tensor_layout(&op, op.operand_at(1).unwrap().r#type())?;
+    let dot = crate::ops::view(op, DotOp::of)?;
+    let a_layout = l.tensor_layout(&op, dot.a().r#type())?;
+    let b_layout = l.tensor_layout(&op, dot.b().r#type())?;
     let (a, b, c) = (l.operand(&op, 0)?, l.operand(&op, 1)?, l.operand(&op, 2)?);
     let rank = c_layout.rank();
     let (m, n) = (rank - 2, rank - 1);
@@ -293,7 +295,7 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
         return Err(LowerError::at(&op, format!("mma.sync of {a_type} by {b_type} is not supported")));
     }
     let input_precision = crate::int_attribute(&op, "inputPrecision").unwrap_or(IEEE);
-    let fp8_types = match (fp8_ptx_type(&op, 0)?, fp8_ptx_type(&op, 1)?) {
+    let fp8_types = match (fp8_ptx_type(&op, dot.a())?, fp8_ptx_type(&op, dot.b())?) {
         (Some(a), Some(b)) => Some((a, b)),
         (None, None) => None,
         _ => return Err(LowerError::at(&op, "mma.sync of fp8 by a non-fp8 operand is not supported")),
@@ -431,10 +433,10 @@ fn zero_of<'c>(l: &mut Lowering<'c>, ty: melior::ir::Type<'c>) -> V {
     l.b.op1("llvm.mlir.constant", &[], ty, &[("value", attribute)])
 }
 
-/// The PTX type of operand `index` of a dot when its elements are fp8
+/// The PTX type of `operand` of the dot `op` when its elements are fp8
 /// (e4m3 or e5m2, the two mma.sync takes); None for other element types.
-fn fp8_ptx_type(op: &OperationRef, index: usize) -> Result<Option<&'static str>> {
-    let ty = op.operand_at(index).map_err(|e| LowerError::at(op, e.to_string()))?.r#type();
+fn fp8_ptx_type(op: &OperationRef, operand: Value) -> Result<Option<&'static str>> {
+    let ty = operand.r#type();
     let element = tritium_dialects::access::ranked_tensor(ty)
         .map(|t| melior::ir::r#type::ShapedTypeLike::element(&t))
         .unwrap_or(ty);

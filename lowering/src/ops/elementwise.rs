@@ -10,6 +10,7 @@ use melior::ir::{
     operation::OperationLike, r#type::ShapedTypeLike, Attribute, BlockLike, OperationRef, Type, TypeLike, ValueLike,
 };
 use tritium_dialects::access::{float_attribute, ranked_tensor, OpAccess};
+use tritium_dialects::views::{ClampFOp, SelectOp, SubOp};
 
 /// The element-wise ops (`arith.*`, `math.*` and the `tt` ones the op table
 /// names): the op's name picks the scalar instruction in [`scalar`].
@@ -23,7 +24,7 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let mut operands: Vec<Vec<V>> = (0..op.operand_count()).map(|i| l.operand(&op, i)).collect::<Result<_>>()?;
     // `arith.select` may pick between whole tensors with one scalar condition
     // (the pipeliner's and scf-to-cf's selects of loop-carried tensors).
-    let scalar_condition = name == "arith.select" && !op.operand_at(0).is_ok_and(|c| c.r#type().is_ranked_tensor());
+    let scalar_condition = SelectOp::of(op).is_some_and(|select| !select.condition().r#type().is_ranked_tensor());
     if scalar_condition {
         operands[0] = vec![operands[0][0]; count];
     }
@@ -282,11 +283,10 @@ fn symmetric_clamp_intrinsic(capability: u32, op: &OperationRef, ty: Type, propa
     if capability < 90 {
         return None;
     }
-    let (low, high) = (op.operand_at(1).ok()?, op.operand_at(2).ok()?);
-    let negated_high = tritium_dialects::ir::defining_op(low).is_some_and(|sub| {
-        super::name_of(&sub) == "arith.subf"
-            && sub.operand_at(1).is_ok_and(|subtrahend| subtrahend == high)
-            && sub.operand_at(0).ok().and_then(float_constant) == Some(0.0)
+    let clamp = ClampFOp::of(*op)?;
+    let (low, high) = (clamp.min(), clamp.max());
+    let negated_high = tritium_dialects::ir::defining_op(low).and_then(SubOp::of).is_some_and(|sub| {
+        super::name_of(&sub) == "arith.subf" && sub.rhs() == high && float_constant(sub.lhs()) == Some(0.0)
     });
     let opposite_constants = matches!((float_constant(low), float_constant(high)), (Some(l), Some(h)) if l == -h);
     if !negated_high && !opposite_constants {

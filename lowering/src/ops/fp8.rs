@@ -20,6 +20,7 @@ use melior::ir::{
     ValueLike,
 };
 use tritium_dialects::access::{float_attribute, ranked_tensor, OpAccess};
+use tritium_dialects::views::{Fp4ToFpOp, FpToFpOp};
 
 /// An 8-bit float format (MLIR's names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -372,7 +373,7 @@ fn rounding_of(op: &OperationRef) -> Option<Rounding> {
 }
 
 pub fn lower_fp_to_fp<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let source = op.operand_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let source = crate::ops::view(op, FpToFpOp::of)?.src();
     let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let (from_type, to_type) = (element_of(source.r#type()), element_of(result.r#type()));
     let unsupported = |why: &str| LowerError::at(&op, format!("conversion from {from_type} to {to_type} {why}"));
@@ -578,7 +579,7 @@ fn fp4_upcast_ptx(to_bf16: bool) -> Packed {
 /// coordinate: layouts propagated backwards from a consumer may place the
 /// nibble bit anywhere among the register bits, not only first.
 pub fn lower_fp4_to_fp<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let source = op.operand_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
+    let source = crate::ops::view(op, Fp4ToFpOp::of)?.src();
     let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let out_type = l.lower_type(result.r#type());
     let to_bf16 = match out_type.to_string().as_str() {

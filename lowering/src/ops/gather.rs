@@ -12,11 +12,12 @@ use crate::{
 };
 use melior::ir::{OperationRef, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::GatherOp;
 use tritium_layout::Dim;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let axis = crate::int_attribute(&op, "axis").unwrap_or(0) as usize;
-    let src = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    let src = l.tensor_layout(&op, crate::ops::view(op, GatherOp::of)?.src().r#type())?;
     let dst = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let sources = l.operand(&op, 0)?;
     let indices = l.operand(&op, 1)?;

@@ -10,9 +10,10 @@ use crate::{
 };
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::HistogramOp;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let src = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    let src = l.tensor_layout(&op, crate::ops::view(op, HistogramOp::of)?.src().r#type())?;
     let dst = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let values = l.operand(&op, 0)?;
     let masks = if op.operand_count() > 1 { Some(l.operand(&op, 1)?) } else { None };

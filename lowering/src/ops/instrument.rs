@@ -23,6 +23,7 @@ use melior::ir::{
     Block, BlockLike, BlockRef, OperationRef, Region, RegionLike, Type, TypeLike, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::AssertInThreadOp;
 
 pub fn lower_buffer_pointers<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let offsets = crate::dense_i32_attribute(&op, "offsets").ok_or_else(|| LowerError::at(&op, "has no offsets"))?;
@@ -97,7 +98,7 @@ pub fn lower_assert_in_thread<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>
     let first = first_thread(l);
     let failed = l.b.select(first, failed, no);
     assert_fail_if(l, failed, &message, op.location())?;
-    if op.operand_at(0).unwrap().r#type().is_ranked_tensor() {
+    if crate::ops::view(op, AssertInThreadOp::of)?.condition().r#type().is_ranked_tensor() {
         // What follows may read the state in another layout: every thread
         // must be past the assert first.
         l.b.barrier();

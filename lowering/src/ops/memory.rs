@@ -8,6 +8,7 @@ use crate::{
 use melior::ir::{operation::OperationLike, OperationRef, Type, TypeLike, ValueLike};
 use tritium_dialects::access::{ranked_tensor, OpAccess};
 use tritium_dialects::types;
+use tritium_dialects::views::{LoadOp, StoreOp};
 
 /// The element type a (tensor of) pointer(s) points to, lowered.
 fn pointee<'c>(l: &Lowering<'c>, op: &OperationRef, ty: Type<'c>) -> Result<Type<'c>> {
@@ -111,9 +112,12 @@ fn from_bits<'c>(l: &Lowering<'c>, v: V, ty: Type<'c>) -> V {
 /// and 128 bits; and the layout must keep them in consecutive registers.
 fn vector_width(l: &Lowering, op: &OperationRef, layout: Option<&TensorLayout>, bits: u32) -> usize {
     let (Some(axis), Some(layout)) = (l.axis_info.as_ref(), layout) else { return 1 };
-    let pointer = op.operand_at(0).unwrap();
+    let (pointer, mask) = match LoadOp::of(*op) {
+        Some(load) => (load.ptr(), load.mask()),
+        None => StoreOp::of(*op).map(|store| (store.ptr(), store.mask())).expect("a tt.load or tt.store"),
+    };
     let mut width = axis.contiguity_of(pointer, bits) as usize;
-    if let Ok(mask) = op.operand_at(if crate::ops::name_of(op) == "tt.store" { 2 } else { 1 }) {
+    if let Some(mask) = mask {
         width = width.min(axis.mask_alignment(mask) as usize);
     }
     width = width.min((128 / bits) as usize).max(1);
@@ -328,7 +332,7 @@ pub fn lower_load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<
 }
 
 pub fn lower_store<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let pointer_type = op.operand_at(0).unwrap().r#type();
+    let pointer_type = crate::ops::view(op, StoreOp::of)?.ptr().r#type();
     let pointers = registers_of(l, &op, 0)?;
     let values = registers_of(l, &op, 1)?;
     let masks = if op.operand_count() >= 3 { Some(registers_of(l, &op, 2)?) } else { None };

@@ -31,6 +31,13 @@ pub fn name_of(op: &OperationRef) -> String {
     op.name().as_string_ref().as_str().unwrap_or("").to_string()
 }
 
+/// `op` as a typed view of [`tritium_dialects::views`] (`view(op,
+/// DotOp::of)?.a()`): the op table picks a lowering by the op's name, so
+/// the view fits; where it does not, an error at the op.
+pub fn view<'c, 'a, V>(op: OperationRef<'c, 'a>, of: fn(OperationRef<'c, 'a>) -> Option<V>) -> Result<V> {
+    of(op).ok_or_else(|| LowerError::at(&op, "is not an op this lowering reads"))
+}
+
 /// Lowers one op through its entry in the op table ([`table`]); an op of
 /// an unregistered dialect (`-allow-unregistered-dialect`) is kept as it is
 /// ([`crate::function_abi::keep_unregistered`]); any other op without an

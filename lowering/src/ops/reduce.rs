@@ -7,8 +7,9 @@ use crate::{
     emit::{LowerError, Lowering, Result},
     layout::TensorLayout,
 };
-use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, ValueLike};
+use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, RegionLike, Value, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::{ReductionOp, ReductionReturnOp};
 
 /// Applies a combiner region (two sets of k scalars -> k scalars) by
 /// lowering its ops inline.
@@ -43,7 +44,9 @@ pub fn shuffle_xor<'c>(l: &mut Lowering<'c>, v: V, mask: u32) -> Result<V> {
 pub fn lower_reduce<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let axis = crate::int_attribute(&op, "axis").unwrap_or(0) as usize;
     let k = op.operand_count();
-    let layout = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    // The reduced tensors all have the first one's shape and layout.
+    let first = crate::ops::view(op, ReductionOp::of)?.srcs()[0];
+    let layout = l.tensor_layout(&op, first.r#type())?;
     let inputs: Vec<Vec<V>> = (0..k).map(|i| l.operand(&op, i)).collect::<Result<_>>()?;
     let region = op.region_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let block = region.first_block().ok_or_else(|| LowerError::at(&op, "has no combiner"))?;
@@ -139,16 +142,13 @@ fn whole_warp_redux_kind(
         return None;
     }
     let combiner = block.first_operation()?;
-    let returned = combiner.next_in_block()?;
-    if !crate::ops::name_of(&returned).ends_with(".return")
-        || returned.operand_at(0).ok()? != combiner.result_at(0).ok()?.into()
-    {
+    let returned = ReductionReturnOp::of(combiner.next_in_block()?)?;
+    if returned.result().first() != Some(&combiner.result_at(0).ok()?.into()) {
         return None;
     }
     let arguments = [block.argument(0).ok()?.into(), block.argument(1).ok()?.into()];
-    let reads_arguments = combiner.operand_count() == 2
-        && (0..2).all(|i| combiner.operand_at(i).is_ok_and(|v| arguments.contains(&v)))
-        && combiner.operand_at(0).ok() != combiner.operand_at(1).ok();
+    let operands: Vec<Value> = combiner.operands().collect();
+    let reads_arguments = matches!(operands[..], [x, y] if x != y && arguments.contains(&x) && arguments.contains(&y));
     let width = combiner.result_at(0).ok()?.r#type().to_string();
     let narrow_int = matches!(width.as_str(), "i1" | "i8" | "i16" | "i32");
     if !reads_arguments || !narrow_int {

@@ -24,6 +24,7 @@ use crate::{
 };
 use melior::ir::{operation::OperationLike, BlockRef, OperationRef, RegionLike, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::ReductionOp;
 
 /// Where the elements of the axis live, read off the layout.
 struct ScanPlan {
@@ -227,7 +228,9 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let axis = crate::int_attribute(&op, "axis").unwrap_or(0) as usize;
     let reverse = op.attribute("reverse").is_ok_and(|a| a.to_string() == "true");
     let operands = op.operand_count();
-    let layout = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    // The scanned tensors all have the first one's shape and layout.
+    let first = crate::ops::view(op, ReductionOp::of)?.srcs()[0];
+    let layout = l.tensor_layout(&op, first.r#type())?;
     let inputs: Vec<Vec<V>> = (0..operands).map(|i| l.operand(&op, i)).collect::<Result<_>>()?;
     let region = op.region_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
     let block = region.first_block().ok_or_else(|| LowerError::at(&op, "has no combiner"))?;
@@ -460,7 +463,8 @@ fn across_warps<'c>(
         b.icmp(0, lane_index, last)
     });
     let layout_owner = {
-        let layout = l.tensor_layout(op, op.operand_at(0).unwrap().r#type())?;
+        let first = crate::ops::view(*op, ReductionOp::of)?.srcs()[0];
+        let layout = l.tensor_layout(op, first.r#type())?;
         representative(l, &layout)
     };
     let writer = match layout_owner {

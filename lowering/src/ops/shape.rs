@@ -10,6 +10,7 @@ use crate::{
 use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::{JoinOp, SplitOp, SrcOp};
 
 pub fn lower_splat<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let scalar = l.operand(&op, 0)?;
@@ -139,7 +140,7 @@ enum Remap {
 }
 
 fn remap<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, kind: Remap) -> Result<()> {
-    let src_type = op.operand_at(0).unwrap().r#type();
+    let src_type = crate::ops::view(op, SrcOp::of)?.src().r#type();
     let dst_type = op.result_at(0).unwrap().r#type();
     let (src, dst) = (l.tensor_layout(&op, src_type)?, l.tensor_layout(&op, dst_type)?);
     let (src_shape, dst_shape) = (src.shape.clone(), dst.shape.clone());
@@ -189,7 +190,8 @@ fn remap<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, kind: Remap) -> Res
 
 /// join(lhs, rhs): the new minor dimension selects the operand.
 pub fn lower_join<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let src = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    // Both halves have the same type and layout.
+    let src = l.tensor_layout(&op, crate::ops::view(op, JoinOp::of)?.lhs().r#type())?;
     let dst = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let (lhs, rhs) = (l.operand(&op, 0)?, l.operand(&op, 1)?);
     let last = dst.rank() - 1;
@@ -211,7 +213,7 @@ pub fn lower_join<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<
 
 /// split(x): the halves along the minor dimension of size 2.
 pub fn lower_split<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let src = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    let src = l.tensor_layout(&op, crate::ops::view(op, SplitOp::of)?.src().r#type())?;
     let dst = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let registers = l.operand(&op, 0)?;
     let append_zero = |c: &[u32]| {

@@ -10,8 +10,9 @@ use crate::{
     layout::{thread_linear, xor_offset, SharedAccess, TensorLayout},
     transfer::{best_mode, canonical_mask, instructions, matrix_row_offsets, verify, Mode},
 };
-use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
+use melior::ir::{OperationRef, Type, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::{AsyncCopyGlobalToLocalOp, LocalAllocOp, LocalLoadOp, LocalStoreOp, MemDescSubsliceOp};
 use tritium_dialects::{layout::layout_of, types::MemDesc};
 use tritium_layout::LinearLayout;
 
@@ -350,9 +351,9 @@ pub fn lower_local_alloc<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> 
         b.gep(base, offset, i8)
     });
     let memdesc_type = op.result_at(0).unwrap().r#type();
-    if op.operand_count() == 1 {
+    if let Some(src) = crate::ops::view(op, LocalAllocOp::of)?.src() {
         let registers = l.operand(&op, 0)?;
-        write(l, &op, &registers, op.operand_at(0).unwrap().r#type(), memdesc_type, pointer)?;
+        write(l, &op, &registers, src.r#type(), memdesc_type, pointer)?;
     }
     l.set_result(&op, 0, vec![pointer]);
     Ok(())
@@ -361,12 +362,14 @@ pub fn lower_local_alloc<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> 
 pub fn lower_local_store<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let registers = l.operand(&op, 0)?;
     let pointer = l.operand(&op, 1)?[0];
-    write(l, &op, &registers, op.operand_at(0).unwrap().r#type(), op.operand_at(1).unwrap().r#type(), pointer)
+    let store = crate::ops::view(op, LocalStoreOp::of)?;
+    write(l, &op, &registers, store.src().r#type(), store.dst().r#type(), pointer)
 }
 
 pub fn lower_local_load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let pointer = l.operand(&op, 0)?[0];
-    let registers = read(l, &op, op.result_at(0).unwrap().r#type(), op.operand_at(0).unwrap().r#type(), pointer)?;
+    let src_type = crate::ops::view(op, LocalLoadOp::of)?.src().r#type();
+    let registers = read(l, &op, op.result_at(0).unwrap().r#type(), src_type, pointer)?;
     l.set_result(&op, 0, registers);
     Ok(())
 }
@@ -400,7 +403,7 @@ pub fn lower_memdesc_trans<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -
 pub fn lower_memdesc_subslice<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let pointer = l.operand(&op, 0)?[0];
     let offsets = crate::dense_i32_attribute(&op, "offsets").ok_or_else(|| LowerError::at(&op, "has no offsets"))?;
-    let (memdesc, shared) = memdesc_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    let (memdesc, shared) = memdesc_layout(&op, crate::ops::view(op, MemDescSubsliceOp::of)?.src().r#type())?;
     // The element at the subslice's origin, through the source's layout.
     let coords: Vec<(tritium_layout::Dim, u32)> =
         offsets.iter().enumerate().map(|(d, o)| (tritium_layout::Dim::Axis(d), *o as u32)).collect();
@@ -441,24 +444,21 @@ pub fn lower_async_wait<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> R
 /// masked-off elements are zero-filled. Of threads holding the same
 /// elements only one copies them.
 pub fn lower_async_copy_global_to_local<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let source_type = op.operand_at(0).unwrap().r#type();
-    let memdesc_type = op.operand_at(1).unwrap().r#type();
+    let copy = crate::ops::view(op, AsyncCopyGlobalToLocalOp::of)?;
+    let (source_type, memdesc_type) = (copy.src().r#type(), copy.result().r#type());
     let pointers = l.operand(&op, 0)?;
     let buffer = l.operand(&op, 1)?[0];
     // Masked-off elements are zero-filled whatever `other` says: the
     // pipeliner selects `other` after the local_load, as upstream assumes.
-    let masks = if op.operand_count() >= 3 { Some(l.operand(&op, 2)?) } else { None };
+    let masks = if copy.mask().is_some() { Some(l.operand(&op, 2)?) } else { None };
     let tensor = l.tensor_layout(&op, source_type)?;
     let (memdesc, _) = memdesc_layout(&op, memdesc_type)?;
     let bytes = element_bytes(memdesc.element_type);
     let (access, thread_offset) = access(l, &op, memdesc_type, &tensor, bytes as u32)?;
-    let contiguity = l
-        .axis_info
-        .as_ref()
-        .map(|a| a.contiguity_of(op.operand_at(0).unwrap(), (bytes * 8) as u32) as usize)
-        .unwrap_or(1);
-    let mask_run = match (&masks, l.axis_info.as_ref()) {
-        (Some(_), Some(a)) => a.mask_alignment(op.operand_at(2).unwrap()) as usize,
+    let contiguity =
+        l.axis_info.as_ref().map(|a| a.contiguity_of(copy.src(), (bytes * 8) as u32) as usize).unwrap_or(1);
+    let mask_run = match (copy.mask(), l.axis_info.as_ref()) {
+        (Some(mask), Some(a)) => a.mask_alignment(mask) as usize,
         (Some(_), None) => 1,
         (None, _) => usize::MAX,
     };

@@ -34,6 +34,7 @@ use crate::{
 };
 use melior::ir::{operation::OperationLike, OperationRef, Type, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::WaitBarrierOp;
 use tritium_dialects::{layout::layout_of, types, types::MemDesc};
 use tritium_layout::{kinds::tma_box, Dim};
 
@@ -127,9 +128,7 @@ pub fn lower_wait_barrier<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) ->
     let phase = l.operand(&op, 1)?[0];
     // A predicate that is the constant true is no predicate (upstream's
     // folding of `wait_barrier %b, %phase, %true`).
-    let predicated = op.operand_count() > 2
-        && op.operand_at(2).unwrap().r#type().to_string() == "i1"
-        && !is_constant_true(op.operand_at(2).unwrap());
+    let predicated = crate::ops::view(op, WaitBarrierOp::of)?.pred().is_some_and(|pred| !is_constant_true(pred));
     let body = "mbarrier.try_wait.parity.shared.b64 complete, [$0], $1;";
     if predicated {
         let pred = l.operand(&op, 2)?[0];

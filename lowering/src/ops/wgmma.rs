@@ -19,7 +19,8 @@ use crate::{
 };
 use melior::ir::{attribute::DenseI64ArrayAttribute, operation::OperationLike, OperationRef, Type, ValueLike};
 use std::collections::HashMap;
-use tritium_dialects::access::{ranked_tensor, OpAccess};
+use tritium_dialects::access::ranked_tensor;
+use tritium_dialects::views::WarpGroupDotOp;
 use tritium_dialects::{layout::layout_of, types::MemDesc};
 use tritium_layout::{Dim, Layout, LinearLayout};
 
@@ -484,9 +485,8 @@ enum OperandA {
 }
 
 fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let a_value = op.operand_at(0).unwrap();
-    let b_value = op.operand_at(1).unwrap();
-    let c_value = op.operand_at(2).unwrap();
+    let dot = crate::ops::view(op, WarpGroupDotOp::of)?;
+    let (a_value, b_value, c_value) = (dot.a(), dot.b(), dot.c());
     let (a_type, b_type, c_type) = (a_value.r#type(), b_value.r#type(), c_value.r#type());
     let c_layout = l.tensor_layout(&op, c_type)?;
     let Layout::NvidiaMma(mma) = &c_layout.layout else {

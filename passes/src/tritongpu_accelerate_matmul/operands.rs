@@ -8,7 +8,7 @@ use crate::ir::{create, name_of, tensor_parts, tensor_type};
 use crate::op_traits::{is_elementwise, is_memory_effect_free};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, TypeLike, Value, ValueLike};
 use tritium_dialects::access::OpAccess;
-use tritium_dialects::views::ConvertLayoutOp;
+use tritium_dialects::views::{ConvertLayoutOp, SrcOp};
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::emit_warning,
@@ -43,7 +43,7 @@ pub fn comes_from_load_or_block_arg(value: Value) -> bool {
         if !(name == "ttg.convert_layout" || name == "tt.trans" || is_memdesc_view(&name)) {
             return matches!(name.as_str(), "tt.load" | "tt.descriptor_load" | "tt.descriptor_gather");
         }
-        let Ok(source) = op.operand_at(0) else { return false };
+        let Some(source) = SrcOp::of(op).map(|op| op.src()) else { return false };
         value = source;
     }
     true

@@ -18,6 +18,7 @@ use crate::tritongpu_pipeline::{
 };
 use melior::ir::{operation::OperationLike, OperationRef, Value, ValueLike};
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::{LocalAllocOp, MemDescViewOp};
 use tritium_dialects::{layout::layout_of, types::MemDesc};
 
 /// The loop attribute that forbids a second accumulator buffer.
@@ -171,7 +172,7 @@ fn operand_readiness<'c, 'a>(
         None => return Readiness::Unknown,
     };
     while matches!(name_of(&producer).as_str(), "ttg.memdesc_trans" | "ttg.memdesc_reshape") {
-        value = producer.operand_at(0).unwrap();
+        value = MemDescViewOp::of(producer).expect("a memdesc view").src();
         if is_defined_outside(value, lp) {
             return Readiness::Ready;
         }
@@ -185,7 +186,7 @@ fn operand_readiness<'c, 'a>(
         "ttg.local_alloc" => {}
         _ => return Readiness::Unknown,
     }
-    let Ok(source) = producer.operand_at(0) else { return Readiness::Blocked };
+    let Some(source) = LocalAllocOp::of(producer).and_then(|alloc| alloc.src()) else { return Readiness::Blocked };
     if is_defined_outside(source, lp) {
         return Readiness::Ready;
     }

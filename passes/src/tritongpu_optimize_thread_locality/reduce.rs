@@ -30,7 +30,7 @@ use melior::ir::{
     Attribute, BlockLike, Identifier, OperationRef, Region, Type, Value, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
-use tritium_dialects::views::ReductionOp;
+use tritium_dialects::views::{ForOp, ReductionOp};
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::{PassFailed, PassResult},
@@ -121,7 +121,7 @@ impl<'c, 'a> Candidate<'c, 'a> {
         }
         let lp = reduce.parent_operation().filter(|p| name_of(p) == "scf.for")?;
         let slot = yield_use.index;
-        let initial = lp.operand_at(3 + slot).ok()?;
+        let initial = *ForOp::of(lp)?.init_args().get(slot)?;
         if defining_op(initial).is_none_or(|d| name_of(&d) != "arith.constant") {
             return None;
         }
@@ -151,6 +151,12 @@ impl<'c, 'a> Candidate<'c, 'a> {
             element,
             per_thread,
         })
+    }
+
+    /// The update's two operands: it is any binary element-wise op (see
+    /// [`Self::of`]), so they go by position.
+    fn update_operands(&self) -> (Value<'c, 'a>, Value<'c, 'a>) {
+        (self.update.operand_at(0).unwrap(), self.update.operand_at(1).unwrap())
     }
 
     /// The 3-D layout of the view: the rows' elements of one thread in the
@@ -239,8 +245,9 @@ impl<'c, 'a> Candidate<'c, 'a> {
         crate::ssa::set_attribute(&thread_reduce, "axis", IntegerAttribute::new(i32_type, rank as i64).into());
         set_type(thread_reduce.result_at(0).unwrap().into(), partial_type);
         let mut map = ValueMap::default();
-        map.map(self.update.operand_at(0).unwrap(), partial);
-        map.map(self.update.operand_at(1).unwrap(), thread_reduce.result_at(0).unwrap().into());
+        let (lhs, rhs) = self.update_operands();
+        map.map(lhs, partial);
+        map.map(rhs, thread_reduce.result_at(0).unwrap().into());
         let partial_update = insert_after(&thread_reduce, clone_with(&self.update, &map));
         set_type(partial_update.result_at(0).unwrap().into(), partial_type);
 
@@ -268,8 +275,9 @@ impl<'c, 'a> Candidate<'c, 'a> {
             create("ttg.convert_layout", location, &[final_reduce.result_at(0).unwrap().into()], &[result_type], &[]),
         );
         let mut map = ValueMap::default();
-        map.map(self.update.operand_at(0).unwrap(), self.initial);
-        map.map(self.update.operand_at(1).unwrap(), convert.result_at(0).unwrap().into());
+        let (lhs, rhs) = self.update_operands();
+        map.map(lhs, self.initial);
+        map.map(rhs, convert.result_at(0).unwrap().into());
         let total = insert_after(&convert, clone_with(&self.update, &map));
         let (user, index) = self.result_use;
         crate::ssa::set_operand(&user, index, total.result_at(0).unwrap().into());

@@ -29,6 +29,7 @@ use melior::ir::{
 };
 use std::collections::HashSet;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::DescriptorOp;
 use tritium_dialects::{
     layout::{attribute_of, layout_of},
     pass::PassFailed,
@@ -45,7 +46,7 @@ pub fn is_tma_load(op: &OperationRef) -> bool {
 /// fitted to the rank of the loaded tensor (upstream
 /// `getEncodingFromDescriptor`).
 pub fn descriptor_encoding<'c>(load: &OperationRef<'c, '_>) -> Option<Attribute<'c>> {
-    let descriptor = load.operand_at(0).ok()?;
+    let descriptor = DescriptorOp::of(*load)?.desc();
     let (shape, _, _) = tensor_parts(load.result_at(0).ok()?.r#type())?;
     crate::triton_nvidia_tma_lowering::descriptor_encoding(load, descriptor, &shape)
 }

@@ -13,6 +13,7 @@ use melior::ir::{
 };
 use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::AsyncWaitOp;
 
 pub fn update_waits(module: OperationRef) {
     let waits: Vec<OperationRef> =
@@ -45,10 +46,9 @@ fn commits_between(from: Option<OperationRef>, to: &OperationRef) -> i64 {
 
 /// Upstream `minNumInterleavedCommitOps`.
 fn min_interleaved_commits(wait: OperationRef) -> i64 {
-    if wait.operand_count() != 1 {
+    let Some(&[value]) = AsyncWaitOp::of(wait).map(|wait| wait.async_token()).as_deref() else {
         return 0;
-    }
-    let value = wait.operand_at(0).unwrap();
+    };
     // A wait nested deeper than the value counts from its ancestor there.
     let value_region = crate::ssa::parent_block(value).and_then(|b| b.parent_region());
     let mut sink = wait;

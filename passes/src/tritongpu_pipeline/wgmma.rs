@@ -33,7 +33,7 @@ use melior::ir::{
 };
 use std::collections::HashSet;
 use tritium_dialects::access::OpAccess;
-use tritium_dialects::views::{ConvertLayoutOp, WarpGroupDotOp};
+use tritium_dialects::views::{ConvertLayoutOp, SrcOp, WarpGroupDotOp};
 use tritium_dialects::{layout::layout_of, pass::PassResult, types::MemDesc};
 use tritium_layout::Layout;
 
@@ -191,7 +191,7 @@ fn operand_is_stable(operand: Value, lp: &OperationRef) -> bool {
                     "ttg.convert_layout" | "ttg.memdesc_trans" | "ttg.memdesc_reshape" | "ttg.memdesc_subslice"
                 ) =>
             {
-                value = op.operand_at(0).unwrap();
+                value = SrcOp::of(op).expect("an op with a src").src();
             }
             _ => break,
         }
@@ -210,7 +210,7 @@ fn is_noop(op: &OperationRef) -> bool {
                 layout_of(layout?).ok()?.to_linear(&shape).ok()
             };
             let (Some(source), Some(result)) =
-                (linear(op.operand_at(0).unwrap().r#type()), linear(op.result_at(0).unwrap().r#type()))
+                (linear(ConvertLayoutOp::of(*op).unwrap().src().r#type()), linear(op.result_at(0).unwrap().r#type()))
             else {
                 return false;
             };

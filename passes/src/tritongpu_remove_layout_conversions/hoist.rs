@@ -64,6 +64,8 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
         let op_result: Value = op.result_at(0).map_err(|e| e.to_string())?.into();
         let layout = slice.layout(op_result).ok_or("a slice value without layout")?;
         let Some(source_layout) = self.layouts.infer_src_encoding(&op, layout) else { return Ok(()) };
+        // An extension or a broadcast, of several kinds: its one operand by
+        // position.
         let source = op.operand_at(0).map_err(|e| e.to_string())?;
         let source_type = with_encoding(source.r#type(), source_layout).ok_or("not a tensor")?;
         let converted = insert_before(&op, convert_layout(convert.location(), source, source_type))

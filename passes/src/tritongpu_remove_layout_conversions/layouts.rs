@@ -10,6 +10,7 @@ use melior::ir::{operation::OperationLike, Attribute, Location, OperationRef, Va
 use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::layout::{attribute_of, layout_of};
+use tritium_dialects::views::{JoinOp, SrcOp};
 use tritium_layout::infer::{self, InferResult};
 use tritium_layout::{Layout, Slice};
 
@@ -107,33 +108,32 @@ impl<'c> Layouts<'c> {
         if keeps_operand_encoding(&name) || name == "scf.for" {
             return Some(encoding);
         }
-        let operand_shape = || op.operand_at(0).ok().and_then(|v| shape_of(v.r#type()));
         match name.as_str() {
             "tt.reduce" => self.slice_of(axis(op)?, encoding),
             "tt.expand_dims" => self.unsliced(encoding, axis(op)?),
             "tt.join" => {
-                let shape = operand_shape()?;
+                let shape = source_shape(op)?;
                 self.map(encoding, |l| infer::joined(l, &shape))
             }
             "tt.split" => {
-                let shape = operand_shape()?;
+                let shape = source_shape(op)?;
                 self.map(encoding, |l| infer::split_halves(l, &shape))
             }
             "tt.trans" => {
-                let (shape, order) = (operand_shape()?, permutation(op)?);
+                let (shape, order) = (source_shape(op)?, permutation(op)?);
                 self.map(encoding, |l| infer::transposed(l, &shape, &order))
             }
             "tt.reshape" => {
                 if crate::ir::is_set(op.attribute("allow_reorder").ok()) {
                     return None;
                 }
-                let (src, dst) = (operand_shape()?, result_shape(op)?);
+                let (src, dst) = (source_shape(op)?, result_shape(op)?);
                 self.map(encoding, |l| infer::reshaped(&src, l, &dst))
             }
             // The result follows the indices.
             "tt.gather" => Some(encoding),
             "ttg.fp4_to_fp" => {
-                let (shape, axis) = (operand_shape()?, axis(op)? as usize);
+                let (shape, axis) = (source_shape(op)?, axis(op)? as usize);
                 self.map(encoding, |l| infer::fp4_unpacked_result(l, &shape, axis))
             }
             _ => None,
@@ -154,7 +154,6 @@ impl<'c> Layouts<'c> {
         if keeps_operand_encoding(&name) {
             return Some(encoding);
         }
-        let operand_shape = || op.operand_at(0).ok().and_then(|v| shape_of(v.r#type()));
         match name.as_str() {
             "tt.reduce" => self.unsliced(encoding, axis(op)?),
             "tt.expand_dims" => self.slice_of(axis(op)?, encoding),
@@ -176,7 +175,7 @@ impl<'c> Layouts<'c> {
                 if crate::ir::is_set(op.attribute("allow_reorder").ok()) {
                     return None;
                 }
-                let (src, dst) = (operand_shape()?, result_shape(op)?);
+                let (src, dst) = (source_shape(op)?, result_shape(op)?);
                 self.map(encoding, |l| infer::reshaped(&dst, l, &src))
             }
             "tt.gather" => Some(encoding),
@@ -203,6 +202,16 @@ fn axis(op: &OperationRef) -> Option<u32> {
 
 fn permutation(op: &OperationRef) -> Option<Vec<usize>> {
     dense_i32s(op.attribute("order").ok()?)?.into_iter().map(|d| usize::try_from(d).ok()).collect()
+}
+
+/// The shape of `op`'s source tensor: its `src`, or a join's `lhs` (the
+/// `rhs` has the same).
+fn source_shape(op: &OperationRef) -> Option<Vec<i64>> {
+    let source = match JoinOp::of(*op) {
+        Some(join) => join.lhs(),
+        None => SrcOp::of(*op)?.src(),
+    };
+    shape_of(source.r#type())
 }
 
 fn result_shape(op: &OperationRef) -> Option<Vec<i64>> {

@@ -12,7 +12,7 @@ use crate::op_traits::has_elementwise_trait;
 use melior::ir::{operation::OperationLike, Attribute, OperationRef, TypeLike, ValueLike};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::target::{self, ModuleConfig, THREADS_PER_WARP};
-use tritium_dialects::views::{ConvertLayoutOp, FpToFpOp, ReshapeOp};
+use tritium_dialects::views::{ConvertLayoutOp, FpToFpOp, LoadOp, ReshapeOp, StoreOp};
 use tritium_layout::Layout;
 
 /// Ops with Triton's `SameOperandsAndResultEncoding` trait.
@@ -81,7 +81,10 @@ fn has_unit_attribute(op: &OperationRef, name: &str) -> bool {
 /// when it touches one element, or fewer elements than there are threads
 /// (the hit rate will be high); a load through a tensor pointer never is.
 pub(super) fn is_expensive_load_or_store(op: &OperationRef) -> bool {
-    let Ok(pointer) = op.operand_at(0) else { return true };
+    let Some(pointer) = LoadOp::of(*op).map(|load| load.ptr()).or_else(|| StoreOp::of(*op).map(|store| store.ptr()))
+    else {
+        return true;
+    };
     let ty = pointer.r#type();
     if tritium_dialects::types::pointer_parts(ty).is_some_and(|(pointee, _)| pointee.is_ranked_tensor()) {
         return true;

@@ -20,7 +20,7 @@ use crate::ir::{collect_ops, Order};
 use melior::ir::{operation::OperationLike, Attribute, BlockLike, OperationRef, Value, ValueLike};
 use std::collections::{HashMap, HashSet};
 use tritium_dialects::access::{ranked_tensor, OpAccess};
-use tritium_dialects::views::{ConvertLayoutOp, ReductionOp};
+use tritium_dialects::views::{ConvertLayoutOp, DotLikeOp, ReductionOp};
 
 /// Values standing for other values in the rewrite of a slice (upstream
 /// `IRMapping`).
@@ -395,10 +395,8 @@ impl<'c, 'a, 'l> Rematerialization<'c, 'a, 'l> {
     pub(super) fn dot_post_dominates(&mut self, convert: OperationRef<'c, 'a>) -> bool {
         let Some(parent) = convert.parent_operation() else { return false };
         collect_ops(parent, Order::Post).into_iter().any(|op| {
-            if !crate::op_traits::has_dot_interface(&op_name(&op)) {
-                return false;
-            }
-            let Some(layout) = op.operand_at(0).ok().and_then(|v| encoding(v.r#type())) else { return false };
+            let Some(dot) = DotLikeOp::of(op) else { return false };
+            let Some(layout) = encoding(dot.a().r#type()) else { return false };
             let mma_operand = matches!(
                 self.layouts.get(layout),
                 Some(tritium_layout::Layout::DotOperand(d)) if matches!(*d.parent, tritium_layout::Layout::NvidiaMma(_))

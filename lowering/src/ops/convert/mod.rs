@@ -21,9 +21,10 @@ use melior::ir::{OperationRef, ValueLike};
 
 mod within_warp;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::views::ConvertLayoutOp;
 
 pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
-    let src = l.tensor_layout(&op, op.operand_at(0).unwrap().r#type())?;
+    let src = l.tensor_layout(&op, crate::ops::view(op, ConvertLayoutOp::of)?.src().r#type())?;
     let dst = l.tensor_layout(&op, op.result_at(0).unwrap().r#type())?;
     let registers = l.operand(&op, 0)?;
     if let Ok(map) = register_map(&src, &dst, &|c: &[u32]| c.to_vec()) {
