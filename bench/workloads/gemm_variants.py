@@ -1,7 +1,8 @@
 """Specialised GEMMs of LLM training and serving: split-K with fp32 atomics, batched GEMM over
 program_id(2), grouped GEMM reading its operands from a pointer table, punica-style LoRA shrink
 (segments, early return for tokens without an adapter) and expand (per-token GEMV), fused
-bias + GELU + residual epilogue, fp16 accumulation, tf32 / tf32x3, block-pointer GEMM, host and
+bias + GELU + residual epilogue, fp16 accumulation, tf32 / tf32x3, A scaled in registers before
+the dot (tf32, tf32x3, fp8: wgmma with A in registers on sm_90), block-pointer GEMM, host and
 device tensor-descriptor GEMMs (sm_90), persistent GEMMs (flatten, warp specialisation), the
 DeepEP "masked" MoE GEMM and a small-M decode GEMM reduced with tl.sum."""
 import triton
@@ -376,6 +377,61 @@ def _precision_case(name, ty, precision, acc_fp16, bm, bn, bk, warps, stages, to
                 const=dict(INPUT_PRECISION=precision, ACC_FP16=acc_fp16, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk),
                 div=[0, 1, 2], opts=dict(num_warps=warps, num_stages=stages),
                 run=_run_precision(dtype_name, precision, acc_fp16, bm, bn, bk, tol))
+
+
+@triton.jit
+def gemm_scaled_a(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm, scale,
+                  INPUT_PRECISION: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                  BLOCK_K: tl.constexpr):
+    """C = (scale * A) @ B: A is scaled in registers before the dot, so on sm_90 the wgmma reads
+    A from registers (a tf32 fragment of one k per 32-bit register for f32 A, an fp8 one of four
+    k per register for fp8 A, rescaled in f32 and rounded back to A's type)."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        k_left = K - k * BLOCK_K
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=0.0)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=0.0)
+        a = (a.to(tl.float32) * scale).to(a_ptr.dtype.element_ty)
+        acc = tl.dot(a, b, acc, input_precision=INPUT_PRECISION)
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * stride_bk
+    c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :]
+    tl.store(c_ptrs, acc, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+def _run_scaled_a(dtype_name, precision, bm, bn, bk, tol):
+    def run(torch):
+        M, N, K = 90, 120, 150
+        dt = getattr(torch, dtype_name)
+        scale = 0.75
+        a = (torch.randn(M, K, device="cuda") * 0.3).to(dt)
+        b = (torch.randn(K, N, device="cuda") * 0.3).to(dt)
+        c = torch.empty(M, N, device="cuda", dtype=torch.float32)
+        grid = (triton.cdiv(M, bm), triton.cdiv(N, bn))
+        gemm_scaled_a[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0), scale,
+                            INPUT_PRECISION=precision, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk)
+        # The reference rounds scale * A to A's type as the kernel does (exact for f32 and for
+        # fp8, whose elements times 0.75 are rounded once, to the same value).
+        a_scaled = (a.double() * scale).to(dt).double()
+        return [("c", c, a_scaled @ b.double(), tol, tol)]
+    return run
+
+
+def _scaled_a_case(name, ty, precision, bm, bn, bk, warps, stages, tol, targets=("cuda:90", "cuda:80")):
+    sig = {"a_ptr": ty, "b_ptr": ty, "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32", "stride_am": "i32",
+           "stride_bk": "i32", "stride_cm": "i32", "scale": "fp32"}
+    dtype_name = {"*fp32": "float32", "*fp8e4nv": "float8_e4m3fn", "*fp8e5": "float8_e5m2"}[ty]
+    return dict(name=name, fn=gemm_scaled_a, sig=sig,
+                const=dict(INPUT_PRECISION=precision, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk),
+                div=[0, 1, 2], opts=dict(num_warps=warps, num_stages=stages), targets=targets,
+                run=_run_scaled_a(dtype_name, precision, bm, bn, bk, tol))
 
 
 @triton.jit
@@ -879,6 +935,13 @@ CASES = [
     _precision_case("gemm_tf32", "*fp32", "tf32", False, 64, 64, 32, 4, 3, 2e-2),
     _precision_case("gemm_tf32x3", "*fp32", "tf32x3", False, 64, 64, 32, 4, 2, 1e-4),
     _precision_case("gemm_ieee_fp32", "*fp32", "ieee", False, 32, 32, 32, 4, 2, 1e-4),
+    # A scaled in registers before the dot: on sm_90 wgmma with A in registers (tf32, tf32x3's
+    # split A, fp8).
+    _scaled_a_case("gemm_scaled_a_tf32", "*fp32", "tf32", 64, 64, 32, 4, 3, 2e-2),
+    _scaled_a_case("gemm_scaled_a_tf32x3", "*fp32", "tf32x3", 64, 64, 32, 4, 2, 1e-4),
+    _scaled_a_case("gemm_scaled_a_tf32x3_128x64_w8", "*fp32", "tf32x3", 128, 64, 32, 8, 2, 1e-4),
+    _scaled_a_case("gemm_scaled_a_e4m3", "*fp8e4nv", "ieee", 64, 64, 64, 4, 3, 2e-2, targets=("cuda:90",)),
+    _scaled_a_case("gemm_scaled_a_e5m2", "*fp8e5", "ieee", 64, 128, 64, 4, 3, 2e-2, targets=("cuda:90",)),
     _block_ptr_case("gemm_block_ptr_128x128", 128, 128, 32, 8, 3),
     _block_ptr_case("gemm_block_ptr_64x64_s4", 64, 64, 64, 4, 4),
     _host_tma_case("gemm_host_tma_128x128", 128, 128, 64, 8, 3),

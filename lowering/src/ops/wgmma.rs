@@ -146,6 +146,20 @@ fn register_a_lanes(per_word: u32) -> Vec<Vec<u32>> {
     vec![vec![0, per_word], vec![0, 2 * per_word], vec![1, 0], vec![2, 0], vec![4, 0]]
 }
 
+/// (row, k) of the first element of register `word` (0-3) of a thread's
+/// register-A fragment of an `m64nNk{instr_k}` wgmma, from the thread's
+/// origin (what its lane and warp add, `register_a_lanes` and rows 16 and
+/// 32): registers 0 and 2 are on the thread's row, 1 and 3 eight rows
+/// down; 0 and 1 hold k in the first half of the instruction's K, 2 and 3
+/// in the second. Element j of a register (low bits first) is k + j. This
+/// is the PTX ISA's "Register Fragments" of wgmma.mma_async (section
+/// 9.7.15.5.1.1: the figures "WGMMA .m64nNk16 / .m64nNk8 / .m64nNk32
+/// register fragment layout for matrix A", f16/bf16, tf32, e4m3/e5m2/s8/u8);
+/// the unit tests below check every thread and element against them.
+fn register_a_word(instr_k: u32, word: u32) -> (u32, u32) {
+    (8 * (word % 2), instr_k / 2 * (word / 2))
+}
+
 fn by_coordinates(layout: &TensorLayout) -> HashMap<Vec<u32>, usize> {
     let mut map = HashMap::new();
     for (r, coords) in layout.register_coords.iter().enumerate() {
@@ -630,13 +644,13 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             }
             let a_registers = l.operand(&op, 0)?;
             let a_index = by_coordinates(&a_layout);
-            let half_k = instr_k / 2;
             let mut fragments = HashMap::new();
             for m0 in &m_origins {
                 for k0 in &k_steps {
                     let mut words = Vec::with_capacity(4);
                     // a0..a3: rows +0/+8 and k +0/+instr_k/2, `per_word` consecutive k each.
-                    for (dr, dk) in [(0, 0), (8, 0), (0, half_k), (8, half_k)] {
+                    for word in 0..4 {
+                        let (dr, dk) = register_a_word(instr_k, word);
                         let elements = (0..per_word)
                             .map(|j| {
                                 let coords = vec![m0 + dr, k0 + dk + j];
@@ -774,4 +788,85 @@ fn dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     }
     l.set_result(&op, 0, result);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (row, k) in the instruction's 64 x K tile of element a_i of thread
+    /// `thread` (0-127) of a warpgroup, as the PTX ISA lays out wgmma's
+    /// register fragments of A (section 9.7.15.5.1.1, "Register Fragments",
+    /// which gives them as figures; read off here as formulas): warp w of the
+    /// warpgroup holds rows 16w to 16w + 15; in it, with g = groupID =
+    /// %laneid >> 2 and t = threadID_in_group = %laneid % 4, a_i is at
+    ///   m64nNk16, f16/bf16 (a0-a7, two to a .f16x2 register):
+    ///     row g + 8 * (i / 2 % 2), col 2t + i % 2 + 8 * (i / 4)
+    ///   m64nNk8, tf32 (a0-a3, one to a .b32 register):
+    ///     row g + 8 * (i % 2), col t + 4 * (i / 2)
+    ///   m64nNk32, e4m3/e5m2/s8/u8 (a0-a15, four to a .b32 register):
+    ///     row g + 8 * (i / 4 % 2), col 4t + i % 4 + 16 * (i / 8)
+    /// (the figures "WGMMA .m64nNk16 / .m64nNk8 / .m64nNk32 register fragment
+    /// layout for matrix A"; CUTLASS's cute GMMA ALayout_64x16, ALayout_64x8
+    /// and ALayout_64x32 say the same). Written out per type, not from
+    /// `per_word`, so that they check `register_a_word` independently.
+    fn isa_a(kind: &str, thread: u32, i: u32) -> (u32, u32) {
+        let (warp, lane) = (thread / 32, thread % 32);
+        let (g, t) = (lane >> 2, lane % 4);
+        let (row, col) = match kind {
+            "f16" => (g + 8 * (i / 2 % 2), 2 * t + i % 2 + 8 * (i / 4)),
+            "tf32" => (g + 8 * (i % 2), t + 4 * (i / 2)),
+            "e4m3" => (g + 8 * (i / 4 % 2), 4 * t + i % 4 + 16 * (i / 8)),
+            _ => unreachable!(),
+        };
+        (16 * warp + row, col)
+    }
+
+    /// Every element of every thread's fragment, as the lowering assembles it
+    /// (the lane bases it requires of A's layout, the warps' rows 16 and 32,
+    /// then `register_a_word` and k + j within a register), is where the PTX
+    /// ISA puts a_i, i = register * per_word + j; and the 128 threads cover
+    /// the 64 x K tile once.
+    #[test]
+    fn register_a_fragments_are_the_isa_tables() {
+        for (kind, bits) in [("f16", 16u32), ("tf32", 32), ("e4m3", 8)] {
+            let per_word = 32 / bits;
+            let instr_k = 256 / bits;
+            let lanes = register_a_lanes(per_word);
+            let warps = [[16u32, 0], [32, 0]];
+            let mut covered = vec![0u32; (64 * instr_k) as usize];
+            for thread in 0..128u32 {
+                let (lane, warp) = (thread % 32, thread / 32);
+                let mut origin = (0u32, 0u32);
+                for (bit, basis) in lanes.iter().enumerate() {
+                    if lane >> bit & 1 == 1 {
+                        origin = (origin.0 ^ basis[0], origin.1 ^ basis[1]);
+                    }
+                }
+                for (bit, basis) in warps.iter().enumerate() {
+                    if warp >> bit & 1 == 1 {
+                        origin = (origin.0 ^ basis[0], origin.1 ^ basis[1]);
+                    }
+                }
+                for word in 0..4 {
+                    let (dr, dk) = register_a_word(instr_k, word);
+                    for j in 0..per_word {
+                        let i = word * per_word + j;
+                        let at = (origin.0 + dr, origin.1 + dk + j);
+                        assert_eq!(at, isa_a(kind, thread, i), "{kind}: thread {thread}, a{i}");
+                        covered[(at.0 * instr_k + at.1) as usize] += 1;
+                    }
+                }
+            }
+            assert!(covered.iter().all(|c| *c == 1), "{kind}: the fragments do not cover the tile once");
+        }
+    }
+
+    /// For 16-bit elements the register-A lanes are the accumulator's (A's
+    /// k16 fragment is laid out as D's first 16 columns), as
+    /// `register_a_lanes` says.
+    #[test]
+    fn sixteen_bit_register_a_lanes_are_the_accumulators() {
+        assert_eq!(register_a_lanes(2), fragment_lanes());
+    }
 }

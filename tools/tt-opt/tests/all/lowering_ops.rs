@@ -191,6 +191,29 @@ const CASES: &[Case] = &[
         shared: Some(65536),
         instructions: &["wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3", "}, {%r"],
     },
+    // tf32x3 (three wgmmas per K step on the split A and B, A in registers),
+    // with one warpgroup and with two (8 warps, 128 rows); an A scaled in
+    // registers before a tf32 and an e5m2 dot.
+    Case {
+        fixture: "dot_tf32x3_sm90",
+        shared: Some(8192),
+        instructions: &["wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32", "}, {%r", "cvt.rna.tf32.f32"],
+    },
+    Case {
+        fixture: "dot_tf32x3_w8_sm90",
+        shared: Some(32768),
+        instructions: &["wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32", "}, {%r", "cvt.rna.tf32.f32"],
+    },
+    Case {
+        fixture: "dot_scaled_a_tf32_sm90",
+        shared: Some(16384),
+        instructions: &["wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32", "}, {%r"],
+    },
+    Case {
+        fixture: "dot_scaled_a_e5m2_sm90",
+        shared: Some(8192),
+        instructions: &["wgmma.mma_async.sync.aligned.m64n32k32.f32.e5m2.e5m2", "}, {%r"],
+    },
     // fp8 operands accumulating in f16 (`tl.dot(..., out_dtype=tl.float16)`):
     // wgmma's f16 D, two elements per register.
     Case {
