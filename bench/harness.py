@@ -608,18 +608,19 @@ def case_list(small=False):
     # which the shapes below keep; unit strides are constexprs, so `args` leaves them out and `jit_args`
     # gives the JIT the full list). Shapes as the tutorials run or benchmark them; masked ones where the
     # kernel masks. warps and stages are given to the JIT as the corpus compiled each kernel.
-    def tut_add(n, pdl=False):
+    def tut_add(n, pdl=None):
+        """tut01_add; with pdl True or False, tut11_add_pdl (USE_GDC), launched with or without launch_pdl."""
         x = torch.randn(n, device=dev); y = torch.randn(n, device=dev); out = torch.empty(n, device=dev)
         library_out = torch.empty_like(x)
         c = dict(args=[x, y, out, n], out=[out], ref=[x + y], grid=(cdiv(n, 1024),), constexprs=dict(BLOCK_SIZE=1024),
                  tol=(0, 0), bytes=3 * 4 * n, jit=LC.tut01_add, jit_opts=dict(num_warps=4, num_stages=3),
                  torch=[dict(key="torch", backend="torch add", fn=lambda: torch.add(x, y, out=library_out))])
-        if pdl is not None:  # tutorial 11: the kernel with USE_GDC (griddepcontrol), launched as the tutorial does
+        if pdl is not None:  # tutorial 11: griddepcontrol.wait before the loads, launch_dependents after them
             c.update(constexprs=dict(BLOCK_SIZE=1024, USE_GDC=True), jit=LC.tut11_add_pdl, launch_pdl=pdl,
                      jit_opts=dict(num_warps=4, num_stages=3, launch_pdl=pdl))
         return c
-    cases.append(("tut01_add", "tut01_add", "n=67108864", lambda: tut_add(1 << 26, pdl=None)))
-    cases.append(("tut01_add", "tut01_add", "n=98432", lambda: tut_add(98432, pdl=None)))  # the tutorial's size: masked
+    cases.append(("tut01_add", "tut01_add", "n=67108864", lambda: tut_add(1 << 26)))
+    cases.append(("tut01_add", "tut01_add", "n=98432", lambda: tut_add(98432)))  # the tutorial's size: masked
 
     def tut_softmax(rows, cols):
         # Rows padded to a multiple of 16 elements: the corpus kernel takes strides divisible by 16.
