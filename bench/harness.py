@@ -36,6 +36,9 @@ TK = _load_fixture_kernels("tma_kernels", "tma", "kernels.py")
 HC = _load_fixture_kernels("hopper_cases", "corpus", "hopper_cases.py")
 # The big-tile kernels (masked_fill, masked_axpy, fill_constant) whose TTIR bench/large_tiles holds.
 LT = _load_fixture_kernels("large_tiles", os.pardir, os.pardir, "bench", "large_tiles", "gen.py")
+# The corpus's kernels of upstream's tutorials without TMA (tut01-tut05, tut07-tut09, tut11), with the
+# math of the tutorials; the corpus compiled them with the constexprs, warps and stages of its CASES.
+LC = _load_fixture_kernels("language_cases", "corpus", "language_cases.py")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -97,6 +100,9 @@ class PtxKernel:
         self.threads = num_warps * 32
         self.shared = shared
         self.extra = extra_null_args
+        # Programmatic dependent launch (a case's launch_pdl, as upstream's launch_pdl=True):
+        # cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION.
+        self.launch_pdl = False
         if shared > 48 * 1024:
             check(cu.cuFuncSetAttribute(self.function,
                   cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared))
@@ -125,8 +131,26 @@ class PtxKernel:
             values.append(pointer); types.append(ctypes.c_void_p)
         grid = tuple(grid) + (1,) * (3 - len(grid))
         stream = torch.cuda.current_stream().cuda_stream
+        if self.launch_pdl:
+            return self.launch_programmatic(grid, stream, (tuple(values), tuple(types)))
         check(cu.cuLaunchKernel(self.function, *grid, self.threads, 1, 1, self.shared, stream,
                                 (tuple(values), tuple(types)), 0))
+
+    def launch_programmatic(self, grid, stream, params):
+        """A launch with programmatic stream serialization, as upstream's launcher makes for
+        launch_pdl=True: the grid may start while the stream's previous kernel still runs, and its
+        griddepcontrol.wait waits for that kernel (launched plainly, griddepcontrol is a no-op)."""
+        config = cu.CUlaunchConfig()
+        config.gridDimX, config.gridDimY, config.gridDimZ = grid
+        config.blockDimX, config.blockDimY, config.blockDimZ = self.threads, 1, 1
+        config.sharedMemBytes = self.shared
+        config.hStream = cu.CUstream(stream)
+        attr = cu.CUlaunchAttribute()
+        attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+        attr.value.programmaticStreamSerializationAllowed = 1
+        config.attrs = [attr]
+        config.numAttrs = 1
+        check(cu.cuLaunchKernelEx(config, self.function, params, 0))
 
     def trailing_pointers(self, grid):
         """The pointers after the kernel's own arguments: upstream's two scratch pointers
@@ -172,6 +196,19 @@ def cdiv(a, b):
     return (a + b - 1) // b
 
 
+def philox_rounds(c0, c1, c2, c3, k0, k1, rounds=10):
+    """Philox 4x32 as triton.language.random.philox_impl computes it, on 32-bit words held in wider
+    integers (Python ints, or torch int64 tensors, whose products wrap but keep the high word in
+    bits 32-63): counter (c0, c1, c2, c3), key (k0, k1)."""
+    low = 0xFFFFFFFF
+    for _ in range(rounds):
+        product_a, product_b = c0 * 0xD2511F53, c2 * 0xCD9E8D57
+        c0, c2 = ((product_b >> 32) & low) ^ c1 ^ k0, ((product_a >> 32) & low) ^ c3 ^ k1
+        c1, c3 = product_b & low, product_a & low
+        k0, k1 = (k0 + 0x9E3779B9) & low, (k1 + 0xBB67AE85) & low
+    return c0, c1, c2, c3
+
+
 # torch's numbering of its attention backends (at::SDPBackend), for _fused_sdp_choice's answer.
 SDP_BACKENDS = {-1: "none", 0: "math", 1: "flash", 2: "efficient", 3: "cuDNN", 4: "overrideable"}
 
@@ -207,8 +244,9 @@ def case_list(small=False):
     A case may also give `torch`: torch's own library calls on the same inputs (dicts: key, the
     prefix of the row's keys, "torch" or "torch_cudnn"; backend, a name or a function giving it;
     fn, which returns the output to compare with the first reference; context, optional, a
-    function giving the context manager the call runs in), and `moonshot`: "fp16" or "fp8" for
-    the matmuls the moonshot summary compares.
+    function giving the context manager the call runs in), `moonshot`: "fp16" or "fp8" for
+    the matmuls the moonshot summary compares, and `launch_pdl`: the PTX launchers launch with
+    programmatic dependent launch (PtxKernel.launch_programmatic; the JIT's jit_opts say launch_pdl too).
 
     small: the loops' trip counts cut down (K, sequence lengths, the rows of a persistent
     program) for compute-sanitizer's racecheck, whose cost grows with every shared-memory
@@ -565,6 +603,248 @@ def case_list(small=False):
     cases.append(("attn_fwd_tma_d128_causal", "attn_fwd_tma_d128_causal", f"B4 H32 S{dim(4096, 1024)} D128 causal",
                   lambda: attention_tma(4, 32, dim(4096, 1024), 128, True)))
 
+    # Upstream's tutorials without TMA, as the corpus compiled them (test/fixtures/corpus/language_cases.py:
+    # the kernels, and CASES: constexprs, warps, stages, and which integer arguments are multiples of 16,
+    # which the shapes below keep; unit strides are constexprs, so `args` leaves them out and `jit_args`
+    # gives the JIT the full list). Shapes as the tutorials run or benchmark them; masked ones where the
+    # kernel masks. warps and stages are given to the JIT as the corpus compiled each kernel.
+    def tut_add(n, pdl=None):
+        """tut01_add; with pdl True or False, tut11_add_pdl (USE_GDC), launched with or without launch_pdl."""
+        x = torch.randn(n, device=dev); y = torch.randn(n, device=dev); out = torch.empty(n, device=dev)
+        library_out = torch.empty_like(x)
+        c = dict(args=[x, y, out, n], out=[out], ref=[x + y], grid=(cdiv(n, 1024),), constexprs=dict(BLOCK_SIZE=1024),
+                 tol=(0, 0), bytes=3 * 4 * n, jit=LC.tut01_add, jit_opts=dict(num_warps=4, num_stages=3),
+                 torch=[dict(key="torch", backend="torch add", fn=lambda: torch.add(x, y, out=library_out))])
+        if pdl is not None:  # tutorial 11: griddepcontrol.wait before the loads, launch_dependents after them
+            c.update(constexprs=dict(BLOCK_SIZE=1024, USE_GDC=True), jit=LC.tut11_add_pdl, launch_pdl=pdl,
+                     jit_opts=dict(num_warps=4, num_stages=3, launch_pdl=pdl))
+        return c
+    cases.append(("tut01_add", "tut01_add", "n=67108864", lambda: tut_add(1 << 26)))
+    cases.append(("tut01_add", "tut01_add", "n=98432", lambda: tut_add(98432)))  # the tutorial's size: masked
+
+    def tut_softmax(rows, cols):
+        # Rows padded to a multiple of 16 elements: the corpus kernel takes strides divisible by 16.
+        pitch = cdiv(cols, 16) * 16
+        x = torch.randn(rows, pitch, device=dev)[:, :cols]; out = torch.empty(rows, pitch, device=dev)[:, :cols]
+        ref = torch.softmax(x.double(), dim=-1).float()
+        # Programs striding over the rows (the tutorial sizes its grid by occupancy; 4 per SM here).
+        programs = min(rows, 4 * int(torch.cuda.get_device_properties(0).multi_processor_count))
+        return dict(args=[out, x, x.stride(0), out.stride(0), rows, cols], out=[out], ref=[ref], grid=(programs,),
+                    constexprs=dict(BLOCK_SIZE=1024, num_stages=4), tol=(1e-6, 1e-4), bytes=2 * 4 * rows * cols,
+                    jit=LC.tut02_softmax, jit_opts=dict(num_warps=8),
+                    torch=[dict(key="torch", backend="torch softmax", fn=lambda: torch.softmax(x, dim=-1))])
+    cases.append(("tut02_softmax", "tut02_softmax", "32768x1024", lambda: tut_softmax(32768, 1024)))
+    cases.append(("tut02_softmax", "tut02_softmax", "16384x781 (masked)", lambda: tut_softmax(16384, 781)))
+
+    def tut_matmul(size, blocks, warps, stages, activation="", persistent=False):
+        """tut03_matmul (grouped tile order, one tile per program) or tut09_matmul_persistent (NUM_SMS = 132
+        programs striding over the tiles); fp16 in and out, M, N, K multiples of 16 as the corpus assumed."""
+        m = n = k = size
+        a = torch.randn(m, k, device=dev, dtype=torch.float16)
+        b = torch.randn(k, n, device=dev, dtype=torch.float16)
+        c = torch.empty(m, n, device=dev, dtype=torch.float16)
+        ref = a.float() @ b.float()
+        library = cublas(a, b, c)
+        if activation == "leaky_relu":
+            ref = torch.nn.functional.leaky_relu(ref, 0.01)
+            matmul_call = library["fn"]
+            library.update(backend="cuBLAS + torch leaky_relu",
+                           fn=lambda: torch.nn.functional.leaky_relu(matmul_call(), 0.01, inplace=True))
+        bm, bn, bk = blocks
+        tiles = cdiv(m, bm) * cdiv(n, bn)
+        constexprs = dict(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8)
+        if persistent:
+            constexprs["NUM_SMS"] = persistent_programs
+        else:
+            constexprs["ACTIVATION"] = activation
+        return dict(args=[a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0)],
+                    jit_args=[a, b, c, m, n, k, a.stride(0), 1, b.stride(0), 1, c.stride(0), 1], out=[c],
+                    ref=[ref.to(torch.float16)], grid=(min(persistent_programs, tiles) if persistent else tiles,),
+                    constexprs=constexprs, tol=(0.25, 1e-2), flops=2 * m * n * k,
+                    jit=LC.tut09_matmul_persistent if persistent else LC.tut03_matmul,
+                    jit_opts=dict(num_warps=warps, num_stages=stages), torch=[library])
+    # The tutorial benchmarks square fp16 matmuls up to 4096; 2000 (a multiple of 16, of no block) masks.
+    cases.append(("tut03_matmul_128x256x64_s3w8", "tut03_matmul_128x256x64_s3w8", f"{dim(4096, 512)}^3",
+                  lambda: tut_matmul(dim(4096, 512), (128, 256, 64), 8, 3)))
+    cases.append(("tut03_matmul_128x256x64_s3w8", "tut03_matmul_128x256x64_s3w8", f"{dim(2000, 464)}^3 (masked)",
+                  lambda: tut_matmul(dim(2000, 464), (128, 256, 64), 8, 3)))
+    cases.append(("tut03_matmul_64x256x32_s4w4", "tut03_matmul_64x256x32_s4w4", f"{dim(4096, 512)}^3",
+                  lambda: tut_matmul(dim(4096, 512), (64, 256, 32), 4, 4)))
+    cases.append(("tut03_matmul_64x256x32_s4w4", "tut03_matmul_64x256x32_s4w4", f"{dim(2000, 464)}^3 (masked)",
+                  lambda: tut_matmul(dim(2000, 464), (64, 256, 32), 4, 4)))
+    cases.append(("tut03_matmul_128x128x32_s4w4", "tut03_matmul_128x128x32_s4w4", f"{dim(4096, 512)}^3",
+                  lambda: tut_matmul(dim(4096, 512), (128, 128, 32), 4, 4)))
+    cases.append(("tut03_matmul_128x128x32_s4w4", "tut03_matmul_128x128x32_s4w4", f"{dim(2000, 464)}^3 (masked)",
+                  lambda: tut_matmul(dim(2000, 464), (128, 128, 32), 4, 4)))
+    cases.append(("tut03_matmul_64x32x32_s5w2", "tut03_matmul_64x32x32_s5w2", f"{dim(4096, 512)}^3",
+                  lambda: tut_matmul(dim(4096, 512), (64, 32, 32), 2, 5)))
+    cases.append(("tut03_matmul_64x32x32_s5w2", "tut03_matmul_64x32x32_s5w2", f"{dim(2000, 464)}^3 (masked)",
+                  lambda: tut_matmul(dim(2000, 464), (64, 32, 32), 2, 5)))
+    cases.append(("tut03_matmul_128x128x32_s4w4_leaky_relu", "tut03_matmul_128x128x32_s4w4_leaky_relu",
+                  f"{dim(4096, 512)}^3", lambda: tut_matmul(dim(4096, 512), (128, 128, 32), 4, 4, "leaky_relu")))
+    cases.append(("tut03_matmul_128x128x32_s4w4_leaky_relu", "tut03_matmul_128x128x32_s4w4_leaky_relu",
+                  f"{dim(2000, 464)}^3 (masked)", lambda: tut_matmul(dim(2000, 464), (128, 128, 32), 4, 4, "leaky_relu")))
+    # Tutorial 09 benchmarks M = N = 8192.
+    cases.append(("tut09_persistent_128x128x64_s3w8", "tut09_persistent_128x128x64_s3w8", f"{dim(8192, 1024)}^3",
+                  lambda: tut_matmul(dim(8192, 1024), (128, 128, 64), 8, 3, persistent=True)))
+    cases.append(("tut09_persistent_128x128x64_s3w8", "tut09_persistent_128x128x64_s3w8", f"{dim(2000, 464)}^3 (masked)",
+                  lambda: tut_matmul(dim(2000, 464), (128, 128, 64), 8, 3, persistent=True)))
+    cases.append(("tut09_persistent_128x256x64_s3w8", "tut09_persistent_128x256x64_s3w8", f"{dim(8192, 1024)}^3",
+                  lambda: tut_matmul(dim(8192, 1024), (128, 256, 64), 8, 3, persistent=True)))
+    cases.append(("tut09_persistent_128x256x64_s3w8", "tut09_persistent_128x256x64_s3w8", f"{dim(2000, 464)}^3 (masked)",
+                  lambda: tut_matmul(dim(2000, 464), (128, 256, 64), 8, 3, persistent=True)))
+
+    def philox_rand(seed, n):
+        """tl.rand(seed, offsets) of a 32-bit seed (0 <= seed < 2^31) at the int32 offsets 0..n-1, in torch:
+        Philox 4x32, 10 rounds (triton/language/random.py: counter (offset, 0, 0, 0), key (seed, 0)),
+        whose first word becomes a float in [0, 1) as uint_to_uniform_float does. int64 arithmetic:
+        the wrapped 64-bit product of two 32-bit words still holds their high word in bits 32-63."""
+        c0 = torch.arange(n, device=dev, dtype=torch.int64)
+        c1, c2, c3 = c0 * 0, c0 * 0, c0 * 0
+        c0, c1, c2, c3 = philox_rounds(c0, c1, c2, c3, seed, 0)
+        # The word as int32 x, then x < 0 ? -x - 1 : x, which is the word with all bits flipped when bit 31 is set.
+        return (c0 ^ ((c0 >> 31) * 0xFFFFFFFF)).float() * 4.6566127342e-10
+
+    def tut_dropout(n, seeded):
+        p = 0.5
+        x = torch.randn(n, device=dev); out = torch.empty(n, device=dev)
+        if seeded:
+            # Deterministic given the seed: the kept elements are those whose tl.rand exceeds p.
+            seed = 1234567
+            keep = philox_rand(seed, n).gt(p)
+            args, jit, moved = [x, out, n, p, seed], LC.tut04_seeded_dropout, 2 * 4 * n
+        else:
+            keep = torch.rand(n, device=dev).gt(p)  # the tutorial's mask, as the kernel's *i1 operand
+            args, jit, moved = [x, keep, out, n, p], LC.tut04_dropout, 2 * 4 * n + n
+        ref = torch.where(keep, x / (1 - p), torch.zeros_like(x))
+        return dict(args=args, out=[out], ref=[ref], grid=(cdiv(n, 1024),), constexprs=dict(BLOCK_SIZE=1024),
+                    tol=(1e-6, 1e-6), bytes=moved, jit=jit, jit_opts=dict(num_warps=4, num_stages=3))
+    cases.append(("tut04_dropout", "tut04_dropout", "n=67108864", lambda: tut_dropout(1 << 26, False)))
+    cases.append(("tut04_dropout", "tut04_dropout", "n=10000019 (masked)", lambda: tut_dropout(10000019, False)))
+    cases.append(("tut04_seeded_dropout", "tut04_seeded_dropout", "n=67108864", lambda: tut_dropout(1 << 26, True)))
+    cases.append(("tut04_seeded_dropout", "tut04_seeded_dropout", "n=10000019 (masked)",
+                  lambda: tut_dropout(10000019, True)))
+
+    def layer_norm_problem(m, n, eps=1e-5):
+        """Tutorial 05's inputs (fp16 x = -2.3 + 0.5 randn, w and b uniform, dy = 0.1 randn), the forward's
+        mean and 1/std per row (fp32), and torch's layer-norm forward and backward in fp32 (autograd)."""
+        x = (-2.3 + 0.5 * torch.randn(m, n, device=dev)).half()
+        w = torch.rand(n, device=dev).half(); b = torch.rand(n, device=dev).half()
+        dy = (0.1 * torch.randn(m, n, device=dev)).half()
+        xf = x.float().requires_grad_(True); wf = w.float().requires_grad_(True); bf = b.float().requires_grad_(True)
+        y = torch.nn.functional.layer_norm(xf, (n,), wf, bf, eps)
+        y.backward(dy.float())
+        x32 = x.float()
+        mean = x32.mean(dim=1)
+        rstd = torch.rsqrt(x32.var(dim=1, unbiased=False) + eps)
+        xhat = (x32 - mean[:, None]) * rstd[:, None]
+        return dict(x=x, w=w, b=b, dy=dy, eps=eps, y=y.detach(), dx=xf.grad, dw=wf.grad, db=bf.grad, mean=mean,
+                    rstd=rstd, xhat=xhat)
+
+    def tut_ln_fwd(m, n):
+        p = layer_norm_problem(m, n)
+        x, w, b = p["x"], p["w"], p["b"]
+        y = torch.empty_like(x)
+        mean = torch.empty(m, device=dev); rstd = torch.empty(m, device=dev)
+        return dict(args=[x, y, w, b, mean, rstd, x.stride(0), n, p["eps"]], out=[y, mean, rstd],
+                    ref=[p["y"].half(), p["mean"], p["rstd"]], grid=(m,), constexprs=dict(BLOCK_SIZE=4096),
+                    tol=(1e-2, 1e-2), bytes=2 * 2 * m * n + 2 * 2 * n + 2 * 4 * m, jit=LC.tut05_ln_fwd,
+                    jit_opts=dict(num_warps=8, num_stages=3),
+                    torch=[dict(key="torch", backend="torch layer_norm",
+                                fn=lambda: torch.nn.functional.layer_norm(x, (n,), w, b, p["eps"]))])
+    # The tutorial benchmarks M = 4096 rows; its BLOCK_SIZE here is 4096, so N = 10000 loops three times, masked.
+    cases.append(("tut05_ln_fwd", "tut05_ln_fwd", "16384x4096", lambda: tut_ln_fwd(16384, 4096)))
+    cases.append(("tut05_ln_fwd", "tut05_ln_fwd", "4096x10000 (masked)", lambda: tut_ln_fwd(4096, 10000)))
+
+    ln_group = 64  # GROUP_SIZE_M of the corpus's tut05_ln_bwd_dx: rows r with r % 64 == s share partial row s
+
+    def tut_ln_bwd_dx(m, n):
+        """dx of each row, and the rows' dy * xhat and dy summed into GROUP_SIZE_M partial rows under a
+        spin lock per partial row (Lock: GROUP_SIZE_M locks, then GROUP_SIZE_M 'written once' flags,
+        zero before each launch). References: torch's dx (autograd), the partial rows' sums in fp32
+        (the kernel adds in fp16: rows arrive in any order), and every lock released, every flag set."""
+        p = layer_norm_problem(m, n)
+        x, w, dy = p["x"], p["w"], p["dy"]
+        dx = torch.empty_like(x)
+        dw_part = torch.empty(ln_group, n, device=dev, dtype=torch.float16); db_part = torch.empty_like(dw_part)
+        lock = torch.zeros(2 * ln_group, device=dev, dtype=torch.int32).as_subclass(Accumulator)
+        lock_ref = torch.cat([torch.zeros(ln_group, device=dev), torch.ones(ln_group, device=dev)])
+        dy32 = dy.float()
+        dw_ref = (dy32 * p["xhat"]).view(m // ln_group, ln_group, n).sum(0)
+        db_ref = dy32.view(m // ln_group, ln_group, n).sum(0)
+        return dict(args=[dx, dy, dw_part, db_part, x, w, p["mean"], p["rstd"], lock, x.stride(0), n],
+                    out=[dx, dw_part, db_part, lock], ref=[p["dx"], dw_ref, db_ref, lock_ref], grid=(m,),
+                    constexprs=dict(GROUP_SIZE_M=ln_group, BLOCK_SIZE_N=4096), tol=(3e-2, 1e-2),
+                    bytes=3 * 2 * m * n + 2 * 4 * m, jit=LC.tut05_ln_bwd_dx, jit_opts=dict(num_warps=8, num_stages=3))
+    # One block of BLOCK_SIZE_N = 4096 columns per row: N <= 4096 (4000 masks); M a multiple of GROUP_SIZE_M.
+    cases.append(("tut05_ln_bwd_dx", "tut05_ln_bwd_dx", "4096x4096", lambda: tut_ln_bwd_dx(4096, 4096)))
+    cases.append(("tut05_ln_bwd_dx", "tut05_ln_bwd_dx", "4096x4000 (masked)", lambda: tut_ln_bwd_dx(4096, 4000)))
+
+    def tut_ln_bwd_dwdb(rows, n, from_layer_norm):
+        """Column sums of the partial rows (fp32, stored fp16): with from_layer_norm, the GROUP_SIZE_M
+        partial rows tut05_ln_bwd_dx leaves for an M x N backward (rows = M), against torch's dw and db
+        (autograd), as the tutorial checks; otherwise rows x n random partial rows, against their sums."""
+        if from_layer_norm:
+            p = layer_norm_problem(rows, n)
+            dy32 = p["dy"].float()
+            dw_part = (dy32 * p["xhat"]).view(rows // ln_group, ln_group, n).sum(0).half()
+            db_part = dy32.view(rows // ln_group, ln_group, n).sum(0).half()
+            ref, m = [p["dw"], p["db"]], ln_group
+        else:
+            dw_part = torch.randn(rows, n, device=dev, dtype=torch.float16); db_part = torch.randn_like(dw_part)
+            ref, m = [dw_part.float().sum(0), db_part.float().sum(0)], rows
+        dw = torch.empty(n, device=dev, dtype=torch.float16); db = torch.empty_like(dw)
+        return dict(args=[dw_part, db_part, dw, db, m, n], out=[dw, db], ref=ref, grid=(cdiv(n, 128),),
+                    constexprs=dict(BLOCK_SIZE_M=32, BLOCK_SIZE_N=128), tol=(3e-2, 1e-2),
+                    bytes=2 * 2 * m * n + 2 * 2 * n, jit=LC.tut05_ln_bwd_dwdb, jit_opts=dict(num_warps=4, num_stages=3))
+    cases.append(("tut05_ln_bwd_dwdb", "tut05_ln_bwd_dwdb", "64x4096 (partials of a 4096x4096 backward)",
+                  lambda: tut_ln_bwd_dwdb(4096, 4096, True)))
+    cases.append(("tut05_ln_bwd_dwdb", "tut05_ln_bwd_dwdb", f"{dim(4001, 501)}x16368 (masked)",
+                  lambda: tut_ln_bwd_dwdb(dim(4001, 501), 16368, False)))
+
+    def tut_asin(n):
+        x = torch.rand(n, device=dev) * 2 - 1  # asin's domain (the tutorial's inputs are in [0, 1))
+        y = torch.empty_like(x)
+        return dict(args=[x, y, n], out=[y], ref=[torch.asin(x.double()).float()], grid=(cdiv(n, 1024),),
+                    constexprs=dict(BLOCK_SIZE=1024), tol=(1e-6, 1e-5), bytes=2 * 4 * n, jit=LC.tut07_asin,
+                    jit_opts=dict(num_warps=4, num_stages=3),
+                    torch=[dict(key="torch", backend="torch asin", fn=lambda: torch.asin(x))])
+    cases.append(("tut07_asin", "tut07_asin", "n=67108864", lambda: tut_asin(1 << 26)))
+    cases.append(("tut07_asin", "tut07_asin", "n=98432", lambda: tut_asin(98432)))  # the tutorial's size: masked
+
+    def tut_grouped_matmul(sizes):
+        """A group of fp16 GEMMs C = A B (row-major, each M, N multiples of 128 and K of 32: the kernel does
+        not mask), through device arrays of their pointers, sizes (M, N, K) and leading dimensions
+        (lda, ldb, ldc); NUM_SM = 132 programs take the tiles in turn."""
+        group = [(torch.randn(m, k, device=dev, dtype=torch.float16), torch.randn(k, n, device=dev, dtype=torch.float16),
+                  torch.empty(m, n, device=dev, dtype=torch.float16)) for m, n, k in sizes]
+        pointers = [torch.tensor([t[i].data_ptr() for t in group], device=dev, dtype=torch.int64) for i in range(3)]
+        shapes = torch.tensor([d for s in sizes for d in s], device=dev, dtype=torch.int32)
+        lds = torch.tensor([d for m, n, k in sizes for d in (k, n, n)], device=dev, dtype=torch.int32)
+        outs = [c for _, _, c in group]
+        refs = [(a.float() @ b.float()).half() for a, b, _ in group]
+
+        library_outs = [torch.empty_like(c) for c in outs]
+
+        def cublas_loop():  # the tutorial's torch baseline: one torch.matmul per problem
+            return [torch.matmul(a, b, out=c) for (a, b, _), c in zip(group, library_outs)][0]
+        return dict(args=[*pointers, shapes, lds, len(sizes)], out=outs, ref=refs, grid=(persistent_programs,),
+                    constexprs=dict(NUM_SM=persistent_programs, BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=32),
+                    tol=(0.25, 1e-2), flops=sum(2 * m * n * k for m, n, k in sizes), jit=LC.tut08_grouped_matmul,
+                    jit_opts=dict(num_warps=4, num_stages=3),
+                    torch=[dict(key="torch", backend="cuBLAS, one matmul per problem", fn=cublas_loop)])
+    # The tutorial's benchmark (4 problems of N x N x N) and its test (sizes 1024, 512, 256, 128).
+    cases.append(("tut08_grouped_matmul", "tut08_grouped_matmul", f"4x {dim(4096, 512)}^3",
+                  lambda: tut_grouped_matmul([(dim(4096, 512),) * 3] * 4)))
+    cases.append(("tut08_grouped_matmul", "tut08_grouped_matmul", "1024^3, 512^3, 256^3, 128^3",
+                  lambda: tut_grouped_matmul([(s, s, s) for s in (1024, 512, 256, 128)])))
+
+    # Tutorial 11 (sm_90 only in the corpus): programmatic dependent launch. The kernel waits on
+    # griddepcontrol before its loads; launched with launch_pdl (cuLaunchKernelEx with programmatic stream
+    # serialization, every launcher) as the tutorial does, and plainly (griddepcontrol then a no-op).
+    cases.append(("tut11_add_pdl", "tut11_add_pdl", "n=67108864 (PDL launch)", lambda: tut_add(1 << 26, pdl=True)))
+    cases.append(("tut11_add_pdl", "tut11_add_pdl", "n=98432", lambda: tut_add(98432, pdl=False)))
+
     # Big tiles (bench/large_tiles, 4 warps, up to 2,048 fp32 elements per thread; bundles from
     # bench/build.sh): M x N not a multiple of the tile, so the edge tiles' masks are live.
     def big_tile(kernel, bm, bn, m, n):
@@ -734,6 +1014,9 @@ def main():
                 launchers["triton_ptx"] = PtxKernel.from_bundle(
                     os.path.join(bench_dir, "upstream", args.target, case + ".ptx"), upstream_meta,
                     extra_null_args=2, tensordesc_meta=upstream_descriptors)
+            if c.get("launch_pdl"):  # the PTX launchers as upstream's JIT launches with launch_pdl=True
+                for launcher in launchers.values():
+                    launcher.launch_pdl = True
             num_warps = (meta or upstream_meta or {}).get("num_warps", 4)
             jit = c["jit"]
             jit_args = c.get("jit_args", c["args"])

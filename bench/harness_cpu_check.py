@@ -84,7 +84,7 @@ failed = []
 big_tiles = ("masked_fill", "masked_axpy", "fill_constant")
 assert sum(name.startswith(big_tiles) for name, *_ in cases) == 5
 for name, kernel, shape, make in cases:
-    if not ("mat" in name or "attn" in name or name.startswith(big_tiles)):
+    if not ("mat" in name or "attn" in name or name.startswith(big_tiles) or name.startswith("tut")):
         continue
     try:
         c = make()
@@ -97,3 +97,29 @@ for name, kernel, shape, make in cases:
         failed.append((name, shape, repr(e)))
 print("failed:", failed)
 assert not failed
+
+# the tutorials' kernels (language_cases.py): every corpus kernel tut* has a case, and each case's args
+# are as many as its TTIR's parameters (what the compiled kernel takes; unit strides and constexprs out)
+import os, re
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ttir = {}
+for line in open(os.path.join(root, "test/fixtures/corpus/manifest.tsv")):
+    if line.startswith("#"):
+        continue
+    target, kernel, stage, ir = line.rstrip("\n").split("\t")
+    if kernel.startswith("tut") and stage == "ttir":
+        ttir[kernel] = ir
+tut_cases = [(name, shape, make) for name, _, shape, make in cases if name.startswith("tut")]
+assert set(ttir) == {name for name, _, _ in tut_cases}, set(ttir) ^ {name for name, _, _ in tut_cases}
+for name, shape, make in tut_cases:
+    text = open(os.path.join(root, "test/fixtures/corpus/ir", ttir[name] + ".mlir")).read()
+    header = re.search(r"tt\.func public @\w+\((.*?)\) attributes", text).group(1)
+    params = re.findall(r"%\w+: (!tt\.ptr|i32|f32)", header)
+    c = make()
+    assert len(c["args"]) == len(params), (name, shape, len(c["args"]), len(params))
+    for arg, param in zip(c["args"], params):  # pointers: tensors; f32: Python floats; i32: not floats
+        scalar = isinstance(arg, (int, float))
+        assert (param == "!tt.ptr") != scalar or param == "i32" and not isinstance(arg, float), (name, arg, param)
+        assert (param == "f32") == isinstance(arg, float), (name, arg, param)
+    assert len(c["out"]) == len(c["ref"]) and ("flops" in c or "bytes" in c), (name, shape)
+print(len(tut_cases), "tutorial cases, args as the TTIR's parameters")
