@@ -51,20 +51,22 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             break;
         }
     }
-    if count % packed != 0 {
-        return Err(LowerError::at(
-            &op,
-            format!("{count} elements per thread are not a multiple of packed_element {packed}"),
-        ));
-    }
+    // A thread with fewer elements than a pack (or a count that is not a
+    // multiple of it) runs the asm on operands padded with undef, and drops
+    // the padding's results, as upstream does.
+    let padded = count.div_ceil(packed) * packed;
     let mut operands = Vec::new();
     for i in 0..op.operand_count() {
         let registers = l.operand(&op, i)?;
-        let registers = match registers.len() {
+        let mut registers = match registers.len() {
             n if n == count => registers,
             1 => vec![registers[0]; count],
             _ => return Err(LowerError::at(&op, "operands and results are distributed differently")),
         };
+        if padded > count {
+            let undef = l.b.op1("llvm.mlir.undef", &[], type_of(registers[0]), &[]);
+            registers.resize(padded, undef);
+        }
         operands.push(registers);
     }
     let result_types: Vec<Type<'c>> = op.results().map(|r| l.lower_type(r.r#type())).collect();
@@ -100,8 +102,8 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         1 => Some(return_types[0]),
         _ => Some(melior::dialect::llvm::r#type::r#struct(l.context(), &return_types, false)),
     };
-    let mut results: Vec<Vec<V>> = vec![Vec::with_capacity(count); result_types.len()];
-    for start in (0..count).step_by(packed) {
+    let mut results: Vec<Vec<V>> = vec![Vec::with_capacity(padded); result_types.len()];
+    for start in (0..padded).step_by(packed) {
         let mut arguments = Vec::new();
         for registers in &operands {
             let ty = type_of(registers[0]);
@@ -154,7 +156,8 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             }
         }
     }
-    for (r, registers) in results.into_iter().enumerate() {
+    for (r, mut registers) in results.into_iter().enumerate() {
+        registers.truncate(count);
         l.set_result(&op, r, registers);
     }
     Ok(())
