@@ -1,6 +1,8 @@
 //! `tt.elementwise_inline_asm`: the PTX string runs once per
 //! `packed_element` elements of each thread (in register order), as
-//! upstream's lowering runs it. Operands narrower than 32 bits are packed
+//! upstream's lowering runs it; a thread whose element count is not a
+//! multiple of `packed_element` pads its operands with undef for the last
+//! call and drops the padding's results, as upstream does. Operands narrower than 32 bits are packed
 //! into vectors of up to 32 bits (so that `$1` is, e.g., a pair of f16 in
 //! one `.b32` register), results likewise; several results, or several
 //! 32-bit groups of one result, come back as a struct. A scalar result with
