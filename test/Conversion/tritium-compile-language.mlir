@@ -11,6 +11,8 @@
 // RUN: FileCheck %s --check-prefix=INTR < %t/out/intrinsics.ll
 // RUN: tritium compile %t/inline-asm.mlir -o %t/out
 // RUN: FileCheck %s --check-prefix=ASM < %t/out/inline_asm.ptx
+// RUN: tritium compile %t/inline-asm-pad.mlir --emit-llvm -o %t/out
+// RUN: FileCheck %s --check-prefix=PAD < %t/out/inline_asm_pad.ll
 // RUN: tritium compile %t/cat.mlir --emit-llvm -o %t/out
 // RUN: FileCheck %s --check-prefix=CAT < %t/out/cat.ll
 // RUN: tritium compile %t/map.mlir --emit-llvm -o %t/out
@@ -117,6 +119,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CAT: ld.global.v4.b32
 // CAT-NOT: ld.global
 // CAT-COUNT-2: st.global.v4.b32
+
+// A thread with fewer elements than packed_element (here 1 of 4, as the
+// fp8e4b15 -> f16 conversion upstream's frontend writes as inline asm meets
+// with one element per thread) runs the asm once on operands padded with
+// undef, and keeps the first result: upstream pads the same way.
+// PAD-LABEL: define ptx_kernel void @inline_asm_pad(
+// PAD: insertelement <4 x i8> <i8 poison, i8 undef, i8 undef, i8 undef>
+// PAD: asm "prmt.b32 $0, 0, $2, 0x5746; shl.b32 $1, $0, 7;", "=r,=r,r"(<4 x i8>
+// PAD-NOT: asm "prmt
+// PAD: extractelement <2 x i16> %{{.*}}, i64 0
+// PAD: st.global.b16
+
+//--- inline-asm-pad.mlir
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @inline_asm_pad(%p: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %h: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
+    %offs = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %ptrs0 = tt.splat %p : !tt.ptr<i8> -> tensor<128x!tt.ptr<i8>, #blocked>
+    %ptrs = tt.addptr %ptrs0, %offs : tensor<128x!tt.ptr<i8>, #blocked>, tensor<128xi32, #blocked>
+    %x = tt.load %ptrs : tensor<128x!tt.ptr<i8>, #blocked>
+    %y = tt.elementwise_inline_asm "prmt.b32 $0, 0, $2, 0x5746; shl.b32 $1, $0, 7;" {constraints = "=r,=r,r", packed_element = 4 : i32, pure = true} %x : tensor<128xi8, #blocked> -> tensor<128xf16, #blocked>
+    %hs0 = tt.splat %h : !tt.ptr<f16> -> tensor<128x!tt.ptr<f16>, #blocked>
+    %hs = tt.addptr %hs0, %offs : tensor<128x!tt.ptr<f16>, #blocked>, tensor<128xi32, #blocked>
+    tt.store %hs, %y : tensor<128x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
 
 //--- cat.mlir
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>

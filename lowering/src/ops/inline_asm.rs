@@ -1,6 +1,8 @@
 //! `tt.elementwise_inline_asm`: the PTX string runs once per
 //! `packed_element` elements of each thread (in register order), as
-//! upstream's lowering runs it. Operands narrower than 32 bits are packed
+//! upstream's lowering runs it; a thread whose element count is not a
+//! multiple of `packed_element` pads its operands with undef for the last
+//! call and drops the padding's results, as upstream does. Operands narrower than 32 bits are packed
 //! into vectors of up to 32 bits (so that `$1` is, e.g., a pair of f16 in
 //! one `.b32` register), results likewise; several results, or several
 //! 32-bit groups of one result, come back as a struct. A scalar result with
@@ -51,20 +53,22 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             break;
         }
     }
-    if count % packed != 0 {
-        return Err(LowerError::at(
-            &op,
-            format!("{count} elements per thread are not a multiple of packed_element {packed}"),
-        ));
-    }
+    // A thread with fewer elements than a pack (or a count that is not a
+    // multiple of it) runs the asm on operands padded with undef, and drops
+    // the padding's results, as upstream does.
+    let padded = count.div_ceil(packed) * packed;
     let mut operands = Vec::new();
     for i in 0..op.operand_count() {
         let registers = l.operand(&op, i)?;
-        let registers = match registers.len() {
+        let mut registers = match registers.len() {
             n if n == count => registers,
             1 => vec![registers[0]; count],
             _ => return Err(LowerError::at(&op, "operands and results are distributed differently")),
         };
+        if padded > count {
+            let undef = l.b.op1("llvm.mlir.undef", &[], type_of(registers[0]), &[]);
+            registers.resize(padded, undef);
+        }
         operands.push(registers);
     }
     let result_types: Vec<Type<'c>> = op.results().map(|r| l.lower_type(r.r#type())).collect();
@@ -100,8 +104,8 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         1 => Some(return_types[0]),
         _ => Some(melior::dialect::llvm::r#type::r#struct(l.context(), &return_types, false)),
     };
-    let mut results: Vec<Vec<V>> = vec![Vec::with_capacity(count); result_types.len()];
-    for start in (0..count).step_by(packed) {
+    let mut results: Vec<Vec<V>> = vec![Vec::with_capacity(padded); result_types.len()];
+    for start in (0..padded).step_by(packed) {
         let mut arguments = Vec::new();
         for registers in &operands {
             let ty = type_of(registers[0]);
@@ -154,7 +158,8 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
             }
         }
     }
-    for (r, registers) in results.into_iter().enumerate() {
+    for (r, mut registers) in results.into_iter().enumerate() {
+        registers.truncate(count);
         l.set_result(&op, r, registers);
     }
     Ok(())
