@@ -18,6 +18,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # LIBDEVICE, for kernels that call libdevice (tutorial 07).
 source scripts/cuda-tools.sh
+# The libdevice Triton's wheel bundles, when triton imports: upstream's PTX links that one, and
+# the plug-in passes it to Tritium too; nvcc's newer libdevice implements some functions
+# differently (asinf through rsqrt instead of sqrt.approx), which a ratio would then measure.
+bundled=$(python3 -c 'import os, triton; print(os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "lib", "libdevice.10.bc"))' 2>/dev/null || true)
+if [ -n "$bundled" ] && [ -f "$bundled" ]; then export LIBDEVICE=$bundled; fi
 # TRITIUM=path uses that binary (e.g. target/debug/tritium for a quick check)
 # instead of a release build.
 if [ -z "${TRITIUM:-}" ]; then
