@@ -215,6 +215,15 @@ views! {
     WgmmaWaitGroupOp = "nvg.wgmma_wait_group" { input: 0 }
     /// `nvg.ld_acquire`.
     LoadAcquireOp = "nvg.ld_acquire" { addr: 0, mask: optional 1 }
+    /// `nvws.aref.create`: an aref over `buffers`.
+    ArefCreateOp = "nvws.aref.create" { buffers: variadic 0 }
+    /// `nvws.aref.buffer`: the buffers of stage `stage` of `aref`.
+    ArefBufferOp = "nvws.aref.buffer" { aref: 0, token: 1, stage: optional 2 }
+    /// `nvws.aref.put.enter` and `nvws.aref.get.enter` (stage and phase
+    /// both or neither; `operandSegmentSizes`).
+    ArefEnterOp = "nvws.aref.put.enter" | "nvws.aref.get.enter" { aref: 0, stage: optional 1, phase: optional 2 }
+    /// `nvws.aref.put.exit` and `nvws.aref.get.exit`.
+    ArefExitOp = "nvws.aref.put.exit" | "nvws.aref.get.exit" { aref: 0, token: 1, stage: optional 2 }
     /// The ops of upstream's `DotOpInterface` (`getA()`, `getB()`); see also
     /// [`DotLikeOp::accumulator`].
     DotLikeOp = "tt.dot"
@@ -269,4 +278,12 @@ impl<'c, 'a> DotLikeOp<'c, 'a> {
     pub fn accumulator(&self) -> Value<'c, 'a> {
         required(&self.0, 2, "accumulator")
     }
+}
+
+impl DescriptorStoreOp<'_, '_> {
+    /// The position of `desc` among the operands (the op has no operand
+    /// segments, and each group before `indices` is one operand).
+    pub const DESC_INDEX: usize = 0;
+    /// The position of the first of `indices` among the operands.
+    pub const INDICES_INDEX: usize = 2;
 }

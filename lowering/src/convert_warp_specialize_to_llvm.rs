@@ -47,6 +47,7 @@ use tritium_dialects::ir::{
 };
 use tritium_dialects::pass::{emit_error, OptionKind, PassDefinition, PassFailed, PassOption, PassOptions, PassResult};
 use tritium_dialects::target::ModuleConfig;
+use tritium_dialects::views::UnrealizedConversionCastOp;
 use tritium_passes::ir::{collect_ops, name_of, Order};
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -397,8 +398,9 @@ fn converted_operand(op: &OperationRef, index: usize) -> Result<(), PassFailed> 
         return Ok(());
     }
     let source = tritium_passes::ssa::defining_op(operand)
-        .filter(|d| name_of(d) == "builtin.unrealized_conversion_cast" && d.operand_count() == 1)
-        .map(|d| d.operand(0).unwrap());
+        .and_then(UnrealizedConversionCastOp::of)
+        .filter(|cast| cast.operand_count() == 1)
+        .map(|cast| cast.inputs()[0]);
     match source {
         Some(source) => {
             tritium_passes::ssa::set_operand(op, index, source);

@@ -37,6 +37,7 @@ use tritium_dialects::{
     },
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
     types::MemDesc,
+    views::{ArefBufferOp, ArefCreateOp, ArefEnterOp, IfOp},
 };
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -121,7 +122,9 @@ fn slot_key(op: &OperationRef, token: Option<Value>) -> (usize, Option<usize>) {
 /// Upstream's `getArefDepth`: the leading dimension of the aref's first
 /// buffer (1 for TMEM scales, which are not multi-buffered).
 fn aref_depth(aref: &OperationRef) -> Result<i64, PassFailed> {
-    let buffer = aref.operand(0).map_err(|_| fail(aref, "nvws.aref.create without buffers"))?;
+    let buffer = ArefCreateOp::of(*aref)
+        .and_then(|create| create.buffers().first().copied())
+        .ok_or_else(|| fail(aref, "nvws.aref.create without buffers"))?;
     let memdesc = MemDesc::of(buffer.r#type()).ok_or_else(|| fail(aref, "aref buffer is not a memdesc"))?;
     if memdesc.encoding.to_string().starts_with("#ttng.tensor_memory_scales_encoding") {
         return Ok(1);
@@ -163,7 +166,9 @@ fn number_enters(aref_op: &OperationRef, side: Side) -> PassResult {
             let first_partition = partition_ids(&user).and_then(|ids| ids.first().copied());
             if name_of(&user) == side.enter_op() && first_partition.is_none_or(|first| first == partition) {
                 let token: Value = user.result(user.result_count() - 1).unwrap().into();
-                let stage = user.operand(1).map_err(|_| fail(&user, "enter op without a stage"))?;
+                let stage = ArefEnterOp::of(user)
+                    .and_then(|enter| enter.stage())
+                    .ok_or_else(|| fail(&user, "enter op without a stage"))?;
                 numbering.propagate_stage(token, stage, &mut HashSet::new())?;
             }
         }
@@ -184,14 +189,12 @@ impl<'c: 'a, 'a> Numbering<'c, 'a> {
     /// Whether `op` is an enter op this numbering counts.
     fn counts(&self, op: &OperationRef) -> bool {
         name_of(op) == self.side.enter_op()
-            && op.operand(0).is_ok_and(|a| a == self.aref)
+            && ArefEnterOp::of(*op).is_some_and(|enter| enter.aref() == self.aref)
             && partition_ids(op).is_none_or(|ids| ids.contains(&self.partition))
     }
 
     fn uses_buffer(&self, op: &OperationRef, token: Option<Value>) -> bool {
-        name_of(op) == "nvws.aref.buffer"
-            && op.operand(0).is_ok_and(|a| a == self.aref)
-            && token.is_some_and(|t| op.operand(1).is_ok_and(|o| o == t))
+        ArefBufferOp::of(*op).is_some_and(|buffer| buffer.aref() == self.aref && token == Some(buffer.token()))
     }
 
     /// Whether `block` (or what it holds) has an op this numbering counts
@@ -523,7 +526,7 @@ fn visit_backward_slice(body: &BlockRef, value: Value, visited: &mut HashSet<usi
                     visit_backward_slice(body, yielded, visited)?;
                 }
             }
-            visit_backward_slice(body, def.operand(0).unwrap(), visited)
+            visit_backward_slice(body, IfOp::of(def).expect("an scf.if").condition(), visited)
         }
         "scf.for" => {
             add_default_partition_to_output(&def, position)?;

@@ -39,6 +39,7 @@ use tritium_dialects::{
     },
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
     types::{shared_memory_space, MemDesc},
+    views::{ArefCreateOp, LocalAllocOp},
 };
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -190,7 +191,7 @@ impl<'c: 'a, 'a> Insertion<'c, 'a> {
         collect(produced.value);
         if let Some((alloc, _)) = tma_load_and_alloc(produced.value) {
             // The loaded tensor may also be read in registers.
-            collect(alloc.operand(0).unwrap());
+            collect(LocalAllocOp::of(alloc).and_then(|a| a.src()).expect("an alloc of a load"));
         }
         if results.is_empty() {
             return Ok(());
@@ -294,16 +295,13 @@ impl<'c: 'a, 'a> Insertion<'c, 'a> {
             self.tma_load_into(&load, buffer, &producer, &anchor)?;
             kind = "tma_load";
             stale = vec![alloc, load];
-        } else if let Some(def) = def.filter(|d| name_of(d) == "ttg.local_alloc") {
-            if def
-                .operand(0)
-                .ok()
-                .and_then(defining_op)
-                .is_some_and(|l| name_of(&l) == "tt.load" && same_partitions(&l, &def))
+        } else if let Some(alloc) = def.and_then(LocalAllocOp::of) {
+            let def = alloc.op();
+            if alloc.src().and_then(defining_op).is_some_and(|l| name_of(&l) == "tt.load" && same_partitions(&l, &def))
             {
                 return Err(fail(&def, "a global load into shared memory (cp.async) cannot be passed through an aref"));
             }
-            let source = def.operand(0).map_err(|_| fail(&def, "a local_alloc without a value to pass"))?;
+            let source = alloc.src().ok_or_else(|| fail(&def, "a local_alloc without a value to pass"))?;
             place(create("ttg.local_store", location, &[source, buffer], &[], &[]));
             stale = vec![def];
         } else if tensor_parts(value.r#type()).is_some() {
@@ -605,17 +603,17 @@ fn produced_values<'c, 'a>(op: &OperationRef<'c, 'a>) -> Vec<Produced<'c, 'a>> {
 /// A `ttg.local_alloc` of a TMA load in the same partitions (upstream's
 /// `isDescLoadAndAlloc`): the alloc and the load.
 fn tma_load_and_alloc<'c, 'a>(value: Value<'c, 'a>) -> Option<(OperationRef<'c, 'a>, OperationRef<'c, 'a>)> {
-    let alloc = defining_op(value).filter(|d| name_of(d) == "ttg.local_alloc")?;
-    let load = defining_op(alloc.operand(0).ok()?)?;
-    (crate::tritongpu_pipeline::tma::is_tma_load(&load) && same_partitions(&alloc, &load)).then_some((alloc, load))
+    let alloc = defining_op(value).and_then(LocalAllocOp::of)?;
+    let load = defining_op(alloc.src()?)?;
+    (crate::tritongpu_pipeline::tma::is_tma_load(&load) && same_partitions(&alloc, &load)).then_some((alloc.op(), load))
 }
 
 /// The stage/cluster of a produced value's producer (the load, for a load
 /// into a local_alloc).
 fn producer_stage_cluster(value: Value) -> Option<(i64, i64)> {
     let def = defining_op(value)?;
-    if name_of(&def) == "ttg.local_alloc" {
-        if let Some(load) = def.operand(0).ok().and_then(defining_op) {
+    if let Some(alloc) = LocalAllocOp::of(def) {
+        if let Some(load) = alloc.src().and_then(defining_op) {
             let is_load = crate::tritongpu_pipeline::tma::is_tma_load(&load) || name_of(&load) == "tt.load";
             if is_load && same_partitions(&load, &def) {
                 return stage_cluster(&load);
@@ -734,7 +732,10 @@ pub(crate) fn buffer_of<'c>(
 
 /// The type of one slot of `aref`'s buffer, as its enter ops return it.
 fn slot_type<'c>(aref: Value<'c, '_>, mutable: bool, location: Location<'c>) -> Result<Type<'c>, PassFailed> {
-    let alloc = defining_op(aref).and_then(|create| create.operand(0).ok()).ok_or(PassFailed)?;
+    let alloc = defining_op(aref)
+        .and_then(ArefCreateOp::of)
+        .and_then(|create| create.buffers().first().copied())
+        .ok_or(PassFailed)?;
     let buffer = MemDesc::of(alloc.r#type()).ok_or(PassFailed)?;
     let view = MemDesc { shape: buffer.shape[1..].to_vec(), mutable, ..buffer };
     view.to_type(location).ok_or(PassFailed)

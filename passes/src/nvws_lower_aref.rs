@@ -46,6 +46,7 @@ use tritium_dialects::{
     },
     pass::{OptionKind, PassDefinition, PassFailed, PassOption, PassOptions, PassResult},
     types::{async_token, shared_memory_space, MemDesc},
+    views::{ArefBufferOp, ArefCreateOp, ArefEnterOp, ArefExitOp},
 };
 use tritium_layout::{CtaLayout, Layout, SwizzledShared};
 
@@ -161,7 +162,8 @@ struct ArefOps<'c, 'a> {
 }
 
 fn combine_group(gets: &[OperationRef]) -> PassResult {
-    let arefs: Vec<OperationRef> = gets.iter().map(|g| defining_op(g.operand(0).unwrap()).unwrap()).collect();
+    let arefs: Vec<OperationRef> =
+        gets.iter().map(|g| defining_op(ArefEnterOp::of(*g).expect("a get.enter").aref()).unwrap()).collect();
     let mut ops = ArefOps::default();
     let mut producers = BTreeSet::new();
     for aref in &arefs {
@@ -181,7 +183,8 @@ fn combine_group(gets: &[OperationRef]) -> PassResult {
     if producers.len() > 1 {
         return Ok(());
     }
-    let buffers: Vec<Value> = arefs.iter().map(|a| a.operand(0).unwrap()).collect();
+    let buffers: Vec<Value> =
+        arefs.iter().map(|a| ArefCreateOp::of(*a).expect("an aref.create").buffers()[0]).collect();
     let block = arefs[0].block().unwrap();
     let last_aref = block_ops(&block).into_iter().rev().find(|op| arefs.contains(op)).unwrap();
     let types: Vec<String> = buffers.iter().map(|b| b.r#type().to_string()).collect();
@@ -540,13 +543,20 @@ fn lower_aref(aref: OperationRef) -> PassResult {
 }
 
 fn stage_of<'c, 'a>(op: &OperationRef<'c, 'a>) -> Result<Value<'c, 'a>, PassFailed> {
-    let stage = if name_of(op).ends_with(".enter") { op.operand(1) } else { op.operand(2) };
-    stage.map_err(|_| fail(op, "aref op without a stage (nvws-assign-stage-phase gives one)"))
+    let stage = if let Some(enter) = ArefEnterOp::of(*op) {
+        enter.stage()
+    } else if let Some(exit) = ArefExitOp::of(*op) {
+        exit.stage()
+    } else {
+        ArefBufferOp::of(*op).and_then(|buffer| buffer.stage())
+    };
+    stage.ok_or_else(|| fail(op, "aref op without a stage (nvws-assign-stage-phase gives one)"))
 }
 
 fn lower_put_enter(op: &OperationRef, buffers: &[Value], barriers: &Barriers) -> PassResult {
     let stage = stage_of(op)?;
-    let phase = op.operand(2).map_err(|_| fail(op, "aref enter without a phase"))?;
+    let phase =
+        ArefEnterOp::of(*op).and_then(|enter| enter.phase()).ok_or_else(|| fail(op, "aref enter without a phase"))?;
     let mut placed = Placed::after(op);
     let empty = placed.barrier(barriers.empty, stage)?;
     placed.wait(empty, phase);
@@ -616,7 +626,8 @@ fn lower_tma_loads<'c, 'a>(put: &OperationRef<'c, 'a>, full: Value<'c, 'a>, plac
 
 fn lower_get_enter(op: &OperationRef, buffers: &[Value], barriers: &Barriers) -> PassResult {
     let stage = stage_of(op)?;
-    let phase = op.operand(2).map_err(|_| fail(op, "aref enter without a phase"))?;
+    let phase =
+        ArefEnterOp::of(*op).and_then(|enter| enter.phase()).ok_or_else(|| fail(op, "aref enter without a phase"))?;
     let mut placed = Placed::after(op);
     let full = placed.barrier(barriers.full, stage)?;
     placed.wait(full, phase);
@@ -647,7 +658,7 @@ fn make_views_mutable(value: Value) {
 /// A producer's exit fences generic-proxy writes (`none`) before a tcgen05
 /// consumer reads them through the async proxy.
 fn needs_fence_after_put(exit: &OperationRef) -> bool {
-    let aref = exit.operand(0).unwrap();
+    let aref = ArefExitOp::of(*exit).expect("an aref exit").aref();
     async_kinds(exit).iter().any(|k| k == "none")
         && aref_users(&defining_op(aref).unwrap())
             .iter()
@@ -657,7 +668,7 @@ fn needs_fence_after_put(exit: &OperationRef) -> bool {
 /// A consumer's exit fences its generic-proxy reads before the producer's
 /// TMA loads overwrite the buffer.
 fn needs_fence_after_get(exit: &OperationRef) -> bool {
-    let aref = exit.operand(0).unwrap();
+    let aref = ArefExitOp::of(*exit).expect("an aref exit").aref();
     async_kinds(exit).iter().any(|k| k == "none")
         && aref_users(&defining_op(aref).unwrap())
             .iter()

@@ -23,6 +23,7 @@ use std::collections::{HashMap, HashSet};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::ir::handles::ValueHandle;
 use tritium_dialects::types::MemDesc;
+use tritium_dialects::views::{DescriptorLoadOp, DescriptorStoreOp};
 
 /// Registers each consumer warp group asks for when there are two (upstream's
 /// choice: 2 x 4 x 232 + 4 x 40 threads' registers fill the 64K of an SM).
@@ -106,14 +107,15 @@ pub(super) fn specialize(plan: &Plan, stages: i64) -> Result<(), String> {
         if load_keys.contains(&key(&op)) {
             continue;
         }
-        let operands = (0..op.operand_count()).map(|i| op.operand(i).unwrap());
-        if name_of(&op) == "tt.descriptor_store" && plan.is_split(op.operand(1).unwrap()) {
+        let store = DescriptorStoreOp::of(op).filter(|s| name_of(s) == "tt.descriptor_store");
+        if let Some(store) = store.filter(|s| plan.is_split(s.src())) {
             // The consumers make their own half-tile descriptor.
-            let made = crate::ssa::defining_op(op.operand(0).unwrap()).unwrap();
+            let made = crate::ssa::defining_op(store.desc()).unwrap();
             used.extend((0..made.operand_count()).map(|i| made.operand(i).unwrap()));
-            used.extend(operands.skip(1));
+            used.push(store.src());
+            used.extend(store.indices());
         } else {
-            used.extend(operands);
+            used.extend((0..op.operand_count()).map(|i| op.operand(i).unwrap()));
         }
     }
     for op in &plan.prologue {
@@ -365,8 +367,9 @@ fn producer_kloop<'c, 'a>(
     b.op(&inside, "ttng.barrier_expect", &[full_slot, yes], &[], &[("size", b.int_attr(i32, channels.bytes))]);
     for ((load, _), ring) in k.loads.iter().zip(&channels.rings) {
         let destination = b.index(&inside, ring.buffer, slot, ring.slot_type);
-        let mut operands: Vec<Value> = vec![map.lookup(load.operand(0).unwrap())];
-        operands.extend((1..load.operand_count()).map(|i| map.lookup(load.operand(i).unwrap())));
+        let load = DescriptorLoadOp::of(*load).expect("the k-loop's loads are descriptor loads");
+        let mut operands: Vec<Value> = vec![map.lookup(load.desc())];
+        operands.extend(load.indices().into_iter().map(|i| map.lookup(i)));
         operands.extend([full_slot, destination, yes]);
         b.op(&inside, "ttng.async_tma_copy_global_to_local", &operands, &[], &[]);
     }
@@ -440,8 +443,9 @@ impl<'c> Consumer<'_, 'c, '_, '_> {
         if plan.split.is_some() {
             // The half-tile descriptors, made once (not per tile).
             for op in shape::epilogue(plan).iter().filter(|o| name_of(o) == "tt.descriptor_store") {
-                if plan.is_split(op.operand(1).unwrap()) {
-                    self.half_descriptor(&at, op.operand(0).unwrap(), &map)?;
+                let store = DescriptorStoreOp::of(*op).expect("a descriptor store");
+                if plan.is_split(store.src()) {
+                    self.half_descriptor(&at, store.desc(), &map)?;
                 }
             }
         }
@@ -631,16 +635,18 @@ impl<'c> Consumer<'_, 'c, '_, '_> {
             }
         }
         let clone = block.append_operation(clone_with(op, map));
-        if name_of(op) == "tt.descriptor_store" && plan.is_split(op.operand(1).unwrap()) {
+        let store = DescriptorStoreOp::of(*op).filter(|s| name_of(s) == "tt.descriptor_store");
+        if let Some(store) = store.filter(|s| plan.is_split(s.src())) {
             let at = At::Before(clone);
-            let descriptor = self.half_descriptor(&at, op.operand(0).unwrap(), map)?;
-            crate::ssa::set_operand(&clone, 0, descriptor);
+            let descriptor = self.half_descriptor(&at, store.desc(), map)?;
+            crate::ssa::set_operand(&clone, DescriptorStoreOp::DESC_INDEX, descriptor);
             if self.group > 0 {
-                // Operands: the descriptor, the tile, then its coordinates.
-                let row = clone.operand(2).unwrap();
+                // The first coordinate is the row.
+                let clone = DescriptorStoreOp::of(clone).expect("a clone of a descriptor store");
+                let row = clone.indices()[0];
                 let offset = self.b.constant(&at, row.r#type(), self.group * self.rows() / 2);
                 let first_row = self.b.value(&at, "arith.addi", &[row, offset], row.r#type());
-                crate::ssa::set_operand(&clone, 2, first_row);
+                crate::ssa::set_operand(&clone, DescriptorStoreOp::INDICES_INDEX, first_row);
             }
             return Ok(());
         }

@@ -29,6 +29,7 @@ use melior::ir::{operation::OperationLike, BlockLike, BlockRef, OperationRef, Re
 use std::collections::HashSet;
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::types::MemDesc;
+use tritium_dialects::views::DescriptorLoadOp;
 
 /// A loop feeding wgmma dots from TMA loads.
 pub(super) struct KLoop<'c, 'a> {
@@ -150,7 +151,8 @@ fn analyze_kloop<'c, 'a>(lp: OperationRef<'c, 'a>, marked: &OperationRef<'c, 'a>
                 if name_of(&alloc) != "ttg.local_alloc" || !same_block(&alloc, &body) {
                     return Err("a descriptor load is used other than by one ttg.local_alloc".into());
                 }
-                if !crate::ssa::is_defined_outside(op.operand(0).unwrap(), marked) {
+                let desc = DescriptorLoadOp::of(op).expect("a descriptor load").desc();
+                if !crate::ssa::is_defined_outside(desc, marked) {
                     return Err("a descriptor is made inside the loop".into());
                 }
                 let memdesc =

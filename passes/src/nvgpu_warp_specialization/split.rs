@@ -25,6 +25,7 @@ use melior::ir::{operation::OperationLike, BlockLike, RegionLike, TypeLike, Valu
 use std::collections::{HashMap, HashSet};
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::types::MemDesc;
+use tritium_dialects::views::DescriptorStoreOp;
 
 /// Ops whose tensor operands and results all have the same shape.
 fn is_elementwise(name: &str) -> bool {
@@ -218,10 +219,11 @@ pub(super) fn row_split(plan: &Plan) -> Result<RowSplit, String> {
         values.insert(key);
     }
     for store in stores {
-        if !values.contains(&value_key(store.operand(1).unwrap())) {
+        let store = DescriptorStoreOp::of(store).expect("a descriptor store");
+        if !values.contains(&value_key(store.src())) {
             continue;
         }
-        let made_on_device = crate::ssa::defining_op(store.operand(0).unwrap())
+        let made_on_device = crate::ssa::defining_op(store.desc())
             .is_some_and(|d| name_of(&d) == "tt.make_tensor_descriptor" && !crate::ssa::is_ancestor(&plan.marked, d));
         if !made_on_device {
             return Err("the tile is stored through a host-side descriptor".into());
