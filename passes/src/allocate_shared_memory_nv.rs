@@ -315,8 +315,9 @@ impl<'c, 'a, 's> Allocator<'c, 'a, 's> {
             if name == "ttg.local_alloc" {
                 let memdesc =
                     MemDesc::of(op.result_at(0).unwrap().r#type()).ok_or_else(|| fail(op, "allocates no memdesc"))?;
-                let size = buffer_bytes(&memdesc);
-                let alignment = buffer_alignment(op, &memdesc);
+                let layout = layout_of(memdesc.encoding).ok();
+                let size = buffer_bytes(&memdesc, layout.as_ref());
+                let alignment = buffer_alignment(op, layout.as_ref());
                 let last = last_use(*op, &position, &end, i);
                 requests.push(Request {
                     op: i,
@@ -420,11 +421,10 @@ impl<'c, 'a, 's> Allocator<'c, 'a, 's> {
 /// Bytes of a `ttg.local_alloc`'s buffer, as upstream counts them: its
 /// elements (twice the shape's for fp4-padded nvmma tiles, which keep each
 /// 4-bit pair in a byte of its own) plus a padded layout's padding.
-fn buffer_bytes(memdesc: &MemDesc) -> usize {
+fn buffer_bytes(memdesc: &MemDesc, layout: Option<&Layout>) -> usize {
     let mut elements: u64 = memdesc.alloc_shape.iter().map(|&d| d.max(0) as u64).product();
-    match layout_of(memdesc.encoding) {
-        Ok(Layout::NvmmaShared(nvmma)) if nvmma.fp4_padded => elements *= 2,
-        _ => {}
+    if matches!(layout, Some(Layout::NvmmaShared(nvmma)) if nvmma.fp4_padded) {
+        elements *= 2;
     }
     if let Some(intervals) = padded_shared_intervals(memdesc.encoding) {
         // `padding` elements after every `interval` ones, none after the last.
@@ -443,12 +443,12 @@ fn buffer_bytes(memdesc: &MemDesc) -> usize {
 /// encoding's: one whole swizzle pattern for nvmma tiles (128 bytes times
 /// the pattern's phases, 1,024 for 128-byte swizzling: wgmma and TMA swizzle
 /// by address bits), 16 bytes for any other layout.
-fn buffer_alignment(op: &OperationRef, memdesc: &MemDesc) -> usize {
+fn buffer_alignment(op: &OperationRef, layout: Option<&Layout>) -> usize {
     if let Some(alignment) = int_attribute(op, "alignment").filter(|&a| a > 0) {
         return alignment as usize;
     }
-    match layout_of(memdesc.encoding) {
-        Ok(Layout::NvmmaShared(nvmma)) => 128 * (nvmma.swizzling_byte_width as usize / 16).max(1),
+    match layout {
+        Some(Layout::NvmmaShared(nvmma)) => 128 * (nvmma.swizzling_byte_width as usize / 16).max(1),
         _ => 16,
     }
 }
@@ -457,14 +457,8 @@ fn buffer_alignment(op: &OperationRef, memdesc: &MemDesc) -> usize {
 /// `op` itself (upstream compares the owners' parent regions), as keys.
 fn concurrency_of(op: &OperationRef) -> Option<(usize, usize)> {
     let region = op.block()?.parent_region()?.to_raw().ptr as usize;
-    let mut ancestor = op.parent_operation();
-    while let Some(parent) = ancestor {
-        if name_of(&parent) == "ttg.warp_specialize" {
-            return Some((key(&parent), region));
-        }
-        ancestor = parent.parent_operation();
-    }
-    None
+    let ws = tritium_dialects::ir::enclosing_named(op.parent_operation()?, "ttg.warp_specialize")?;
+    Some((key(&ws), region))
 }
 
 fn key(op: &OperationRef) -> usize {
