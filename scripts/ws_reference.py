@@ -2,7 +2,8 @@
 have a `tt.warp_specialize` loop, with its intermediate dumps: for each kernel
 writes <out>/<kernel>/{0-input,1-task-partition,2-taskid-propagate,
 3-data-partition,4-code-partition,5-output}.mlir, printed by upstream (no
-locations). Needs triton==3.6.0 (no GPU).
+locations); a step upstream ran twice (its retry with one warp group fewer
+when the data partition fails) also has <name>.attempt1.mlir. Needs triton==3.6.0 (no GPU).
 
     .tools/venv/bin/python scripts/ws_reference.py out/ws-reference
 """
@@ -60,10 +61,21 @@ def main():
         dumps = re.split(r"^// -----// WarpSpec (?:internal IR Dump After: (\w+)|output)\n", result.stderr + result.stdout, flags=re.M)
         found = {}
         for i in range(1, len(dumps), 2):
-            found[dumps[i] or "output"] = dumps[i + 1]
+            step = dumps[i] or "output"
+            if step in found:
+                # An earlier attempt (upstream retries with one warp group fewer
+                # when the data partition fails): kept as <name>.attempt<N>.mlir.
+                attempt = sum(1 for f in found if f.startswith(step + ".attempt")) + 1
+                found[f"{step}.attempt{attempt}"] = found[step]
+            found[step] = dumps[i + 1]
         for step, name in zip(STEPS + ["output"], NAMES + ["5-output"]):
             if step in found:
                 open(os.path.join(directory, name + ".mlir"), "w").write(strip_locations(found[step]).strip() + "\n")
+            for key in found:
+                if key.startswith(step + ".attempt"):
+                    attempt = key.split(".")[-1]
+                    open(os.path.join(directory, f"{name}.{attempt}.mlir"), "w").write(
+                        strip_locations(found[key]).strip() + "\n")
         print(kernel, "rc", result.returncode, "steps", sorted(found))
 
 
