@@ -1180,6 +1180,15 @@ void MemDescTransOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRConte
 void MemDescReinterpretOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
 void WarpSpecializeOp::getCanonicalizationPatterns(RewritePatternSet &p, MLIRContext *) { addRustCanonicalizationPatterns(p, getOperationName()); }
 
+void WarpSpecializeOp::getSuccessorRegions(RegionBranchPoint point,
+                                           SmallVectorImpl<RegionSuccessor> &successors) {
+  if (point.isParent()) {
+    successors.emplace_back(&getDefaultRegion());
+    return;
+  }
+  successors.emplace_back(getOperation(), getResults());
+}
+
 static LogicalResult verifyTileMatchesBuffer(Operation *op, RankedTensorType tensor,
                                              MemDescType buffer) {
   if (tensor.getShape() != buffer.getShape() || tensor.getElementType() != buffer.getElementType())

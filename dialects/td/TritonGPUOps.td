@@ -193,7 +193,11 @@ def TTG_GlobalScratchAllocOp : TTG_Op<"global_scratch_alloc"> {
 // Warp specialization
 //===----------------------------------------------------------------------===//
 
-def TTG_WarpSpecializeOp : TTG_Op<"warp_specialize", [RecursiveMemoryEffects, RecursivelySpeculatable]> {
+// A region branch, as upstream's: control enters the default region and comes
+// back to the op's results; the partitions are no successor (they run on other
+// warps), so MLIR's dataflow analyses (sccp) leave their code alone as upstream.
+def TTG_WarpSpecializeOp : TTG_Op<"warp_specialize", [RecursiveMemoryEffects, RecursivelySpeculatable,
+    DeclareOpInterfaceMethods<RegionBranchOpInterface>]> {
   let summary = "run the default region and each partition on its own group of warps";
   let arguments = (ins
     Variadic<AnyType>:$explicitCaptures,

@@ -33,6 +33,7 @@ pub mod error;
 pub mod infer;
 pub mod kinds;
 pub mod linear;
+pub mod shared_offsets;
 pub mod swizzling;
 pub mod utils;
 

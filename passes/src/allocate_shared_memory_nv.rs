@@ -13,6 +13,8 @@
 //! Liveness is over the ops in program order: a buffer lives from its
 //! allocation to its last use, through views of it and to the end of any
 //! loop it is used in but not allocated in; a scratch lives during its op.
+//! Offsets come from upstream's algorithm (`tritium_layout::shared_offsets`:
+//! largest first, the triples heuristic, then graph-colouring rounds).
 use crate::{
     analysis::scratch::{element_bytes, scratch_bytes, warp_specialize_capture_alignment},
     ir::{collect_ops, fail, int_attribute, name_of, Order},
@@ -28,6 +30,7 @@ use tritium_dialects::{
     pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult},
     types::MemDesc,
 };
+use tritium_layout::shared_offsets::{compute_offsets, SharedBuffer};
 use tritium_layout::Layout;
 
 pub static PASS: PassDefinition = PassDefinition {
@@ -378,31 +381,28 @@ impl<'c, 'a, 's> Allocator<'c, 'a, 's> {
             request.concurrency = concurrency_of(&ops[request.op]);
         }
 
-        // First fit, largest buffers first.
-        let mut order: Vec<usize> = (0..requests.len()).collect();
-        order.sort_by_key(|&r| (std::cmp::Reverse(requests[r].size), requests[r].start));
-        let mut placed: Vec<(usize, usize)> = Vec::new(); // (request, offset)
-        let mut total = 0usize;
-        for r in order {
-            let request = &requests[r];
-            let mut offset = 0usize;
-            loop {
-                offset = offset.div_ceil(request.alignment) * request.alignment;
-                let clash = placed.iter().find(|(other, other_offset)| {
-                    let other = &requests[*other];
-                    let concurrent = matches!((other.concurrency, request.concurrency),
-                        (Some((ws, region)), Some((other_ws, other_region))) if ws == other_ws && region != other_region);
-                    let live_together = concurrent || (other.start <= request.end && request.start <= other.end);
-                    live_together && *other_offset < offset + request.size && offset < other_offset + other.size
-                });
-                match clash {
-                    Some((other, other_offset)) => offset = other_offset + requests[*other].size,
-                    None => break,
-                }
-            }
-            placed.push((r, offset));
-            total = total.max(offset + request.size);
+        // Upstream's offsets (its computeOffsets): buffers in its order, the
+        // explicit ones first, then the scratch, then the callees' shares,
+        // each in program order; live ranges half-open.
+        let mut upstream_order: Vec<usize> = Vec::new();
+        for purpose in [Purpose::Buffer, Purpose::Scratch, Purpose::Callee] {
+            upstream_order.extend((0..requests.len()).filter(|&r| requests[r].purpose == purpose));
         }
+        let buffers: Vec<SharedBuffer> = upstream_order
+            .iter()
+            .map(|&r| {
+                let request = &requests[r];
+                SharedBuffer {
+                    size: request.size,
+                    alignment: request.alignment,
+                    start: request.start,
+                    end: request.end + 1,
+                    concurrency: request.concurrency,
+                }
+            })
+            .collect();
+        let (offsets, total) = compute_offsets(&buffers);
+        let placed: Vec<(usize, usize)> = upstream_order.iter().copied().zip(offsets).collect();
 
         if let Some(limit) = self.limit.filter(|&limit| total > limit) {
             return Err(over_the_limit(&ops, &requests, &placed, total, limit, capability));
@@ -454,11 +454,17 @@ fn buffer_alignment(op: &OperationRef, layout: Option<&Layout>) -> usize {
 }
 
 /// The innermost `ttg.warp_specialize` around `op` and the region holding
-/// `op` itself (upstream compares the owners' parent regions), as keys.
+/// `op` (upstream compares the owners' parent regions), as keys. Upstream
+/// allocates after convert-scf-to-cf, where the ops of scf regions sit in
+/// blocks of the region around the scf op: that region is the one here.
 fn concurrency_of(op: &OperationRef) -> Option<(usize, usize)> {
-    let region = op.block()?.parent_region()?.to_raw().ptr as usize;
+    let mut holder = *op;
+    while let Some(parent) = holder.parent_operation().filter(|p| name_of(p).starts_with("scf.")) {
+        holder = parent;
+    }
+    let region = holder.block()?.parent_region()?;
     let ws = tritium_dialects::ir::enclosing_named(op.parent_operation()?, "ttg.warp_specialize")?;
-    Some((key(&ws), region))
+    Some((key(&ws), region.to_raw().ptr as usize))
 }
 
 fn key(op: &OperationRef) -> usize {

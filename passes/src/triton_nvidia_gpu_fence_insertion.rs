@@ -7,7 +7,8 @@
 //! at all right after an identical fence.
 //!
 //! An operand is traced back through the ops defining it (views, loop-carried
-//! arguments of `scf.for`, both the initial value and the yielded one). A
+//! arguments of `scf.for`, both the initial value and the yielded one, and a
+//! `ttg.warp_specialize` partition's arguments to the captured values). A
 //! block argument of any other op is taken as a possible write, as upstream.
 use crate::{
     ir::{collect_ops, create, name_of, Order},
@@ -109,6 +110,14 @@ fn trace<'c, 'a>(value: Value<'c, 'a>, visited: &mut HashSet<Key>, found: &mut V
             if let Ok(yielded) = terminator.operand_at(number - 1) {
                 trace(yielded, visited, found);
             }
+        }
+        return;
+    }
+    // A partition's argument is the warp_specialize's explicit capture of
+    // the same number (the partitions op sits in the warp_specialize).
+    if name_of(&owner) == "ttg.warp_specialize.partitions" {
+        if let Some(capture) = owner.parent_operation().and_then(|ws| ws.operand_at(number).ok()) {
+            trace(capture, visited, found);
         }
         return;
     }

@@ -45,10 +45,10 @@
 //! block, before sm_90) are left to `tritium-warn-unspecialized-loops`,
 //! which says so.
 mod emit;
-pub(crate) mod task_ids;
 mod partitions;
 mod shape;
 mod split;
+pub(crate) mod task_ids;
 
 use crate::{
     analysis::scratch::module_capability,
