@@ -49,6 +49,7 @@ pub(crate) mod task_ids;
 mod partitions;
 mod shape;
 mod split;
+pub(crate) mod specialize;
 
 use crate::{
     analysis::scratch::module_capability,
