@@ -45,8 +45,10 @@
 //! block, before sm_90) are left to `tritium-warn-unspecialized-loops`,
 //! which says so.
 mod emit;
+pub(crate) mod lower_token;
 mod partitions;
 mod shape;
+pub(crate) mod specialize;
 mod split;
 pub(crate) mod task_ids;
 
