@@ -244,7 +244,11 @@ fn backward_slice<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>>
                 }
             } else if let Some(parent) = argument_owner(operand).and_then(|b| b.parent_operation()) {
                 let single_block = parent.region_count() == 1
-                    && parent.region_at(0).ok().and_then(|r| r.first_block()).is_some_and(|b| b.next_in_region().is_none());
+                    && parent
+                        .region_at(0)
+                        .ok()
+                        .and_then(|r| r.first_block())
+                        .is_some_and(|b| b.next_in_region().is_none());
                 if single_block && seen.insert(key(&parent)) {
                     visit(parent, seen, out);
                 }
@@ -299,7 +303,8 @@ fn forward_slice<'c, 'a>(root: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
 /// along K then computes a partial result each consumer adds).
 fn only_used_by_atomic_store(v: Value) -> bool {
     let mut slice = forward_slice(v);
-    let Some(position) = slice.iter().position(|o| matches!(name_of(o).as_str(), "tt.atomic_rmw" | "tt.descriptor_reduce"))
+    let Some(position) =
+        slice.iter().position(|o| matches!(name_of(o).as_str(), "tt.atomic_rmw" | "tt.descriptor_reduce"))
     else {
         return false;
     };
@@ -570,7 +575,10 @@ fn slice_to_partition<'c, 'a>(root: Value<'c, 'a>, scheme: &mut Scheme<'c, 'a>, 
 
 /// Upstream's `computePartitionScheme`: `false` when the dots of several
 /// consumer groups cannot be partitioned.
-fn compute_partition_scheme<'c, 'a>(function: OperationRef<'c, 'a>, scheme: &mut Scheme<'c, 'a>) -> Result<bool, String> {
+fn compute_partition_scheme<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    scheme: &mut Scheme<'c, 'a>,
+) -> Result<bool, String> {
     let mut dots = Vec::new();
     for op in collect_ops(function, Order::Post) {
         if get_async_task_ids(&op).len() > 1 {
@@ -714,10 +722,9 @@ fn rewrite_rematerialized<'c, 'a>(scheme: &mut Scheme<'c, 'a>) -> Result<(), Str
             scheme.dims.insert(key(&new), dim);
             let old_value = result0(&old);
             for u in tritium_dialects::ir::uses(old_value) {
+                // As upstream, the new view itself is among the users (its
+                // operand then becomes its own result: upstream's bug, kept).
                 let user = u.owner;
-                if user == new {
-                    continue;
-                }
                 let mut user_dim = scheme.dim_of(&user);
                 let user_name = name_of(&user);
                 if is_trans(&user_name) {
@@ -842,9 +849,8 @@ fn slice_op<'c, 'a>(
         let splat = tritium_dialects::ir::splat_value(value).ok_or("a constant to slice that is not a splat")?;
         let ty = sliced_type(result0(&op).r#type(), dim, parts, location)?;
         // SAFETY: a shaped type and an element attribute of its element type.
-        let attribute = unsafe {
-            Attribute::from_raw(mlir_sys::mlirDenseElementsAttrSplatGet(ty.to_raw(), splat.to_raw()))
-        };
+        let attribute =
+            unsafe { Attribute::from_raw(mlir_sys::mlirDenseElementsAttrSplatGet(ty.to_raw(), splat.to_raw())) };
         new = insert_before(&op, create("arith.constant", location, &[], &[ty], &[("value", attribute)]));
         // The original ids: folding may merge the constants of the groups.
         set_async_task_ids(&new, &ids);
@@ -893,7 +899,13 @@ fn slice_op<'c, 'a>(
             let amount = offset as i64 * shape[dim as usize] / parts as i64;
             let constant = insert_before(
                 &next,
-                create("arith.constant", location, &[], &[i32], &[("value", IntegerAttribute::new(i32, amount).into())]),
+                create(
+                    "arith.constant",
+                    location,
+                    &[],
+                    &[i32],
+                    &[("value", IntegerAttribute::new(i32, amount).into())],
+                ),
             );
             set_async_task_ids(&constant, &slice_ids);
             let add =
@@ -1022,9 +1034,8 @@ fn slice_for<'c, 'a>(
 
 /// Replaces the attributes of `to` with those of `from` (`setAttrs`).
 fn copy_attributes(from: &OperationRef, to: &OperationRef) {
-    let name_of_attribute = |identifier: &melior::ir::Identifier| {
-        identifier.as_string_ref().as_str().unwrap_or("").to_string()
-    };
+    let name_of_attribute =
+        |identifier: &melior::ir::Identifier| identifier.as_string_ref().as_str().unwrap_or("").to_string();
     let names: Vec<String> = to.attributes().map(|(name, _)| name_of_attribute(&name)).collect();
     for name in names {
         tritium_dialects::ir::remove_attribute(to, &name);

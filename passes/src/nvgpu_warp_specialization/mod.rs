@@ -44,12 +44,12 @@
 //! leaves alone (num_warps other than 4, kernels with an `scf.if` else
 //! block, before sm_90) are left to `tritium-warn-unspecialized-loops`,
 //! which says so.
-mod emit;
 pub(crate) mod data_partition;
-pub(crate) mod task_ids;
+mod emit;
 mod partitions;
 mod shape;
 mod split;
+pub(crate) mod task_ids;
 
 use crate::{
     analysis::scratch::module_capability,

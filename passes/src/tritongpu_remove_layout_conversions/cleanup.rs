@@ -89,7 +89,8 @@ pub(crate) fn apply_greedily(module: OperationRef, pattern: &'static Pattern) ->
 /// Triton's `ForOpDeadArgElimination`: an iter_arg whose value is never
 /// needed (its result is unused and only feeds itself and side-effect-free
 /// ops) yields its own argument, so the loop canonicalization drops it.
-pub(crate) static DEAD_LOOP_ARGUMENTS: Pattern = Pattern { root: "scf.for", benefit: 1, rewrite: eliminate_dead_loop_arguments };
+pub(crate) static DEAD_LOOP_ARGUMENTS: Pattern =
+    Pattern { root: "scf.for", benefit: 1, rewrite: eliminate_dead_loop_arguments };
 
 fn value_key(value: Value) -> usize {
     super::ir::value_key(value)
