@@ -7,7 +7,8 @@
 
 // M = 128: cut along the rows. The A tile's descriptor, load and buffer are
 // split (the second load's row moved by 64), the loop carries one
-// accumulator per group, and the epilogue (store through the C descriptor,
+// accumulator per group (the counter nothing reads is dropped, the loop
+// rebuilt: its yield's task ids are those of the accumulators), and the epilogue (store through the C descriptor,
 // a row sum stored through pointers) is cut along the rows too: the second
 // group's range starts at 64.
 // CHECK-LABEL: @rows_with_epilogue
@@ -82,7 +83,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %11 = arith.muli %10, %c128_i32 {async_task_id = array<i32: 0, 1, 2>} : i32
     %12 = arith.addi %arg5, %c63_i32 {async_task_id = array<i32: 0, 1, 2>} : i32
     %13 = arith.divsi %12, %c64_i32 {async_task_id = array<i32: 0, 1, 2>} : i32
-    %14 = scf.for %arg7 = %c0_i32 to %13 step %c1_i32 iter_args(%arg8 = %cst) -> (tensor<128x128xf32, #mma>)  : i32 {
+    %14:2 = scf.for %arg7 = %c0_i32 to %13 step %c1_i32 iter_args(%arg8 = %cst, %arg9 = %c0_i32) -> (tensor<128x128xf32, #mma>, i32)  : i32 {
       %21 = arith.muli %arg7, %c64_i32 {async_task_id = array<i32: 0>} : i32
       %22 = tt.descriptor_load %1[%9, %21] {async_task_id = array<i32: 0>} : !tt.tensordesc<tensor<128x64xf16, #shared>> -> tensor<128x64xf16, #blocked>
       %23 = ttg.local_alloc %22 {async_task_id = array<i32: 1, 2>} : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #shared, #smem>
@@ -90,12 +91,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %25 = ttg.local_alloc %24 {async_task_id = array<i32: 1, 2>} : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #shared, #smem>
       %26 = ttg.memdesc_trans %25 {async_task_id = array<i32: 1, 2>, order = array<i32: 1, 0>} : !ttg.memdesc<128x64xf16, #shared, #smem> -> !ttg.memdesc<64x128xf16, #shared1, #smem>
       %27 = ttng.warp_group_dot %23, %26, %arg8 {async_task_id = array<i32: 1, 2>, inputPrecision = 0 : i32} : !ttg.memdesc<128x64xf16, #shared, #smem> * !ttg.memdesc<64x128xf16, #shared1, #smem> -> tensor<128x128xf32, #mma>
-      scf.yield {async_task_id = array<i32: 1, 2>} %27 : tensor<128x128xf32, #mma>
+      %28 = arith.addi %arg9, %c1_i32 : i32
+      scf.yield {async_task_id = array<i32: 1, 2>} %27, %28 : tensor<128x128xf32, #mma>, i32
     } {async_task_id = array<i32: 0, 1, 2>, tt.warp_specialize}
-    %15 = arith.truncf %14 {async_task_id = array<i32: 1, 2>} : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
+    %15 = arith.truncf %14#0 {async_task_id = array<i32: 1, 2>} : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
     %16 = ttg.convert_layout %15 {async_task_id = array<i32: 1, 2>} : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #blocked1>
     tt.descriptor_store %4[%9, %11], %16 {async_task_id = array<i32: 1, 2>} : !tt.tensordesc<tensor<128x128xf16, #shared>>, tensor<128x128xf16, #blocked1>
-    %17 = "tt.reduce"(%14) <{axis = 1 : i32}> ({
+    %17 = "tt.reduce"(%14#0) <{axis = 1 : i32}> ({
     ^bb0(%arg7: f32, %arg8: f32):
       %21 = arith.addf %arg7, %arg8 {async_task_id = array<i32: 1, 2>} : f32
       tt.reduce.return %21 {async_task_id = array<i32: 1, 2>} : f32

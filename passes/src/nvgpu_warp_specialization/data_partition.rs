@@ -1119,15 +1119,179 @@ fn deep_cleanup(function: OperationRef, scheme: &mut Scheme) -> Result<bool, Str
 
 /// Triton's dead loop argument elimination with the canonicalization
 /// patterns of `scf.for` and `scf.if`, folding and dead code removal, on
-/// the function.
+/// the function. Upstream's LLVM drops a loop's forwarded or dead carried
+/// values (`ForOpIterArgsFolder`) and an if's unused results
+/// (`RemoveUnusedResults`) by rebuilding the op, its new yield without the
+/// old one's attributes (the task ids `fixTaskId` then recomputes); MLIR 22
+/// replaced both with generic patterns that edit in place, so they are
+/// Rust patterns here, as upstream's LLVM had them.
 fn cleanup_loops_and_ifs(function: OperationRef) -> Result<bool, String> {
     use crate::tritongpu_remove_layout_conversions::cleanup;
+    const GENERIC: &[&str] = &[
+        "(anonymous namespace)::MakeRegionBranchOpSuccessorInputsDead",
+        "(anonymous namespace)::RemoveDeadRegionBranchOpSuccessorInputs",
+        "(anonymous namespace)::RemoveDuplicateSuccessorInputUses",
+    ];
+    let names: Vec<&str> = cleanup::LOOP_AND_IF_PATTERNS.iter().copied().filter(|n| !GENERIC.contains(n)).collect();
     loop {
-        canonicalize_function(function, cleanup::LOOP_AND_IF_PATTERNS)?;
-        if !cleanup::apply_greedily(function, &cleanup::DEAD_LOOP_ARGUMENTS)? {
+        canonicalize_function(function, &names)?;
+        REBUILT.with(|r| r.set(false));
+        let converged = tritium_dialects::ir::apply_patterns_greedily(
+            function,
+            &[&cleanup::DEAD_LOOP_ARGUMENTS, &FOR_ITER_ARGS_FOLDER, &IF_UNUSED_RESULTS],
+        );
+        if !converged {
+            return Ok(false);
+        }
+        if !REBUILT.with(|r| r.get()) {
             return Ok(true);
         }
     }
+}
+
+thread_local! {
+    /// Whether a loop or if was rebuilt by the current greedy run (a dead
+    /// loop argument found is always followed by its loop's rebuilding).
+    static REBUILT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+static FOR_ITER_ARGS_FOLDER: tritium_dialects::rewrite::Pattern =
+    tritium_dialects::rewrite::Pattern { root: "scf.for", benefit: 1, rewrite: fold_iter_args };
+
+static IF_UNUSED_RESULTS: tritium_dialects::rewrite::Pattern =
+    tritium_dialects::rewrite::Pattern { root: "scf.if", benefit: 1, rewrite: remove_unused_if_results };
+
+/// LLVM's `ForOpIterArgsFolder` (before MLIR 22): drops the carried values
+/// that are yielded unchanged, yielded as their init, or unused both inside
+/// and after the loop, and merges those with the same init and yielded
+/// value; the loop is rebuilt with its attributes, its yield without.
+fn fold_iter_args(for_op: OperationRef, rewriter: &tritium_dialects::rewrite::Rewriter) -> bool {
+    let Some(block) = for_op.region_at(0).ok().and_then(|r| r.first_block()) else { return false };
+    let Some(yield_op) = block.terminator() else { return false };
+    let all = operands(&for_op);
+    if all.len() < 3 {
+        return false;
+    }
+    let inits: Vec<Value> = all[3..].to_vec();
+    let yielded = operands(&yield_op);
+    let for_results = results(&for_op);
+    let arguments: Vec<Value> =
+        (1..block.argument_count()).filter_map(|i| block_argument_at(block, i).ok().map(Value::from)).collect();
+    if arguments.len() != inits.len() || yielded.len() != inits.len() || for_results.len() != inits.len() {
+        return false;
+    }
+    let mut canonicalize = false;
+    let mut keep = Vec::new();
+    // For each carried value: what its block argument becomes (None: the
+    // new loop's argument) and what its result becomes (None: the new
+    // loop's result).
+    let mut transfer: Vec<Option<Value>> = Vec::new();
+    let mut seen: Vec<((usize, usize), usize)> = Vec::new();
+    for i in 0..inits.len() {
+        let (init, arg, result, value) = (inits[i], arguments[i], for_results[i], yielded[i]);
+        let forwarded = arg == value || init == value || (!has_uses(arg) && !has_uses(result));
+        if forwarded {
+            canonicalize = true;
+            keep.push(false);
+            transfer.push(Some(init));
+            continue;
+        }
+        let pair = (value_key(init), value_key(value));
+        if let Some(&(_, same)) = seen.iter().find(|(p, _)| *p == pair) {
+            canonicalize = true;
+            keep.push(false);
+            replace_all_uses(arg, arguments[same]);
+            replace_all_uses(result, for_results[same]);
+            transfer.push(Some(init));
+            continue;
+        }
+        seen.push((pair, i));
+        keep.push(true);
+        transfer.push(None);
+    }
+    if !canonicalize {
+        return false;
+    }
+    let location = for_op.location();
+    let mut new_operands = all[..3].to_vec();
+    let kept_inits: Vec<Value> = (0..inits.len()).filter(|&i| keep[i]).map(|i| inits[i]).collect();
+    new_operands.extend(kept_inits.iter().copied());
+    let types: Vec<Type> = kept_inits.iter().map(|v| v.r#type()).collect();
+    let Ok(operation) = melior::ir::operation::OperationBuilder::new("scf.for", location)
+        .add_operands(&new_operands)
+        .add_results(&types)
+        .add_regions([melior::ir::Region::new()])
+        .build()
+    else {
+        return false;
+    };
+    rewriter.set_insertion_point_before(&for_op);
+    let new_for = rewriter.insert(operation);
+    copy_attributes(&for_op, &new_for);
+    tritium_dialects::ir::take_region_body(&new_for, &for_op, 0);
+    // The dropped arguments take their replacements, then go.
+    for i in (0..inits.len()).rev() {
+        if let Some(value) = transfer[i] {
+            replace_all_uses(arguments[i], value);
+            tritium_dialects::ir::erase_block_argument(&block, i + 1);
+        }
+    }
+    let filtered: Vec<Value> = (0..inits.len()).filter(|&i| keep[i]).map(|i| yielded[i]).collect();
+    rewriter.set_insertion_point_before(&yield_op);
+    rewriter.insert(create("scf.yield", yield_op.location(), &filtered, &[], &[]));
+    rewriter.erase_op(&yield_op);
+    let mut kept = 0;
+    let mut replacements = Vec::new();
+    for replacement in &transfer {
+        match *replacement {
+            Some(init) => replacements.push(init),
+            None => {
+                replacements.push(new_for.result(kept).expect("a kept result").into());
+                kept += 1;
+            }
+        }
+    }
+    rewriter.replace_op_with_values(&for_op, &replacements);
+    REBUILT.with(|r| r.set(true));
+    true
+}
+
+/// LLVM's `RemoveUnusedResults` of `scf.if` (before MLIR 22): an if with
+/// unused results is rebuilt without them (and without its attributes),
+/// its yields edited in place.
+fn remove_unused_if_results(if_op: OperationRef, rewriter: &tritium_dialects::rewrite::Rewriter) -> bool {
+    let if_results = results(&if_op);
+    let used: Vec<usize> = (0..if_results.len()).filter(|&i| has_uses(if_results[i])).collect();
+    if used.len() == if_results.len() {
+        return false;
+    }
+    let (Some(then_yield), Some(else_yield)) = (terminator(&if_op, 0), terminator(&if_op, 1)) else { return false };
+    let Ok(condition) = if_op.operand_at(0) else { return false };
+    let types: Vec<Type> = used.iter().map(|&i| if_results[i].r#type()).collect();
+    let Ok(operation) = melior::ir::operation::OperationBuilder::new("scf.if", if_op.location())
+        .add_operands(&[condition])
+        .add_results(&types)
+        .add_regions([melior::ir::Region::new(), melior::ir::Region::new()])
+        .build()
+    else {
+        return false;
+    };
+    rewriter.set_insertion_point_before(&if_op);
+    let new_if = rewriter.insert(operation);
+    tritium_dialects::ir::take_region_body(&new_if, &if_op, 0);
+    tritium_dialects::ir::take_region_body(&new_if, &if_op, 1);
+    for yield_op in [then_yield, else_yield] {
+        let kept: Vec<Value> = used.iter().filter_map(|&i| yield_op.operand_at(i).ok()).collect();
+        rewriter.modify_in_place(&yield_op, || set_operands(&yield_op, &kept));
+    }
+    let mut replacements: Vec<Value> = if_results.clone();
+    for (new_index, &i) in used.iter().enumerate() {
+        replacements[i] = new_if.result(new_index).expect("a kept result").into();
+    }
+    // The unused results have no uses: any value replaces them.
+    rewriter.replace_op_with_values(&if_op, &replacements);
+    REBUILT.with(|r| r.set(true));
+    true
 }
 
 /// Runs `canonicalize` with the named MLIR patterns (and the Rust folds) on
