@@ -58,7 +58,7 @@ mod tritongpu_optimize_thread_locality;
 mod tritongpu_pipeline;
 mod tritongpu_prefetch;
 mod tritongpu_reduce_data_duplication;
-mod tritongpu_remove_layout_conversions;
+pub(crate) mod tritongpu_remove_layout_conversions;
 mod tritongpu_reorder_instructions;
 mod tritongpu_schedule_loops;
 mod tritongpu_test_pipeline_lower_loop;

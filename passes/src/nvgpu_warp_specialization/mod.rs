@@ -44,6 +44,7 @@
 //! leaves alone (num_warps other than 4, kernels with an `scf.if` else
 //! block, before sm_90) are left to `tritium-warn-unspecialized-loops`,
 //! which says so.
+pub(crate) mod data_partition;
 mod emit;
 pub(crate) mod lower_token;
 mod partitions;

@@ -37,7 +37,7 @@ fn canonicalize_with(module: OperationRef, pattern_names: &[&str]) -> Result<(),
 
 /// The canonicalization patterns of `scf.for` and `scf.if` in MLIR 22 (the
 /// generic region-branch ones are shared with other control flow ops).
-const LOOP_AND_IF_PATTERNS: &[&str] = &[
+pub(crate) const LOOP_AND_IF_PATTERNS: &[&str] = &[
     "(anonymous namespace)::SimplifyTrivialLoops",
     "(anonymous namespace)::ForOpTensorCastFolder",
     "(anonymous namespace)::CombineIfs",
@@ -77,7 +77,7 @@ thread_local! {
 
 /// Applies `pattern` (with folding and dead-code removal) until nothing
 /// changes; `true` if the pattern applied.
-fn apply_greedily(module: OperationRef, pattern: &'static Pattern) -> Result<bool, String> {
+pub(crate) fn apply_greedily(module: OperationRef, pattern: &'static Pattern) -> Result<bool, String> {
     CHANGED.with(|c| c.set(false));
     let converged = apply_patterns_greedily(module, &[pattern]);
     if !converged {
@@ -89,7 +89,8 @@ fn apply_greedily(module: OperationRef, pattern: &'static Pattern) -> Result<boo
 /// Triton's `ForOpDeadArgElimination`: an iter_arg whose value is never
 /// needed (its result is unused and only feeds itself and side-effect-free
 /// ops) yields its own argument, so the loop canonicalization drops it.
-static DEAD_LOOP_ARGUMENTS: Pattern = Pattern { root: "scf.for", benefit: 1, rewrite: eliminate_dead_loop_arguments };
+pub(crate) static DEAD_LOOP_ARGUMENTS: Pattern =
+    Pattern { root: "scf.for", benefit: 1, rewrite: eliminate_dead_loop_arguments };
 
 fn value_key(value: Value) -> usize {
     super::ir::value_key(value)

@@ -14,7 +14,7 @@
 //! Layouts are compared as attributes and computed with `tritium_layout`;
 //! the IR is rewritten in the same order as upstream, so the output is
 //! upstream's op for op.
-mod cleanup;
+pub(crate) mod cleanup;
 mod hoist;
 mod ir;
 mod layouts;

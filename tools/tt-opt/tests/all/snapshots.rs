@@ -33,6 +33,10 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
     ("test-print-linear-layouts", "prints layouts as remarks; lit tests check it"),
     ("test-tritium-internal-error", "panics on purpose"),
     (
+        "nvgpu-test-ws-data-partition",
+        "a step of nvgpu-warp-specialization under upstream's test flag (no corpus stage; scripts/ws_step_diff.sh compares it with upstream's dumps); lit tests check it",
+    ),
+    (
         "test-print-membar",
         "tritongpu-membar under upstream's test flag (its snapshots); upstream's Analysis lit tests check it",
     ),
