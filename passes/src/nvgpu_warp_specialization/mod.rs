@@ -45,6 +45,7 @@
 //! block, before sm_90) are left to `tritium-warn-unspecialized-loops`,
 //! which says so.
 mod emit;
+pub(crate) mod code_partition;
 pub(crate) mod task_ids;
 mod partitions;
 mod shape;
