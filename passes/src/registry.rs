@@ -37,6 +37,7 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::tritongpu_allocate_warp_groups::PASS,
     &crate::nvgpu_warp_specialization::PASS,
     &crate::nvgpu_warp_specialization::code_partition::PASS,
+    &crate::nvgpu_warp_specialization::lower_token::PASS,
     &crate::tritongpu_fuse_nested_loops::PASS,
     &crate::tritongpu_combine_tensor_select_and_if::PASS,
     &crate::tritongpu_prefetch::PASS,

@@ -50,6 +50,8 @@ pub(crate) mod task_ids;
 mod partitions;
 mod shape;
 mod split;
+pub(crate) mod lower_token;
+pub(crate) mod specialize;
 
 use crate::{
     analysis::scratch::module_capability,

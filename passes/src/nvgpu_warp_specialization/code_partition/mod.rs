@@ -86,11 +86,6 @@ pub fn do_code_partition(function: OperationRef, num_buffers: u32) -> Result<(),
     let order: Vec<usize> = (0..groups.by_consumer.len()).collect();
     comm::insert_async_comm(function, &channels, &groups, &comm_channels, &buffers, &copies, &regions, &order)?;
     comm::fold_local_loads(function);
-    specialize_region(function, 0)
+    super::specialize::specialize_region(function, 0)
 }
 
-/// Placeholder for helper "spec"'s `specialize::specialize_region`
-/// (WSSpecialize.cpp), until its branch is merged.
-fn specialize_region(_function: OperationRef, _requested_registers: u32) -> Result<(), String> {
-    Ok(())
-}
