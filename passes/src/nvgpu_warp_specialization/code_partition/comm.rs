@@ -33,7 +33,9 @@ pub(super) fn create_buffers<'c, 'a>(
     let mut b = Builder::new(location, At::End(function_body(&function)));
     b.set_start(function_body(&function));
     let context = b.context();
-    for &key in &groups.ordered {
+    // Upstream passes every channel here (its parameter's name says
+    // "ordered"), in collection order.
+    for key in 0..channels.len() {
         let Some(group) = groups.producer_group(key) else { continue };
         let channel = &channels[key];
         let src_value = channel.src_operand();

@@ -71,6 +71,17 @@ pub fn do_code_partition(function: OperationRef, num_buffers: u32) -> Result<(),
     let groups = channels::group_channels(&channels);
     // Step 3: producers interleaved by consumer.
     channels::reorder_producer_ops(&channels);
+    // Upstream walks its consumer groups in a pointer-keyed map's order;
+    // here in the program order of their (first) producers, which is one of
+    // the orders upstream's runs show.
+    let program_order: Vec<usize> =
+        collect_ops(function, Order::Pre).iter().map(crate::ssa::op_key).collect();
+    let position = |c: usize| {
+        let key = crate::ssa::op_key(&channels[c].src_op());
+        program_order.iter().position(|&k| k == key).unwrap_or(usize::MAX)
+    };
+    let mut order: Vec<usize> = (0..groups.by_consumer.len()).collect();
+    order.sort_by_key(|&g| position(groups.by_consumer[g].0));
     // Step 4: accumulation counters on the regions holding channels.
     let mut top_ops = channels::task_top_regions(function, &channels);
     let dst_ops: Vec<OperationRef> = channels.iter().map(|c| c.dst_op()).collect();
@@ -83,7 +94,6 @@ pub fn do_code_partition(function: OperationRef, num_buffers: u32) -> Result<(),
     // Step 7: tokens.
     let comm_channels = comm::create_tokens(function, &channels, &groups, &copies)?;
     // Step 8: synchronisation, TMA loads lowered.
-    let order: Vec<usize> = (0..groups.by_consumer.len()).collect();
     comm::insert_async_comm(function, &channels, &groups, &comm_channels, &buffers, &copies, &regions, &order)?;
     comm::fold_local_loads(function);
     super::specialize::specialize_region(function, 0)
