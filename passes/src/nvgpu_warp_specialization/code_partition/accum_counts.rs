@@ -83,7 +83,10 @@ fn pre_order_regions<'c, 'a>(ctrl: OperationRef<'c, 'a>, regions: &Regions) -> V
 
 /// Upstream's `getAccumCount`: the counter of the region holding `op`, an
 /// argument of its enclosing loop.
-pub(super) fn accum_count<'c, 'a>(op: OperationRef<'c, 'a>, regions: &Regions<'c, 'a>) -> Result<Value<'c, 'a>, String> {
+pub(super) fn accum_count<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    regions: &Regions<'c, 'a>,
+) -> Result<Value<'c, 'a>, String> {
     let parent_for = parent_of_type(op, "scf.for").ok_or("code partition: channel outside a loop")?;
     let parent = op.parent_operation().unwrap();
     let args = body(&parent_for).argument_count();
@@ -176,11 +179,7 @@ fn create_new_loop<'c, 'a>(for_op: OperationRef<'c, 'a>, initial: &[Value<'c, 'a
         .add_regions([Region::new()])
         .build()
         .expect("scf.for");
-    let b = Builder {
-        at: super::build::At::Before(for_op),
-        ids: get_nested_async_task_ids(&for_op),
-        location,
-    };
+    let b = Builder { at: super::build::At::Before(for_op), ids: get_nested_async_task_ids(&for_op), location };
     let new_for = b.insert(operation);
     take_region_body(&new_for, &for_op, 0);
     for i in 0..for_op.result_count() {
@@ -217,10 +216,8 @@ fn update_accum_loop_count<'c, 'a>(
                 let results = new_if.result_count();
                 prev = Some(new_if.result(results - 1).unwrap().into());
             } else {
-                let inner: Vec<OperationRef> = crate::ir::collect_ops(op, crate::ir::Order::Pre)
-                    .into_iter()
-                    .filter(is_for)
-                    .collect();
+                let inner: Vec<OperationRef> =
+                    crate::ir::collect_ops(op, crate::ir::Order::Pre).into_iter().filter(is_for).collect();
                 for inner_for in inner {
                     let key = op_key(&inner_for);
                     let new_for = create_new_loop_wrapper(inner_for, top_ops, regions, prev)?;
@@ -350,7 +347,8 @@ fn rewrite_if_op<'c, 'a>(
     update_accum_loop_count(&mut op_list, top_ops, regions, prev)?;
 
     let then_yield = terminator(&then_block);
-    let mut then_operands: Vec<Value> = (0..then_yield.operand_count()).map(|i| then_yield.operand(i).unwrap()).collect();
+    let mut then_operands: Vec<Value> =
+        (0..then_yield.operand_count()).map(|i| then_yield.operand(i).unwrap()).collect();
 
     let else_has_block = if_op.region(1).unwrap().first_block().is_some();
     if else_has_block {
@@ -367,7 +365,8 @@ fn rewrite_if_op<'c, 'a>(
     }
     let else_block = new_if.region(1).unwrap().first_block().unwrap();
     let else_yield = terminator(&else_block);
-    let mut else_operands: Vec<Value> = (0..else_yield.operand_count()).map(|i| else_yield.operand(i).unwrap()).collect();
+    let mut else_operands: Vec<Value> =
+        (0..else_yield.operand_count()).map(|i| else_yield.operand(i).unwrap()).collect();
     let mut else_builder = Builder::new(location, super::build::At::Before(else_yield));
     // Upstream reads them from the old op, whose regions are gone by now.
     else_builder.ids = get_nested_async_task_ids(&if_op);

@@ -45,9 +45,6 @@ impl<'c, 'a> Builder<'c, 'a> {
             None => At::End(block),
         };
     }
-    pub fn set_end(&mut self, block: BlockRef<'c, 'a>) {
-        self.at = At::End(block);
-    }
     pub fn ids_from_op(&mut self, op: &OperationRef) {
         self.ids = super::super::task_ids::get_async_task_ids(op);
     }

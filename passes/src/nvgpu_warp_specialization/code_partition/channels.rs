@@ -5,9 +5,9 @@
 use super::super::task_ids::{get_async_task_ids, AsyncTaskId};
 use super::build::{parent_of_type, properly_dominates};
 use crate::ir::{collect_ops, int_attribute, name_of, Order};
-use crate::ssa::{defining_op, move_before, op_key, result_number, uses};
-use tritium_dialects::ir::move_after;
+use crate::ssa::{defining_op, move_before, op_key, uses};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
+use tritium_dialects::ir::move_after;
 
 pub(super) struct Channel<'c, 'a> {
     pub producer: AsyncTaskId,
@@ -173,30 +173,6 @@ pub(super) fn unique_actual_consumer<'c, 'a>(consumer: OperationRef<'c, 'a>) -> 
     } else {
         consumer
     }
-}
-
-pub(super) fn unique_actual_consumer_of_task<'c, 'a>(
-    consumer: OperationRef<'c, 'a>,
-    task: AsyncTaskId,
-) -> OperationRef<'c, 'a> {
-    let consumers = actual_consumers(consumer);
-    if consumers.len() == 1 {
-        return consumers[0];
-    }
-    let mut unique = None;
-    for op in consumers {
-        let tasks = get_async_task_ids(&op);
-        if tasks.len() > 1 {
-            return consumer;
-        }
-        if tasks.first() == Some(&task) {
-            if unique.is_some() {
-                return consumer;
-            }
-            unique = Some(op);
-        }
-    }
-    unique.unwrap_or(consumer)
 }
 
 /// Channel groups: by producer op (a buffer each) and by consumer (a set of
@@ -380,9 +356,4 @@ pub(super) fn task_top_regions<'c, 'a>(
         }
     }
     result
-}
-
-#[allow(dead_code)]
-pub(super) fn result_index(value: Value) -> Option<usize> {
-    result_number(value)
 }

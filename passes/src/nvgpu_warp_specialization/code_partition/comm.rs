@@ -10,8 +10,7 @@ use crate::dot_operand_layouts::{nvmma_shared_for, order_for_memory};
 use crate::ir::{collect_ops, name_of, tensor_parts, Order};
 use crate::ssa::{block_ops, defining_op, op_key, uses};
 use melior::ir::{
-    operation::OperationLike, r#type::IntegerType, Attribute, OperationRef, RegionLike, Type, Value,
-    ValueLike,
+    operation::OperationLike, r#type::IntegerType, Attribute, OperationRef, RegionLike, Type, Value, ValueLike,
 };
 use tritium_dialects::layout::{attribute_of, layout_of};
 use tritium_dialects::types::MemDesc;
@@ -35,9 +34,8 @@ pub(super) fn create_buffers<'c, 'a>(
     let context = b.context();
     // Upstream passes every channel here (its parameter's name says
     // "ordered"), in collection order.
-    for key in 0..channels.len() {
+    for (key, channel) in channels.iter().enumerate() {
         let Some(group) = groups.producer_group(key) else { continue };
-        let channel = &channels[key];
         let src_value = channel.src_operand();
         let src_op = channel.src_op();
         let (shape, element, encoding) =
@@ -85,8 +83,9 @@ fn create_barrier_alloc<'c, 'a>(function: OperationRef<'c, 'a>, distance: u32) -
     let mut b = Builder::new(location, At::End(function_body(&function)));
     b.set_start(function_body(&function));
     let context = b.context();
-    let encoding = Attribute::parse(context, "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>")
-        .ok_or("barrier layout")?;
+    let encoding =
+        Attribute::parse(context, "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>")
+            .ok_or("barrier layout")?;
     let i64: Type = IntegerType::new(context, 64).into();
     let memdesc = |shape: Vec<i64>| MemDesc {
         shape: shape.clone(),
@@ -244,6 +243,7 @@ fn consumer_release_point<'c, 'a>(
 
 /// Upstream's `insertAsyncComm`: producer acquire/commit and consumer
 /// wait/release around each consumer group, TMA loads lowered.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn insert_async_comm<'c, 'a>(
     function: OperationRef<'c, 'a>,
     channels: &[Channel<'c, 'a>],

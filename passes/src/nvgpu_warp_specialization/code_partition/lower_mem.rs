@@ -58,11 +58,8 @@ fn create_async_copy<'c, 'a>(
     let other = view_load.other();
     operands.extend(mask);
     operands.extend(other);
-    let segments: Attribute = DenseI32ArrayAttribute::new(
-        b.context(),
-        &[1, 1, i32::from(mask.is_some()), i32::from(other.is_some())],
-    )
-    .into();
+    let segments: Attribute =
+        DenseI32ArrayAttribute::new(b.context(), &[1, 1, i32::from(mask.is_some()), i32::from(other.is_some())]).into();
     let mut attributes: Vec<(&str, Attribute)> = vec![("operandSegmentSizes", segments)];
     for name in ["cache", "evict", "isVolatile"] {
         if let Ok(a) = load.attribute(name) {

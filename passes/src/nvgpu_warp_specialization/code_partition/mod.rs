@@ -74,8 +74,7 @@ pub fn do_code_partition(function: OperationRef, num_buffers: u32) -> Result<(),
     // Upstream walks its consumer groups in a pointer-keyed map's order;
     // here in the program order of their (first) producers, which is one of
     // the orders upstream's runs show.
-    let program_order: Vec<usize> =
-        collect_ops(function, Order::Pre).iter().map(crate::ssa::op_key).collect();
+    let program_order: Vec<usize> = collect_ops(function, Order::Pre).iter().map(crate::ssa::op_key).collect();
     let position = |c: usize| {
         let key = crate::ssa::op_key(&channels[c].src_op());
         program_order.iter().position(|&k| k == key).unwrap_or(usize::MAX)
@@ -98,4 +97,3 @@ pub fn do_code_partition(function: OperationRef, num_buffers: u32) -> Result<(),
     comm::fold_local_loads(function);
     super::specialize::specialize_region(function, 0)
 }
-
