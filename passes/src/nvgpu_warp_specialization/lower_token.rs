@@ -97,7 +97,8 @@ impl<'c, 'a> Barriers<'c, 'a> {
     /// `memdesc_index` of `array` at `idx` before `user`, with its tasks.
     fn view(&self, array: Value<'c, 'a>, user: &OperationRef<'c, 'a>) -> Result<Value<'c, 'a>, String> {
         let idx = user.operand_at(1).map_err(|_| format!("{} without an index", name_of(user)))?;
-        let view = insert_before(user, create("ttg.memdesc_index", user.location(), &[array, idx], &[self.single], &[]));
+        let view =
+            insert_before(user, create("ttg.memdesc_index", user.location(), &[array, idx], &[self.single], &[]));
         set_async_task_ids(&view, &get_async_task_ids(user));
         Ok(view.result(0).unwrap().into())
     }
@@ -115,7 +116,10 @@ impl<'c, 'a> Barriers<'c, 'a> {
                 user,
                 create("arith.constant", location, &[], &[i1], &[("value", IntegerAttribute::new(i1, 1).into())]),
             );
-            let xor = insert_before(user, create("arith.xori", location, &[phase, one.result(0).unwrap().into()], &[i1], &[]));
+            let xor = insert_before(
+                user,
+                create("arith.xori", location, &[phase, one.result(0).unwrap().into()], &[i1], &[]),
+            );
             phase = xor.result(0).unwrap().into();
         }
         let ext = insert_before(user, create("arith.extui", location, &[phase], &[i32], &[]));
@@ -138,7 +142,13 @@ impl<'c, 'a> Barriers<'c, 'a> {
         let location = user.location();
         let arrive = insert_before(
             user,
-            create("ttng.arrive_barrier", location, &[barrier], &[], &[("count", self.i32_attr(location, count as i64))]),
+            create(
+                "ttng.arrive_barrier",
+                location,
+                &[barrier],
+                &[],
+                &[("count", self.i32_attr(location, count as i64))],
+            ),
         );
         set_async_task_ids(&arrive, &get_async_task_ids(user));
     }
@@ -208,11 +218,9 @@ fn lower_token_operations(module: OperationRef) -> Result<(), String> {
         let buffers = int_attribute(&token, "numBuffers").ok_or("nvws.create_token without numBuffers")?;
         let load_type = int_attribute(&token, "loadType").unwrap_or(0);
         let encoding = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>";
-        let array_type = Type::parse(
-            context,
-            &format!("!ttg.memdesc<{buffers}x1xi64, {encoding}, #ttg.shared_memory, mutable>"),
-        )
-        .ok_or("barrier array type")?;
+        let array_type =
+            Type::parse(context, &format!("!ttg.memdesc<{buffers}x1xi64, {encoding}, #ttg.shared_memory, mutable>"))
+                .ok_or("barrier array type")?;
         let single = Type::parse(context, &format!("!ttg.memdesc<1xi64, {encoding}, #ttg.shared_memory, mutable>"))
             .ok_or("barrier type")?;
         let alloc = || insert_before(&token, create("ttg.local_alloc", location, &[], &[array_type], &[]));

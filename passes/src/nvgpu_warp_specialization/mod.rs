@@ -46,12 +46,12 @@
 //! which says so.
 mod emit;
 pub(crate) mod code_partition;
-pub(crate) mod task_ids;
+pub(crate) mod lower_token;
 mod partitions;
 mod shape;
-mod split;
-pub(crate) mod lower_token;
 pub(crate) mod specialize;
+mod split;
+pub(crate) mod task_ids;
 
 use crate::{
     analysis::scratch::module_capability,

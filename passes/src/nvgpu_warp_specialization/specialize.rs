@@ -16,11 +16,11 @@ use melior::ir::{
     attribute::DenseI32ArrayAttribute, operation::OperationBuilder, operation::OperationLike, Block, BlockLike,
     BlockRef, Identifier, Operation, OperationRef, Region, RegionLike, Type, Value, ValueLike,
 };
+use tritium_dialects::access::OpAccess;
 use tritium_dialects::ir::{
     argument_number, argument_owner, context_of, dense_i32_array, escaping_use, set_attribute, set_operand,
     set_operands,
 };
-use tritium_dialects::access::OpAccess;
 use tritium_dialects::pass::emit_warning;
 
 /// Registers upstream asks for a consumer partition when the caller asks for
@@ -366,7 +366,12 @@ fn defined_inside(value: Value, op: &OperationRef) -> bool {
 }
 
 /// Replaces the uses of `old` by ops inside `region_op`'s region `index` with `new`.
-fn replace_uses_in_region<'c, 'a>(old: Value<'c, 'a>, new: Value<'c, 'a>, region_op: &OperationRef<'c, 'a>, index: usize) {
+fn replace_uses_in_region<'c, 'a>(
+    old: Value<'c, 'a>,
+    new: Value<'c, 'a>,
+    region_op: &OperationRef<'c, 'a>,
+    index: usize,
+) {
     let region = region_op.region_at(index).unwrap();
     for u in uses(old) {
         let mut current = Some(u.owner);
@@ -410,7 +415,10 @@ pub fn specialize_region(function: OperationRef, requested_registers: u32) -> Re
         block = b.next_in_region();
     }
     let last_block = last_block.ok_or("tt.func without a block")?;
-    let return_op = last_block.terminator().filter(|t| name_of(t) == "tt.return").ok_or("the function does not end in tt.return")?;
+    let return_op = last_block
+        .terminator()
+        .filter(|t| name_of(t) == "tt.return")
+        .ok_or("the function does not end in tt.return")?;
     if op_list.is_empty() {
         return Err("no op carries an async_task_id".into());
     }
@@ -453,7 +461,7 @@ pub fn specialize_region(function: OperationRef, requested_registers: u32) -> Re
         for op in &op_list {
             specialize_op(op, &mut map, At::End(block), tasks[0])?;
         }
-        block.append_operation(crate::ir::create("ttg.warp_yield", location, &[], &[], &[]));
+        block.append_operation(crate::ir::create("ttg.warp_yield", function.location(), &[], &[], &[]));
     }
     let mut registers = Vec::new();
     for (index, &task) in tasks.iter().enumerate().skip(1) {
@@ -462,7 +470,7 @@ pub fn specialize_region(function: OperationRef, requested_registers: u32) -> Re
         for op in &op_list {
             specialize_op(op, &mut map, At::End(block), task)?;
         }
-        block.append_operation(crate::ir::create("ttg.warp_return", location, &[], &[], &[]));
+        block.append_operation(crate::ir::create("ttg.warp_return", function.location(), &[], &[], &[]));
         registers.push(if requested_registers == 0 { DEFAULT_REGISTERS } else { requested_registers as i32 });
     }
     set_attribute(&ws, "requestedRegisters", DenseI32ArrayAttribute::new(context, &registers).into());
