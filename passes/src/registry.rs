@@ -36,6 +36,7 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::tritium_warn_unspecialized_loops::PASS,
     &crate::tritongpu_allocate_warp_groups::PASS,
     &crate::nvgpu_warp_specialization::PASS,
+    &crate::nvgpu_warp_specialization::code_partition::PASS,
     &crate::nvgpu_warp_specialization::lower_token::PASS,
     &crate::nvgpu_warp_specialization::data_partition::PASS,
     &crate::tritongpu_fuse_nested_loops::PASS,

@@ -46,6 +46,7 @@
 //! which says so.
 pub(crate) mod data_partition;
 mod emit;
+pub(crate) mod code_partition;
 pub(crate) mod lower_token;
 mod partitions;
 mod shape;
