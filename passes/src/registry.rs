@@ -36,6 +36,8 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::tritium_warn_unspecialized_loops::PASS,
     &crate::tritongpu_allocate_warp_groups::PASS,
     &crate::nvgpu_warp_specialization::PASS,
+    &crate::nvgpu_warp_specialization::task_partition::PASS,
+    &crate::nvgpu_warp_specialization::task_id_propagation::PASS,
     &crate::tritongpu_fuse_nested_loops::PASS,
     &crate::tritongpu_combine_tensor_select_and_if::PASS,
     &crate::tritongpu_prefetch::PASS,
