@@ -45,12 +45,12 @@
 //! block, before sm_90) are left to `tritium-warn-unspecialized-loops`,
 //! which says so.
 mod emit;
-pub(crate) mod task_id_propagation;
-pub(crate) mod task_ids;
-pub(crate) mod task_partition;
 mod partitions;
 mod shape;
 mod split;
+pub(crate) mod task_id_propagation;
+pub(crate) mod task_ids;
+pub(crate) mod task_partition;
 
 use crate::{
     analysis::scratch::module_capability,

@@ -149,11 +149,9 @@ impl Analysis {
                 }
                 "scf.if" => self.meet_into(p.operand(0).map_err(|e| e.to_string())?, ids),
                 "tt.reduce" => {}
-                other => {
-                    return Err(format!(
-                        "task-id propagation does not support ops nested in '{other}' (only scf.for, scf.if and tt.reduce)"
-                    ))
-                }
+                other => return Err(format!(
+                    "task-id propagation does not support ops nested in '{other}' (only scf.for, scf.if and tt.reduce)"
+                )),
             }
             parent = p.parent_operation();
         }
@@ -304,9 +302,11 @@ fn in_dead_block(op: &OperationRef, function: &OperationRef) -> bool {
             break;
         }
         if name_of(&parent) == "scf.if" {
-            let condition = parent.operand(0).ok().and_then(constant_attribute).and_then(|a| {
-                melior::ir::attribute::IntegerAttribute::try_from(a).ok().map(|i| i.value() != 0)
-            });
+            let condition = parent
+                .operand(0)
+                .ok()
+                .and_then(constant_attribute)
+                .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok().map(|i| i.value() != 0));
             if let Some(taken) = condition {
                 let region = current.block().and_then(|b| b.parent_region());
                 let then_region = parent.region(0).ok();
@@ -329,12 +329,8 @@ fn in_dead_block(op: &OperationRef, function: &OperationRef) -> bool {
 pub fn do_task_id_propagate(function: OperationRef) -> Result<i32, String> {
     let mut ops = collect_ops(function, Order::Post);
     ops.push(function);
-    let live: Vec<OperationRef> = ops
-        .iter()
-        .copied()
-        .filter(|op| *op != function && !in_dead_block(op, &function))
-        .rev()
-        .collect();
+    let live: Vec<OperationRef> =
+        ops.iter().copied().filter(|op| *op != function && !in_dead_block(op, &function)).rev().collect();
     let mut analysis = Analysis { lattices: HashMap::new(), changed: true };
     while analysis.changed {
         analysis.changed = false;

@@ -54,11 +54,7 @@ fn is_isolated_from_above(op: &OperationRef) -> bool {
 /// `inclusive` (uses from above omitted, its default), added to `slice`: the
 /// op defining `value` (for a block argument, the op owning its block) and,
 /// transitively, the ops defining their operands.
-fn add_backward_slice<'c, 'a>(
-    value: Value<'c, 'a>,
-    slice: &mut Vec<OperationRef<'c, 'a>>,
-    seen: &mut HashSet<usize>,
-) {
+fn add_backward_slice<'c, 'a>(value: Value<'c, 'a>, slice: &mut Vec<OperationRef<'c, 'a>>, seen: &mut HashSet<usize>) {
     let Some(root) = defining_op(value).or_else(|| argument_parent_op(value)) else { return };
     let mut stack = vec![root];
     while let Some(op) = stack.pop() {
