@@ -134,6 +134,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// Nor does it take conditional branches (a function with an early return)
+// or calls: upstream asserts.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // expected-error @below {{task-id propagation does not support 'cf.cond_br'}}
+  tt.func public @early_return(%arg0: i1, %p: !tt.ptr<i32>, %v: i32) {
+    cf.cond_br %arg0, ^bb1, ^bb2
+  ^bb1:
+    tt.store %p, %v {async_task_id = array<i32: 1>} : !tt.ptr<i32>
+    tt.return
+  ^bb2:
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func private @helper(%x: i32) -> i32 attributes {noinline = true} {
+    tt.return %x : i32
+  }
+  // expected-error @below {{task-id propagation does not support calls}}
+  tt.func public @call(%p: !tt.ptr<i32>, %v: i32) {
+    %0 = tt.call @helper(%v) : (i32) -> i32
+    tt.store %p, %0 {async_task_id = array<i32: 1>} : !tt.ptr<i32>
+    tt.return
+  }
+}
+
+// -----
+
 // Both steps, as the driver runs them (this output is upstream's, checked
 // with its driver's dumps). The first dot operand is loop-carried: its
 // backward slice is the inner loop's, so only the descriptor load before the

@@ -27,7 +27,8 @@
 //!   loop's region arguments and results, or the `scf.if`'s results; an
 //!   annotation on a yield, a for or an if is not read;
 //! - `tt.return` does nothing (its function has unknown callers: the exit
-//!   state, which upstream leaves unchanged).
+//!   state, which upstream leaves unchanged); a `cf.br` gives its operands
+//!   the values of the block arguments they are passed to.
 //!
 //! Ops in blocks MLIR's dead-code analysis finds dead (the branch of an
 //! `scf.if` on a constant condition not taken) are not visited.
@@ -39,9 +40,11 @@
 //! a value gets the union as its `async_task_id`, and its enclosing ops get
 //! those ids added.
 //!
-//! Upstream aborts (`llvm_unreachable`) on an op nested in a region of an
-//! op other than `scf.for`, `scf.if` and `tt.reduce`, and on region
-//! control flow it does not model; here that is an error.
+//! Upstream aborts (`llvm_unreachable`, or an assertion) on an op nested in a
+//! region of an op other than `scf.for`, `scf.if` and `tt.reduce` (such as
+//! `scf.while`), on region control flow it does not model and on
+//! conditional branches (`cf.cond_br`, as in a function with an early
+//! return) and calls; here those are errors.
 use super::task_ids::{get_async_task_ids, label_parent_ops, set_async_task_ids, ASYNC_TASK_ID};
 use crate::ir::{collect_ops, enclosing_module, fail, name_of, Order};
 use melior::ir::{operation::OperationLike, BlockLike, OperationRef, RegionLike, Value};
@@ -149,9 +152,11 @@ impl Analysis {
                 }
                 "scf.if" => self.meet_into(p.operand(0).map_err(|e| e.to_string())?, ids),
                 "tt.reduce" => {}
-                other => return Err(format!(
+                other => {
+                    return Err(format!(
                     "task-id propagation does not support ops nested in '{other}' (only scf.for, scf.if and tt.reduce)"
-                )),
+                ))
+                }
             }
             parent = p.parent_operation();
         }
@@ -245,6 +250,26 @@ impl Analysis {
                 Ok(())
             }
             "tt.return" => Ok(()),
+            // A branch's operands get the values of the block arguments they
+            // are passed to.
+            "cf.br" => {
+                let dest = op.successor(0).map_err(|e| e.to_string())?;
+                let operands: Vec<Value> = op.operands().collect();
+                for (index, operand) in operands.into_iter().enumerate() {
+                    let argument: Value = dest.argument(index).map_err(|e| e.to_string())?.into();
+                    let ids = self.get(argument);
+                    self.meet_into(operand, &ids);
+                }
+                Ok(())
+            }
+            // Upstream's `visitBranchOperand` asserts on the condition of a
+            // conditional branch (it expects only scf.for and scf.if).
+            "cf.cond_br" | "cf.switch" => {
+                Err(format!("task-id propagation does not support '{name}' (only structured control flow)"))
+            }
+            // Upstream's `visitCallOperand` is unreachable ("no call operands
+            // after inlining").
+            "tt.call" => Err("task-id propagation does not support calls (tt.call): inline the callee".to_string()),
             _ if is_unsupported_region_op(&name) => {
                 Err(format!("task-id propagation does not support region op '{name}'"))
             }
