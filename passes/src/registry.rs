@@ -39,6 +39,8 @@ pub static PASSES: &[&PassDefinition] = &[
     &crate::nvgpu_warp_specialization::code_partition::PASS,
     &crate::nvgpu_warp_specialization::lower_token::PASS,
     &crate::nvgpu_warp_specialization::data_partition::PASS,
+    &crate::nvgpu_warp_specialization::task_partition::PASS,
+    &crate::nvgpu_warp_specialization::task_id_propagation::PASS,
     &crate::tritongpu_fuse_nested_loops::PASS,
     &crate::tritongpu_combine_tensor_select_and_if::PASS,
     &crate::tritongpu_prefetch::PASS,

@@ -53,6 +53,9 @@ mod shape;
 pub(crate) mod specialize;
 mod split;
 pub(crate) mod task_ids;
+pub(crate) mod task_id_propagation;
+pub(crate) mod task_ids;
+pub(crate) mod task_partition;
 
 use crate::{
     analysis::scratch::module_capability,

@@ -18,7 +18,7 @@ pub(crate) mod cleanup;
 mod hoist;
 mod ir;
 mod layouts;
-mod ops;
+pub(crate) mod ops;
 mod propagation;
 mod remat;
 mod scf;

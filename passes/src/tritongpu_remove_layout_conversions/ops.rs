@@ -80,7 +80,7 @@ fn has_unit_attribute(op: &OperationRef, name: &str) -> bool {
 /// Upstream `isExpensiveLoadOrStore`: a load or store is cheap to duplicate
 /// when it touches one element, or fewer elements than there are threads
 /// (the hit rate will be high); a load through a tensor pointer never is.
-pub(super) fn is_expensive_load_or_store(op: &OperationRef) -> bool {
+pub(crate) fn is_expensive_load_or_store(op: &OperationRef) -> bool {
     let Some(pointer) = LoadOp::of(*op).map(|load| load.ptr()).or_else(|| StoreOp::of(*op).map(|store| store.ptr()))
     else {
         return true;

@@ -22,3 +22,4 @@ mod reliability;
 mod snapshots;
 mod tma;
 mod warp_specialize;
+mod ws_steps;
