@@ -74,6 +74,13 @@ pub fn splat_value(attribute: Attribute) -> Option<Attribute> {
     }
 }
 
+/// A splat dense-elements attribute of shaped type `ty` whose every
+/// element is `element` (of `ty`'s element type).
+pub fn splat_attribute<'c>(ty: Type<'c>, element: Attribute<'c>) -> Attribute<'c> {
+    // SAFETY: a live shaped type and element attribute of its context.
+    unsafe { Attribute::from_raw(mlir_sys::mlirDenseElementsAttrSplatGet(ty.to_raw(), element.to_raw())) }
+}
+
 /// The element of an elements attribute (dense, splat or sparse) at the
 /// multi-dimensional `index`; `None` for another attribute or an index
 /// outside its shape.

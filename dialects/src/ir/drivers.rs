@@ -22,11 +22,18 @@ fn string_ref(text: &str) -> mlir_sys::MlirStringRef {
 /// `builtin.module(canonicalize)`. The pass manager does not verify the IR
 /// after each pass: the outer pass manager verifies after the calling pass.
 pub fn run_pipeline_on(module: OperationRef, pipeline: &str) -> Result<(), PipelineFailure> {
-    // SAFETY: a pass manager of the module's context, destroyed before
-    // returning; the module is live and nothing else changes it meanwhile.
+    run_pipeline_on_op(module, "builtin.module", pipeline)
+}
+
+/// [`run_pipeline_on`] for any op named `anchor` (e.g. a `tt.func` with
+/// `tt.func(canonicalize)`), which the pipeline runs on alone.
+pub fn run_pipeline_on_op(op: OperationRef, anchor: &str, pipeline: &str) -> Result<(), PipelineFailure> {
+    let module = op;
+    // SAFETY: a pass manager of the op's context, destroyed before
+    // returning; the op is live and nothing else changes it meanwhile.
     unsafe {
         let context = mlir_sys::mlirOperationGetContext(module.to_raw());
-        let manager = mlir_sys::mlirPassManagerCreateOnOperation(context, string_ref("builtin.module"));
+        let manager = mlir_sys::mlirPassManagerCreateOnOperation(context, string_ref(anchor));
         mlir_sys::mlirPassManagerEnableVerifier(manager, false);
         let parsed = mlir_sys::mlirParsePassPipeline(
             mlir_sys::mlirPassManagerGetAsOpPassManager(manager),

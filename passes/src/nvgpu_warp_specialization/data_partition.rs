@@ -25,8 +25,8 @@ use super::task_ids::{add_async_task_ids, get_async_task_ids, set_async_task_ids
 use crate::ir::{collect_ops, create, fail, int_attribute, name_of, Order};
 use crate::op_traits::is_elementwise;
 use melior::ir::{
-    attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, Attribute, AttributeLike, BlockLike,
-    Location, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+    attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, BlockLike, Location, OperationRef,
+    RegionLike, Type, Value, ValueLike,
 };
 use std::collections::{HashMap, HashSet};
 use tritium_dialects::access::{block_argument_at, OpAccess};
@@ -848,9 +848,7 @@ fn slice_op<'c, 'a>(
         let value = op.attribute("value").map_err(|e| e.to_string())?;
         let splat = tritium_dialects::ir::splat_value(value).ok_or("a constant to slice that is not a splat")?;
         let ty = sliced_type(result0(&op).r#type(), dim, parts, location)?;
-        // SAFETY: a shaped type and an element attribute of its element type.
-        let attribute =
-            unsafe { Attribute::from_raw(mlir_sys::mlirDenseElementsAttrSplatGet(ty.to_raw(), splat.to_raw())) };
+        let attribute = tritium_dialects::ir::splat_attribute(ty, splat);
         new = insert_before(&op, create("arith.constant", location, &[], &[ty], &[("value", attribute)]));
         // The original ids: folding may merge the constants of the groups.
         set_async_task_ids(&new, &ids);
@@ -1299,30 +1297,11 @@ fn remove_unused_if_results(if_op: OperationRef, rewriter: &tritium_dialects::re
 fn canonicalize_function(function: OperationRef, pattern_names: &[&str]) -> Result<(), String> {
     let names = format!("{},", pattern_names.join(","));
     let pipeline = format!("tt.func(canonicalize{{enable-patterns={{{names}}} top-down=false}})");
-    let string_ref = |text: &str| mlir_sys::MlirStringRef { data: text.as_ptr().cast(), length: text.len() };
     tritium_dialects::canonicalization::with_patterns_of(&[], || {
-        // SAFETY: a pass manager of the function's context, destroyed before
-        // returning; the function is live and only the pipeline changes it.
-        unsafe {
-            let context = mlir_sys::mlirOperationGetContext(function.to_raw());
-            let manager = mlir_sys::mlirPassManagerCreateOnOperation(context, string_ref("tt.func"));
-            mlir_sys::mlirPassManagerEnableVerifier(manager, false);
-            let parsed = mlir_sys::mlirParsePassPipeline(
-                mlir_sys::mlirPassManagerGetAsOpPassManager(manager),
-                string_ref(&pipeline),
-                None,
-                std::ptr::null_mut(),
-            );
-            let result = if parsed.value == 0 {
-                Err(format!("cannot build the pipeline '{pipeline}'"))
-            } else if mlir_sys::mlirPassManagerRunOnOp(manager, function.to_raw()).value == 0 {
-                Err("the clean-up patterns failed".to_string())
-            } else {
-                Ok(())
-            };
-            mlir_sys::mlirPassManagerDestroy(manager);
-            result
-        }
+        tritium_dialects::ir::run_pipeline_on_op(function, "tt.func", &pipeline).map_err(|failure| match failure {
+            tritium_dialects::ir::PipelineFailure::Parse => format!("cannot build the pipeline '{pipeline}'"),
+            tritium_dialects::ir::PipelineFailure::Run => "the clean-up patterns failed".to_string(),
+        })
     })
 }
 

@@ -21,7 +21,6 @@ use tritium_dialects::ir::{
     argument_number, argument_owner, context_of, dense_i32_array, escaping_use, set_attribute, set_operand,
     set_operands,
 };
-use tritium_dialects::pass::emit_warning;
 
 /// Registers upstream asks for a consumer partition when the caller asks for
 /// none (its `scanRegUsage` does not scan yet).
@@ -500,12 +499,10 @@ pub fn specialize_region(function: OperationRef, requested_registers: u32) -> Re
             }
             continue;
         }
-        if capture.r#type().to_string().starts_with("tensor<") {
-            emit_warning(
-                tritium_dialects::ir::location_of(capture),
-                "FIXME: capturing tensor values into warp partitions is not supported",
-            );
-        }
+        // Upstream warns here ("FIXME: capturing tensor values into warp
+        // partitions is not supported") for every captured tensor of NVWS
+        // tokens, i.e. on every kernel; the token lowering that follows
+        // replaces them by barriers, so Tritium says nothing.
         ws_operands.push(capture);
         for index in 0..partitions {
             let block = holder_op.region_at(index).unwrap().first_block().unwrap();

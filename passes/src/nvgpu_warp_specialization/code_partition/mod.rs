@@ -67,6 +67,10 @@ pub fn do_code_partition(function: OperationRef, num_buffers: u32) -> Result<(),
     if channels.is_empty() {
         return Ok(());
     }
+    // Upstream would build buffer arrays of no element (and fail later).
+    if channels.iter().any(|c| c.num_buffers == 0) {
+        return Err("warp specialization needs at least one buffer per channel: num_stages (or the loop's tt.num_stages) must be at least 1".into());
+    }
     // Step 2: grouped by producer and by consumer.
     let groups = channels::group_channels(&channels);
     // Step 3: producers interleaved by consumer.

@@ -5,9 +5,7 @@
 //! first pipelining pass (the stage `NN-tritongpu-assign-latencies`), both
 //! parsed and printed without locations, as differential.rs compares.
 //!
-//! Upstream runs passes there that Tritium does not have (plan-cta,
-//! nvgpu-warp-specialization (Tritium partitions the loops its own way;
-//! the ws_* corpus kernels ask for it), and the
+//! Upstream runs passes there that Tritium does not have (plan-cta and the
 //! canonicalize after optimize-dot-operands). Where they change the IR, the
 //! kernel is listed in `NOT_EXACT` with the reason, and the test compares
 //! the layouts of its memory, dot, reduction, scan and conversion ops
@@ -37,54 +35,10 @@ const NOT_EXACT: &[(&str, &str, &str)] = &[];
 /// Kernels whose loop structure before pipelining differs from upstream's
 /// because Tritium lacks a pass that restructures loops, with the reason;
 /// their layouts are not compared (ops move between loops), but the test
-/// fails once they match, so that they leave the list.
-const RESTRUCTURED_BY_MISSING_PASS: &[(&str, &str, &str)] = &[
-    (
-        "ws_attn_fwd_d64",
-        "cuda90",
-        "Tritium's nvgpu-warp-specialization partitions the loop its own way (differential.rs FLOORS)",
-    ),
-    (
-        "ws_attn_tut06_d128",
-        "cuda90",
-        "Tritium's nvgpu-warp-specialization partitions the loop its own way (differential.rs FLOORS)",
-    ),
-    (
-        "ws_attn_tut06_d128_causal",
-        "cuda90",
-        "Tritium's nvgpu-warp-specialization partitions the loop its own way (differential.rs FLOORS)",
-    ),
-    (
-        "ws_attn_tut06_d64",
-        "cuda90",
-        "Tritium's nvgpu-warp-specialization partitions the loop its own way (differential.rs FLOORS)",
-    ),
-    (
-        "ws_attn_tut06_d64_causal",
-        "cuda90",
-        "Tritium's nvgpu-warp-specialization partitions the loop its own way (differential.rs FLOORS)",
-    ),
-    (
-        "ws_device_desc_matmul",
-        "cuda90",
-        "Tritium's nvgpu-warp-specialization partitions the loop its own way (differential.rs FLOORS)",
-    ),
-    (
-        "ws_device_desc_matmul_128x256",
-        "cuda90",
-        "Tritium's nvgpu-warp-specialization partitions the loop its own way (differential.rs FLOORS)",
-    ),
-    (
-        "ws_host_desc_matmul_m64",
-        "cuda90",
-        "Tritium's nvgpu-warp-specialization partitions the loop its own way (differential.rs FLOORS)",
-    ),
-    (
-        "ws_persistent_desc_matmul",
-        "cuda90",
-        "Tritium's nvgpu-warp-specialization partitions the loop its own way (differential.rs FLOORS)",
-    ),
-];
+/// fails once they match, so that they leave the list. Empty since
+/// nvgpu-warp-specialization is upstream's algorithm (the ws_* kernels were
+/// here).
+const RESTRUCTURED_BY_MISSING_PASS: &[(&str, &str, &str)] = &[];
 
 /// Pipeline passes from where upstream starts software pipelining (or, if
 /// Tritium's pipeline has no pipelining yet, the first pass upstream runs

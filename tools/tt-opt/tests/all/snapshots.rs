@@ -33,8 +33,24 @@ const NOT_SNAPSHOTTED: &[(&str, &str)] = &[
     ("test-print-linear-layouts", "prints layouts as remarks; lit tests check it"),
     ("test-tritium-internal-error", "panics on purpose"),
     (
+        "nvgpu-test-ws-task-partition",
+        "a step of nvgpu-warp-specialization under upstream's test flag (no corpus stage; ws_steps.rs compares it with upstream's dumps); lit tests check it",
+    ),
+    (
+        "nvgpu-test-taskid-propagate",
+        "a step of nvgpu-warp-specialization under upstream's test flag (no corpus stage; ws_steps.rs compares it with upstream's dumps); lit tests check it",
+    ),
+    (
         "nvgpu-test-ws-data-partition",
-        "a step of nvgpu-warp-specialization under upstream's test flag (no corpus stage; scripts/ws_step_diff.sh compares it with upstream's dumps); lit tests check it",
+        "a step of nvgpu-warp-specialization under upstream's test flag (no corpus stage; ws_steps.rs compares it with upstream's dumps); lit tests check it",
+    ),
+    (
+        "nvgpu-test-ws-code-partition",
+        "a step of nvgpu-warp-specialization under upstream's test flag (no corpus stage; ws_steps.rs compares it with upstream's dumps); lit tests check it",
+    ),
+    (
+        "nvgpu-test-ws-lower-token",
+        "a step of nvgpu-warp-specialization under Tritium's test flag (no corpus stage; ws_steps.rs compares it with upstream's dumps); lit tests check it",
     ),
     (
         "test-print-membar",
