@@ -82,7 +82,7 @@ const STEPS: &[Step] = &[
         output: "3-data-partition",
         options: "num-warp-groups=3",
         attempt: Attempt::First,
-        floor: 0,
+        floor: 9,
     },
     Step {
         flag: "nvgpu-test-ws-data-partition",
@@ -90,7 +90,7 @@ const STEPS: &[Step] = &[
         output: "3-data-partition",
         options: "num-warp-groups=2",
         attempt: Attempt::Retried,
-        floor: 0,
+        floor: 1,
     },
     Step {
         flag: "nvgpu-test-ws-code-partition",
@@ -98,7 +98,7 @@ const STEPS: &[Step] = &[
         output: "4-code-partition",
         options: "num-buffers=3 num-warp-groups=3",
         attempt: Attempt::First,
-        floor: 0,
+        floor: 8,
     },
     Step {
         flag: "nvgpu-test-ws-code-partition",
@@ -106,7 +106,7 @@ const STEPS: &[Step] = &[
         output: "4-code-partition",
         options: "num-buffers=3 num-warp-groups=2",
         attempt: Attempt::Retried,
-        floor: 0,
+        floor: 1,
     },
     // The whole pass (the corpus kernels' num-stages is 3).
     Step {
@@ -115,7 +115,7 @@ const STEPS: &[Step] = &[
         output: "5-output",
         options: "num-stages=3",
         attempt: Attempt::All,
-        floor: 1,
+        floor: 10,
     },
 ];
 
