@@ -1,45 +1,62 @@
 // RUN: tt-opt %s -split-input-file --nvgpu-warp-specialization='num-stages=3' --verify-diagnostics | FileCheck %s
 
-// A TMA matmul's K loop (upstream's TTGIR at this point of its pipeline)
-// becomes a producer (the default region: TMA loads into rings of 3
-// buffers, on full/empty mbarriers) and one consumer warp group (the
-// wgmma dot and the epilogue).
+// nvgpu-warp-specialization is upstream Triton 3.6's Hopper algorithm (task
+// partition, task-id propagation, data partition, code partition,
+// specialization, token lowering). The producer (async task 0) becomes the
+// default region of ttg.warp_specialize: TMA copies into rings of
+// num-stages buffers, each completing a "full" mbarrier (barrier_expect with
+// the byte count) after waiting on the consumers' "empty" mbarriers. Each
+// consumer group (tasks 1 and 2: partition0 and partition1, 4 warps,
+// requestedRegisters 232 each) waits on the full barriers, runs the wgmma
+// dots and releases the buffers (arrive_barrier, count 128). Every loop of
+// the function gets tt.num_stages = 0. Where upstream's pass fails, the
+// function is compiled unspecialized with a located warning.
+
+// A 64x128 tile is too small to split between two consumer groups (upstream
+// needs 64 rows or 128 columns each), but upstream's retry keeps the dot's
+// two consumer task ids: both groups (232 registers each) compute and store
+// the whole tile, the producer waits for both before refilling a buffer.
 
 // CHECK-LABEL: tt.func public @matmul
+// CHECK: %[[FULL:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64, #shared1, #smem, mutable>
+// CHECK-COUNT-3: ttng.init_barrier %{{.*}}, 1 :
+// CHECK: ttng.init_barrier %{{.*}}, 128 :
+// CHECK: gpu.barrier
 // CHECK: %[[A:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
 // CHECK: %[[B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable>
-// CHECK: %[[FULL:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64, #[[BAR:shared[0-9]*]], #smem, mutable>
-// CHECK: %[[EMPTY:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64, #[[BAR]], #smem, mutable>
-// CHECK-COUNT-6: ttng.init_barrier %{{.*}}, 1
-// CHECK: gpu.barrier
-// CHECK: ttg.warp_specialize(%{{.*}}, %arg2, %[[A]], %[[B]], %[[FULL]], %[[EMPTY]])
+// CHECK: ttg.warp_specialize(%{{.*}}, %{{.*}}, %[[FULL]], %[[A]], %[[B]], %arg2, {{.*}}) attributes {requestedRegisters = array<i32: 232, 232>}
 // CHECK-NEXT: default {
-// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[IT:.*]] = %{{.*}}) -> (i32)
-// CHECK: %[[SLOT:.*]] = arith.remui %[[IT]], %{{.*}} : i32
-// CHECK: %[[ROUND:.*]] = arith.divui %[[IT]]
-// CHECK: %[[PHASE:.*]] = arith.andi %[[ROUND]]
-// CHECK: %[[FREE:.*]] = arith.xori %[[PHASE]]
-// CHECK: %[[E:.*]] = ttg.memdesc_index %[[EMPTY]][%[[SLOT]]]
-// CHECK: ttng.wait_barrier %[[E]], %[[FREE]]
-// CHECK: %[[F:.*]] = ttg.memdesc_index %[[FULL]][%[[SLOT]]]
+// CHECK: scf.for {{.*}} -> (i64)
+// CHECK: ttng.wait_barrier
+// CHECK: ttng.wait_barrier
+// CHECK: %[[F:.*]] = ttg.memdesc_index %[[FULL]]
 // CHECK: ttng.barrier_expect %[[F]], 24576
-// CHECK: %[[AS:.*]] = ttg.memdesc_index %[[A]][%[[SLOT]]]
+// CHECK: %[[AS:.*]] = ttg.memdesc_index %[[A]]
 // CHECK: ttng.async_tma_copy_global_to_local %arg0[%{{.*}}, %{{.*}}] %[[AS]], %[[F]]
-// CHECK: %[[BS:.*]] = ttg.memdesc_index %[[B]][%[[SLOT]]]
+// CHECK: %[[BS:.*]] = ttg.memdesc_index %[[B]]
 // CHECK: ttng.async_tma_copy_global_to_local %arg1[%{{.*}}, %{{.*}}] %[[BS]], %[[F]]
-// CHECK: } {tt.num_stages = 0 : i32}
+// CHECK: } {async_task_id = array<i32: 0>, tt.num_stages = 0 : i32}
 // CHECK-NEXT: ttg.warp_yield
 // CHECK: partition0(
 // CHECK-SAME: num_warps(4)
-// CHECK: arith.constant dense<0.000000e+00> : tensor<64x128xf32, #mma>
-// CHECK: scf.for {{.*}} -> (tensor<64x128xf32, #mma>, i32)
+// CHECK: scf.for {{.*}} -> (tensor<64x128xf32, #mma>, i64)
 // CHECK: ttng.wait_barrier
-// CHECK: ttng.warp_group_dot
-// CHECK: ttng.arrive_barrier %{{.*}}, 1
-// CHECK: } {tt.num_stages = 0 : i32}
+// CHECK: ttng.warp_group_dot {{.*}}async_task_id = array<i32: 1>{{.*}} -> tensor<64x128xf32, #mma>
+// CHECK: ttng.arrive_barrier %{{.*}}, 128
+// CHECK: } {async_task_id = array<i32: 1>, tt.num_stages = 0 : i32}
 // CHECK: arith.truncf
-// CHECK: tt.descriptor_store
+// CHECK: tt.descriptor_store {{.*}} : !tt.tensordesc<tensor<64x128xf16, #shared>>, tensor<64x128xf16, #blocked1>
 // CHECK-NEXT: ttg.warp_return
+// CHECK: partition1(
+// CHECK-SAME: num_warps(4)
+// CHECK: scf.for {{.*}} -> (tensor<64x128xf32, #mma>, i64)
+// CHECK: ttng.wait_barrier
+// CHECK: ttng.warp_group_dot {{.*}}async_task_id = array<i32: 2>{{.*}} -> tensor<64x128xf32, #mma>
+// CHECK: ttng.arrive_barrier %{{.*}}, 128
+// CHECK: } {async_task_id = array<i32: 2>, tt.num_stages = 0 : i32}
+// CHECK: tt.descriptor_store {{.*}} : !tt.tensordesc<tensor<64x128xf16, #shared>>, tensor<64x128xf16, #blocked1>
+// CHECK-NEXT: ttg.warp_return
+// CHECK-NOT: partition2(
 // CHECK: tt.return
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -87,16 +104,21 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A loop this pass cannot specialize yet: a located warning, the loop as it was.
+// A marked loop without a dot: task partition finds nothing to specialize,
+// so nothing changes and this pass says nothing (the loop keeps its mark);
+// as upstream, the loop still gets tt.num_stages = 0.
+
+// CHECK-LABEL: tt.func public @pointer_loads
+// CHECK-NOT: ttg.warp_specialize
+// CHECK: tt.load
+// CHECK: } {tt.num_stages = 0 : i32, tt.warp_specialize}
+
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  // CHECK-LABEL: tt.func public @pointer_loads
-  // CHECK-NOT: ttg.warp_specialize
   tt.func public @pointer_loads(%p: tensor<128x!tt.ptr<f32>, #blocked>, %n: i32) -> tensor<128xf32, #blocked> {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %zero = arith.constant dense<0.0> : tensor<128xf32, #blocked>
-    // expected-warning @below {{compiled without it: the loop body has 'tt.load'}}
     %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128xf32, #blocked>) : i32 {
       %x = tt.load %p : tensor<128x!tt.ptr<f32>, #blocked>
       %s = arith.addf %acc, %x : tensor<128xf32, #blocked>
@@ -108,13 +130,58 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// num_warps 8: upstream leaves the loop alone, and so does this pass
-// (tritium-warn-unspecialized-loops says so later).
+// A dot fed by pointer loads (tt.load, no TMA): upstream's token lowering
+// handles only tokens committed by TMA loads, so the function is restored
+// and compiled unspecialized (the mark removed, no tt.num_stages), with the
+// warning.
+
+// CHECK-LABEL: tt.func public @pointer_matmul
+// CHECK-NOT: ttg.warp_specialize
+// CHECK: tt.load
+// CHECK: tt.load
+// CHECK: ttng.warp_group_dot
+// CHECK-NOT: tt.warp_specialize
+// CHECK-NOT: tt.num_stages
+// CHECK: tt.store
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @pointer_matmul(%a: tensor<128x64x!tt.ptr<f16>, #blocked>, %b: tensor<128x64x!tt.ptr<f16>, #blocked>, %c: tensor<128x128x!tt.ptr<f32>, #mma>, %K: i32) {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #mma>
+    // expected-warning @below {{compiled without it: producer_commit of a token not fed by TMA loads is not supported}}
+    %r = scf.for %k = %c0_i32 to %K step %c1_i32 iter_args(%acc = %cst) -> (tensor<128x128xf32, #mma>)  : i32 {
+      %x = tt.load %a : tensor<128x64x!tt.ptr<f16>, #blocked>
+      %xs = ttg.local_alloc %x : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #shared, #smem>
+      %y = tt.load %b : tensor<128x64x!tt.ptr<f16>, #blocked>
+      %ys = ttg.local_alloc %y : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #shared, #smem>
+      %yt = ttg.memdesc_trans %ys {order = array<i32: 1, 0>} : !ttg.memdesc<128x64xf16, #shared, #smem> -> !ttg.memdesc<64x128xf16, #shared1, #smem>
+      %d = ttng.warp_group_dot %xs, %yt, %acc {inputPrecision = 0 : i32} : !ttg.memdesc<128x64xf16, #shared, #smem> * !ttg.memdesc<64x128xf16, #shared1, #smem> -> tensor<128x128xf32, #mma>
+      scf.yield %d : tensor<128x128xf32, #mma>
+    } {tt.warp_specialize}
+    tt.store %c, %r : tensor<128x128x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
+// num_warps 8: upstream leaves the function alone, and so does this pass,
+// without a warning (tritium-warn-unspecialized-loops gives it later) and
+// without tt.num_stages.
+
+// CHECK-LABEL: tt.func public @eight_warps
+// CHECK-NOT: ttg.warp_specialize
+// CHECK: scf.for
+// CHECK: } {tt.warp_specialize}
+
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  // CHECK-LABEL: tt.func public @eight_warps
-  // CHECK: scf.for
-  // CHECK: } {tt.warp_specialize}
   tt.func public @eight_warps(%n: i32) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
@@ -126,40 +193,54 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 
 // -----
 
-// Data partition: a 128-row tile stored through a device-side descriptor.
-// Two consumer warp groups (232 registers each) each take 64 rows: their
-// rows of A's buffer (a subslice), B's whole buffer, an accumulator of
-// 64x128, and a half-tile store descriptor at their first row. The
-// producer's empty barriers wait for both groups (count 2).
+// Data partition of a 128-row tile stored through a device-side
+// descriptor: two consumer groups (232 registers each) take 64 rows each.
+// The producer loads A in two 64-row halves (own descriptors, rings and
+// full barriers, 8192 bytes each, the second at row + 64) and B whole
+// (16384 bytes, after waiting for both groups); each group has its own
+// 64x128 accumulator and a 64x128 store descriptor, group 1 storing at
+// row + 64.
 
 // CHECK-LABEL: tt.func public @split_matmul
-// CHECK: %[[A:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable>
-// CHECK: %[[B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable>
-// CHECK: ttng.init_barrier %{{.*}}, 1 :
-// CHECK-NEXT: ttg.memdesc_index
-// CHECK-NEXT: ttng.init_barrier %{{.*}}, 2 :
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared1, #smem, mutable>
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared1, #smem, mutable>
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16, #shared1, #smem, mutable>
 // CHECK: ttg.warp_specialize({{.*}}) attributes {requestedRegisters = array<i32: 232, 232>}
-// CHECK: default {
-// CHECK: ttng.barrier_expect %{{.*}}, 32768
-// CHECK: ttng.async_tma_copy_global_to_local
-// CHECK: ttng.async_tma_copy_global_to_local
-// CHECK: ttg.warp_yield
-// CHECK: partition0(
-// CHECK: %[[D0:.*]] = tt.make_tensor_descriptor {{.*}} : <f16>, <tensor<64x128xf16, #shared>>
-// CHECK: arith.constant dense<0.000000e+00> : tensor<64x128xf32, #mma>
+// CHECK-NEXT: default {
+// CHECK: %[[DA0:.*]] = tt.make_tensor_descriptor %arg0, {{.*}} : <f16>, <tensor<64x64xf16, #shared1>>
+// CHECK: %[[DA1:.*]] = tt.make_tensor_descriptor %arg0, {{.*}} : <f16>, <tensor<64x64xf16, #shared1>>
+// CHECK: %[[DB:.*]] = tt.make_tensor_descriptor %arg1, {{.*}} : <f16>, <tensor<128x64xf16, #shared1>>
+// CHECK: %[[ROW1:.*]] = arith.addi %[[ROW0:.*]], %c64_i32
+// CHECK: scf.for {{.*}} -> (i64)
 // CHECK: ttng.wait_barrier
-// CHECK: %[[A0:.*]] = ttg.memdesc_subslice %{{.*}}[0, 0] : !ttg.memdesc<128x64xf16, #shared, #smem> -> !ttg.memdesc<64x64xf16, #shared, #smem, 128x64>
-// CHECK: ttng.warp_group_dot %[[A0]], {{.*}} -> tensor<64x128xf32, #mma>
-// CHECK: ttng.arrive_barrier %{{.*}}, 1
-// CHECK: arith.truncf {{.*}} : tensor<64x128xf32, #mma> to tensor<64x128xf16, #mma>
-// CHECK: tt.descriptor_store %[[D0]][%{{.*}}, %{{.*}}], %{{.*}} : !tt.tensordesc<tensor<64x128xf16, #shared>>, tensor<64x128xf16, #blocked{{[0-9]*}}>
+// CHECK: ttng.barrier_expect %{{.*}}, 8192
+// CHECK: ttng.async_tma_copy_global_to_local %[[DA0]][%[[ROW0]], %{{.*}}]
+// CHECK: ttng.wait_barrier
+// CHECK: ttng.wait_barrier
+// CHECK: ttng.barrier_expect %{{.*}}, 16384
+// CHECK: ttng.async_tma_copy_global_to_local %[[DB]][
+// CHECK: ttng.wait_barrier
+// CHECK: ttng.barrier_expect %{{.*}}, 8192
+// CHECK: ttng.async_tma_copy_global_to_local %[[DA1]][%[[ROW1]], %{{.*}}]
+// CHECK: } {async_task_id = array<i32: 0>, tt.num_stages = 0 : i32}
+// CHECK-NEXT: ttg.warp_yield
+// CHECK: partition0(
+// CHECK: %[[D0:.*]] = tt.make_tensor_descriptor {{.*}} : <f16>, <tensor<64x128xf16, #shared1>>
+// CHECK: scf.for {{.*}} -> (tensor<64x128xf32, #mma>, i64)
+// CHECK: ttng.wait_barrier
+// CHECK: ttng.wait_barrier
+// CHECK: ttng.warp_group_dot {{.*}} : !ttg.memdesc<64x64xf16, #shared1, #smem> * !ttg.memdesc<64x128xf16, #shared2, #smem> -> tensor<64x128xf32, #mma>
+// CHECK: ttng.arrive_barrier %{{.*}}, 128
+// CHECK: ttng.arrive_barrier %{{.*}}, 128
+// CHECK: } {async_task_id = array<i32: 1>, tt.num_stages = 0 : i32}
+// CHECK: tt.descriptor_store %[[D0]][{{.*}}], %{{.*}} {async_task_id = array<i32: 1>} : !tt.tensordesc<tensor<64x128xf16, #shared1>>, tensor<64x128xf16, #blocked1>
 // CHECK-NEXT: ttg.warp_return
 // CHECK: partition1(
-// CHECK: %[[D1:.*]] = tt.make_tensor_descriptor {{.*}} : <f16>, <tensor<64x128xf16, #shared>>
-// CHECK: %[[A1:.*]] = ttg.memdesc_subslice %{{.*}}[64, 0]
-// CHECK: ttng.warp_group_dot %[[A1]]
-// CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %c64_i32{{.*}} : i32
-// CHECK-NEXT: tt.descriptor_store %[[D1]][%[[ROW]], %{{.*}}]
+// CHECK: %[[D1:.*]] = tt.make_tensor_descriptor {{.*}} : <f16>, <tensor<64x128xf16, #shared1>>
+// CHECK: %[[R1:.*]] = arith.addi %{{.*}}, %c64_i32
+// CHECK: ttng.warp_group_dot {{.*}}async_task_id = array<i32: 2>{{.*}} -> tensor<64x128xf32, #mma>
+// CHECK: } {async_task_id = array<i32: 2>, tt.num_stages = 0 : i32}
+// CHECK: tt.descriptor_store %[[D1]][%[[R1]], %{{.*}}]
 // CHECK-NEXT: ttg.warp_return
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -211,18 +292,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// The same tile stored through a host-side descriptor: its box (128 rows)
-// is fixed by the host, so the tile is not split; one consumer group.
+// The same tile stored through a host-side descriptor: two groups would cut
+// its 128-row block, so one group is tried; that one fails on the input's
+// dead tt.make_tensor_descriptor (%4, whose operand moves into the
+// partitions): the function is restored, unspecialized, with the warning.
 
-// CHECK-LABEL: tt.func public @host_store_matmul
-// CHECK: ttng.init_barrier %{{.*}}, 1
-// CHECK-NOT: ttng.init_barrier %{{.*}}, 2
-// CHECK: ttg.warp_specialize(
-// CHECK-NOT: requestedRegisters
-// CHECK: partition0(
-// CHECK-NOT: partition1(
+// CHECK-LABEL: tt.func public @host_store_matmul(
+// CHECK-NOT: ttg.warp_specialize
+// CHECK: scf.for
 // CHECK: ttng.warp_group_dot {{.*}} -> tensor<128x128xf32, #mma>
-// CHECK: tt.descriptor_store %{{.*}} : !tt.tensordesc<tensor<128x128xf16, #shared>>
+// CHECK-NOT: tt.warp_specialize
+// CHECK-NOT: tt.num_stages
+// CHECK: tt.descriptor_store %arg0[
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -254,6 +335,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %11 = arith.muli %10, %c128_i32 : i32
     %12 = arith.addi %arg5, %c63_i32 : i32
     %13 = arith.divsi %12, %c64_i32 : i32
+    // expected-warning @below {{compiled without it: an op being specialized is still used: its result #0 is still used by 'tt.make_tensor_descriptor'}}
     %14 = scf.for %arg6 = %c0_i32 to %13 step %c1_i32 iter_args(%arg7 = %cst) -> (tensor<128x128xf32, #mma>)  : i32 {
       %17 = arith.muli %arg6, %c64_i32 : i32
       %18 = tt.descriptor_load %1[%9, %17] : !tt.tensordesc<tensor<128x64xf16, #shared>> -> tensor<128x64xf16, #blocked>
@@ -273,33 +355,122 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A persistent tile loop (flatten=False) holding the K loop: the producer
-// and both consumers run the tile loop, the ring's counter carried across
-// tiles (through the K loop and the tile loop); the loop's own scalar (the
-// epilogue's tile counter) is carried by every side, and the consumers
-// give it to what follows the loop.
+// host_store_matmul without the dead descriptor: the retry with one
+// consumer group (232 registers) succeeds; it keeps the whole 128x128 tile
+// (32768 bytes a stage) and stores it through the host-side descriptor.
+
+// CHECK-LABEL: tt.func public @host_store_matmul_one_group
+// CHECK-COUNT-3: ttng.init_barrier %{{.*}}, 128
+// CHECK-NOT: ttng.init_barrier
+// CHECK: ttg.warp_specialize({{.*}}%arg0{{.*}}) attributes {requestedRegisters = array<i32: 232>}
+// CHECK-NEXT: default {
+// CHECK: scf.for {{.*}} -> (i64)
+// CHECK: ttng.wait_barrier
+// CHECK: ttng.barrier_expect %{{.*}}, 32768
+// CHECK: ttng.async_tma_copy_global_to_local {{.*}} -> !ttg.memdesc<128x64xf16, #shared, #smem, mutable>
+// CHECK: ttng.async_tma_copy_global_to_local {{.*}} -> !ttg.memdesc<128x64xf16, #shared, #smem, mutable>
+// CHECK: } {async_task_id = array<i32: 0>, tt.num_stages = 0 : i32}
+// CHECK-NEXT: ttg.warp_yield
+// CHECK: partition0(
+// CHECK: scf.for {{.*}} -> (tensor<128x128xf32, #mma>, i64)
+// CHECK: ttng.wait_barrier
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<128x128xf32, #mma>
+// CHECK: ttng.arrive_barrier %{{.*}}, 128
+// CHECK: } {async_task_id = array<i32: 1>, tt.num_stages = 0 : i32}
+// CHECK: tt.descriptor_store %{{.*}} : !tt.tensordesc<tensor<128x128xf16, #shared>>, tensor<128x128xf16, #blocked1>
+// CHECK-NEXT: ttg.warp_return
+// CHECK-NOT: partition1(
+// CHECK: tt.return
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @host_store_matmul_one_group(%c_desc: !tt.tensordesc<tensor<128x128xf16, #shared>>, %arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg3: i32 {tt.divisibility = 16 : i32}, %arg4: i32 {tt.divisibility = 16 : i32}, %arg5: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %c1_i64 = arith.constant 1 : i64
+    %c128_i32 = arith.constant 128 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c127_i32 = arith.constant 127 : i32
+    %c63_i32 = arith.constant 63 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #mma>
+    %0 = arith.extsi %arg5 : i32 to i64
+    %1 = tt.make_tensor_descriptor %arg0, [%arg3, %arg5], [%0, %c1_i64] : <f16>, <tensor<128x64xf16, #shared>>
+    %2 = tt.make_tensor_descriptor %arg1, [%arg4, %arg5], [%0, %c1_i64] : <f16>, <tensor<128x64xf16, #shared>>
+    %5 = arith.addi %arg4, %c127_i32 : i32
+    %6 = arith.divsi %5, %c128_i32 : i32
+    %7 = tt.get_program_id x : i32
+    %8 = arith.divsi %7, %6 : i32
+    %9 = arith.muli %8, %c128_i32 : i32
+    %10 = arith.remsi %7, %6 : i32
+    %11 = arith.muli %10, %c128_i32 : i32
+    %12 = arith.addi %arg5, %c63_i32 : i32
+    %13 = arith.divsi %12, %c64_i32 : i32
+    %14 = scf.for %arg6 = %c0_i32 to %13 step %c1_i32 iter_args(%arg7 = %cst) -> (tensor<128x128xf32, #mma>)  : i32 {
+      %17 = arith.muli %arg6, %c64_i32 : i32
+      %18 = tt.descriptor_load %1[%9, %17] : !tt.tensordesc<tensor<128x64xf16, #shared>> -> tensor<128x64xf16, #blocked>
+      %19 = ttg.local_alloc %18 : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #shared, #smem>
+      %20 = tt.descriptor_load %2[%11, %17] : !tt.tensordesc<tensor<128x64xf16, #shared>> -> tensor<128x64xf16, #blocked>
+      %21 = ttg.local_alloc %20 : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #shared, #smem>
+      %22 = ttg.memdesc_trans %21 {order = array<i32: 1, 0>} : !ttg.memdesc<128x64xf16, #shared, #smem> -> !ttg.memdesc<64x128xf16, #shared1, #smem>
+      %23 = ttng.warp_group_dot %19, %22, %arg7 {inputPrecision = 0 : i32} : !ttg.memdesc<128x64xf16, #shared, #smem> * !ttg.memdesc<64x128xf16, #shared1, #smem> -> tensor<128x128xf32, #mma>
+      scf.yield %23 : tensor<128x128xf32, #mma>
+    } {tt.warp_specialize}
+    %15 = arith.truncf %14 : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
+    %16 = ttg.convert_layout %15 : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #blocked1>
+    tt.descriptor_store %c_desc[%9, %11], %16 : !tt.tensordesc<tensor<128x128xf16, #shared>>, tensor<128x128xf16, #blocked1>
+    tt.return
+  }
+}
+
+// -----
+
+// A persistent tile loop holding the K loop: the producer and both consumer
+// groups run both loops, the rings' i64 counter carried across tiles
+// (through the K loop and the tile loop); the tile loop's own i32 (the
+// epilogue's tile counter) only in the consumers, which store their 64 rows
+// (group 1 at row + 64). The unused result after the loop is dropped.
 
 // CHECK-LABEL: tt.func public @persistent_matmul
-// CHECK: ttg.warp_specialize(
-// CHECK: default {
-// CHECK: %[[TILES:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[PIT:.*]] = %{{.*}}) -> (i32, i32)
-// CHECK: %[[PK:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[PIT]]) -> (i32)
+// CHECK: ttg.warp_specialize({{.*}}) attributes {requestedRegisters = array<i32: 232, 232>}
+// CHECK-NEXT: default {
+// CHECK: scf.for {{.*}} step %c132_i32 iter_args(%[[PT:arg[0-9]+]] = %{{.*}}) -> (i64)
+// CHECK: %[[PK:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[PT]]) -> (i64)
+// CHECK: ttng.barrier_expect %{{.*}}, 8192
 // CHECK: ttng.async_tma_copy_global_to_local
-// CHECK: } {tt.num_stages = 0 : i32}
-// CHECK: scf.yield %{{.*}}, %[[PK]] : i32, i32
-// CHECK: } {tt.num_stages = 0 : i32}
-// CHECK: ttg.warp_yield
+// CHECK: ttng.barrier_expect %{{.*}}, 16384
+// CHECK: ttng.async_tma_copy_global_to_local
+// CHECK: ttng.barrier_expect %{{.*}}, 8192
+// CHECK: ttng.async_tma_copy_global_to_local
+// CHECK: } {async_task_id = array<i32: 0>, tt.num_stages = 0 : i32}
+// CHECK-NEXT: scf.yield {async_task_id = array<i32: 0>} %[[PK]] : i64
+// CHECK-NEXT: } {async_task_id = array<i32: 0>, tt.num_stages = 0 : i32}
+// CHECK-NEXT: ttg.warp_yield
 // CHECK: partition0(
-// CHECK: scf.for {{.*}} -> (i32, i32)
-// CHECK: %[[CK:.*]]:2 = scf.for {{.*}} -> (tensor<64x128xf32, #mma>, i32)
-// CHECK: ttg.memdesc_subslice %{{.*}}[0, 0]
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[CT:arg[0-9]+]] = %{{.*}}) -> (i32, i64)
+// CHECK-NEXT: %[[CK:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[CT]]) -> (tensor<64x128xf32, #mma>, i64)
+// CHECK: ttng.wait_barrier
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<64x128xf32, #mma>
+// CHECK: ttng.arrive_barrier %{{.*}}, 128
+// CHECK: } {async_task_id = array<i32: 1>, tt.num_stages = 0 : i32}
 // CHECK: arith.truncf %[[CK]]#0
 // CHECK: tt.descriptor_store
-// CHECK: scf.yield %{{.*}}, %[[CK]]#1 : i32, i32
-// CHECK: arith.addi %[[T:.*]]#0, %[[T]]#0 : i32
+// CHECK-NEXT: scf.yield {async_task_id = array<i32: 1>} %{{.*}}, %[[CK]]#1 : i32, i64
+// CHECK-NEXT: } {async_task_id = array<i32: 1>, tt.num_stages = 0 : i32}
 // CHECK-NEXT: ttg.warp_return
 // CHECK: partition1(
-// CHECK: ttg.memdesc_subslice %{{.*}}[64, 0]
+// CHECK: scf.for {{.*}} -> (i32, i64)
+// CHECK: %[[R1:.*]] = arith.addi %{{.*}}, %c64_i32
+// CHECK: tt.descriptor_store %{{.*}}[%[[R1]], %{{.*}}]
+// CHECK-NEXT: scf.yield {async_task_id = array<i32: 2>}
+// CHECK-NEXT: } {async_task_id = array<i32: 2>, tt.num_stages = 0 : i32}
+// CHECK-NEXT: ttg.warp_return
+// CHECK-NOT: arith.addi
+// CHECK: tt.return
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -379,46 +550,59 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // An attention loop (tutorial 06's forward on Hopper, causal in one masked
-// loop; upstream's TTGIR at this point): the producer loads K and V through
-// TMA (one ring each, both on the same full/empty barriers) and carries the
-// K/V row offset the loads need; two consumer groups of 64 rows each run
-// QK^T on their rows of Q (captured, a subslice), the mask, the online
-// softmax and PV. m_i, l_i and acc live in the consumers, with half the
-// rows; what they use from before the loop (the row offsets, the scale) they
-// compute again, group 1's ranges starting at row 64; the epilogue stores
-// its rows of M through pointers and of O through a half-tile descriptor.
+// loop): the producer loads Q's two 64-row halves once (TMA, 8192 bytes
+// each) and, in the loop, K and V (one ring and full barrier each), at the
+// K/V row offset it carries. The two consumer groups (64 rows each) wait for
+// their half of Q, run QK^T, the mask, the online softmax and PV, release
+// Q after the loop, and store their rows of M (pointers) and O (a 64x64
+// descriptor); group 1's row ranges start at 64 and its O store at row + 64.
 
 // CHECK-LABEL: tt.func public @attention_causal
-// CHECK: %[[Q:.*]] = ttg.local_alloc %{{.*}} : (tensor<128x64xf16, #blocked1>) -> !ttg.memdesc<128x64xf16, #shared, #smem>
-// CHECK: %[[K:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
-// CHECK: %[[V:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
-// CHECK: ttg.warp_specialize(%{{.*}}, %{{.*}}, %[[Q]], {{.*}}) attributes {requestedRegisters = array<i32: 232, 232>}
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<1x64x64xf16, #shared1, #smem, mutable>
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<1x64x64xf16, #shared1, #smem, mutable>
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared1, #smem, mutable>
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared1, #smem, mutable>
+// CHECK: ttg.warp_specialize({{.*}}) attributes {requestedRegisters = array<i32: 232, 232>}
 // CHECK-NEXT: default {
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[IT:.*]] = %{{.*}}, %[[KV:.*]] = %{{.*}}) -> (i32, i32)
-// CHECK: ttng.barrier_expect %[[F:.*]], 16384
-// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%[[KV]], %{{.*}}] %{{.*}}, %[[F]]
-// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%[[KV]], %{{.*}}] %{{.*}}, %[[F]]
+// CHECK: ttng.barrier_expect %{{.*}}, 8192
+// CHECK: ttng.async_tma_copy_global_to_local {{.*}} -> !ttg.memdesc<64x64xf16, #shared1, #smem, mutable>
+// CHECK: ttng.barrier_expect %{{.*}}, 8192
+// CHECK: ttng.async_tma_copy_global_to_local {{.*}} -> !ttg.memdesc<64x64xf16, #shared1, #smem, mutable>
+// CHECK: scf.for {{.*}} step %c64_i32 iter_args(%[[KV:arg[0-9]+]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i64)
+// CHECK: ttng.barrier_expect %{{.*}}, 8192
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%[[KV]], %{{.*}}]
+// CHECK: ttng.barrier_expect %{{.*}}, 8192
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%[[KV]], %{{.*}}]
+// CHECK: } {async_task_id = array<i32: 0>, tt.num_stages = 0 : i32}
+// CHECK-NEXT: ttg.warp_yield
 // CHECK: partition0(
-// CHECK: ttg.memdesc_subslice %{{.*}}[0, 0] : !ttg.memdesc<128x64xf16, #shared, #smem> -> !ttg.memdesc<64x64xf16, #shared, #smem, 128x64>
-// CHECK: partition1(
-// CHECK: %[[QROWS:.*]] = ttg.memdesc_subslice %{{.*}}[64, 0] : !ttg.memdesc<128x64xf16, #shared, #smem> -> !ttg.memdesc<64x64xf16, #shared, #smem, 128x64>
-// CHECK: tt.make_range {end = 128 : i32, start = 64 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #mma}>>
-// CHECK: tt.make_range {end = 128 : i32, start = 64 : i32} : tensor<64xi32, #blocked>
-// CHECK: tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #mma}>>
-// CHECK: %[[ROWDESC:.*]] = tt.make_tensor_descriptor {{.*}} : <f16>, <tensor<64x64xf16, #shared>>
-// CHECK: scf.for {{.*}} -> (tensor<64x64xf32, #mma>, tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>>, tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>>, i32, i32)
+// CHECK: tt.make_range {{.*}}end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #mma}>>
 // CHECK: ttng.wait_barrier
-// CHECK: ttng.warp_group_dot %[[QROWS]], %{{.*}} -> tensor<64x64xf32, #mma>
+// CHECK: %[[Q0:.*]] = ttg.memdesc_index {{.*}} : !ttg.memdesc<1x64x64xf16, #shared1, #smem, mutable> -> !ttg.memdesc<64x64xf16, #shared1, #smem>
+// CHECK: scf.for {{.*}} -> (tensor<64x64xf32, #mma>, tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>>, tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>>, i64)
+// CHECK: ttng.wait_barrier
+// CHECK: ttng.warp_group_dot %[[Q0]], {{.*}} -> tensor<64x64xf32, #mma>
+// CHECK: ttng.arrive_barrier %{{.*}}, 128
 // CHECK: arith.cmpi sge, %{{.*}}, %{{.*}} : tensor<64x64xi32, #mma>
 // CHECK: "tt.reduce"
-// CHECK: -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>>
-// CHECK: ttng.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} {{.*}} -> tensor<64x64xf32, #mma>
-// CHECK: ttng.arrive_barrier %{{.*}}, 1
-// CHECK: } {tt.num_stages = 0 : i32}
-// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<64x!tt.ptr<f32>, #blocked>
-// CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %c64_i32{{.*}} : i32
-// CHECK: tt.descriptor_store %[[ROWDESC]][%[[ROW]], %{{.*}}], %{{.*}} : !tt.tensordesc<tensor<64x64xf16, #shared>>, tensor<64x64xf16, #blocked1>
-// CHECK: ttg.warp_return
+// CHECK: ttng.wait_barrier
+// CHECK: ttng.warp_group_dot {{.*}} : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * !ttg.memdesc<64x64xf16, #shared1, #smem> -> tensor<64x64xf32, #mma>
+// CHECK: ttng.arrive_barrier %{{.*}}, 128
+// CHECK: } {async_task_id = array<i32: 1>, tt.num_stages = 0 : i32}
+// CHECK-NEXT: ttg.memdesc_index
+// CHECK-NEXT: ttng.arrive_barrier %{{.*}}, 128
+// CHECK: tt.store {{.*}} : tensor<64x!tt.ptr<f32>, #blocked>
+// CHECK: tt.descriptor_store {{.*}} : !tt.tensordesc<tensor<64x64xf16, #shared1>>, tensor<64x64xf16, #blocked1>
+// CHECK-NEXT: ttg.warp_return
+// CHECK: partition1(
+// CHECK: %[[R1:.*]] = arith.addi %{{.*}}, %c64_i32
+// CHECK-NEXT: tt.make_range {{.*}}end = 128 : i32, start = 64 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #mma}>>
+// CHECK-NEXT: tt.make_range {{.*}}end = 128 : i32, start = 64 : i32} : tensor<64xi32, #blocked>
+// CHECK: ttng.warp_group_dot {{.*}}async_task_id = array<i32: 2>{{.*}} -> tensor<64x64xf32, #mma>
+// CHECK: } {async_task_id = array<i32: 2>, tt.num_stages = 0 : i32}
+// CHECK: tt.store {{.*}} : tensor<64x!tt.ptr<f32>, #blocked>
+// CHECK: tt.descriptor_store %{{.*}}[%[[R1]], %{{.*}}]
+// CHECK-NEXT: ttg.warp_return
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -528,16 +712,31 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // The same attention loop storing O through a host-side descriptor (whose
-// box the host fixes at 128 rows): no split, one consumer group takes the
-// whole tile, the registers as they are.
+// box the host fixes at 128 rows): no split, one consumer group (232
+// registers) takes the whole tile, Q in one 128-row buffer (16384 bytes).
 
 // CHECK-LABEL: tt.func public @attention_host_store
-// CHECK: ttg.warp_specialize(
-// CHECK-NOT: requestedRegisters
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<1x128x64xf16, #shared, #smem, mutable>
+// CHECK: ttg.warp_specialize({{.*}}) attributes {requestedRegisters = array<i32: 232>}
+// CHECK-NEXT: default {
+// CHECK: ttng.barrier_expect %{{.*}}, 16384
+// CHECK: ttng.async_tma_copy_global_to_local {{.*}} -> !ttg.memdesc<128x64xf16, #shared, #smem, mutable>
+// CHECK: scf.for {{.*}} -> (i32, i64)
+// CHECK: ttng.barrier_expect %{{.*}}, 8192
+// CHECK: ttng.async_tma_copy_global_to_local
+// CHECK: ttng.barrier_expect %{{.*}}, 8192
+// CHECK: ttng.async_tma_copy_global_to_local
+// CHECK: } {async_task_id = array<i32: 0>, tt.num_stages = 0 : i32}
+// CHECK-NEXT: ttg.warp_yield
 // CHECK: partition0(
-// CHECK: scf.for {{.*}} -> (tensor<128x64xf32, #mma>, tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>, tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>, i32, i32)
+// CHECK: scf.for {{.*}} -> (tensor<128x64xf32, #mma>, tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>, tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>>, i64)
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<128x64xf32, #mma>
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<128x64xf32, #mma>
+// CHECK: } {async_task_id = array<i32: 1>, tt.num_stages = 0 : i32}
 // CHECK: tt.descriptor_store %{{.*}} : !tt.tensordesc<tensor<128x64xf16, #shared>>, tensor<128x64xf16, #blocked1>
+// CHECK-NEXT: ttg.warp_return
 // CHECK-NOT: partition1(
+// CHECK: tt.return
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -645,19 +844,21 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Tutorial 06's causal forward has two such loops (off the diagonal and on
-// it); upstream's pass fails on it, and this pass leaves both unspecialized.
+// Two marked loops without dots: nothing to specialize and no warning from
+// this pass (both keep their mark); both get tt.num_stages = 0.
+
+// CHECK-LABEL: tt.func public @two_loops
+// CHECK-NOT: ttg.warp_specialize
+// CHECK: } {tt.num_stages = 0 : i32, tt.warp_specialize}
+// CHECK: } {tt.num_stages = 0 : i32, tt.warp_specialize}
+
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  // CHECK-LABEL: tt.func public @two_loops
-  // CHECK-NOT: ttg.warp_specialize
   tt.func public @two_loops(%n: i32) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
-    // expected-warning @below {{compiled without it: the kernel has more than one such loop}}
     scf.for %i = %c0 to %n step %c1 : i32 {
     } {tt.warp_specialize}
-    // expected-warning @below {{compiled without it: the kernel has more than one such loop}}
     scf.for %i = %c0 to %n step %c1 : i32 {
     } {tt.warp_specialize}
     tt.return
