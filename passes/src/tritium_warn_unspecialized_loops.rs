@@ -2,9 +2,10 @@
 //! pass): a loop still marked `tt.warp_specialize` (`tl.range(...,
 //! warp_specialize=True)`) after the warp specialization passes was not
 //! specialized: upstream itself leaves it (sm_90 with num_warps other than
-//! 4, a kernel with an `scf.if` else block, before sm_90), or Tritium lacks
-//! the pass (sm_100's `tritongpu-automatic-warp-specialization`). (Loops
-//! Tritium's `nvgpu-warp-specialization` declines for its own reasons get
+//! 4, a kernel with an `scf.if` else block, before sm_90; on sm_90 a loop in
+//! which upstream's algorithm finds nothing to split), or Tritium lacks the
+//! pass (sm_100's `tritongpu-automatic-warp-specialization`). (Loops
+//! `nvgpu-warp-specialization` gives up on, where upstream's pass fails, get
 //! their warning there, with the reason.) The loop still computes the same
 //! results (specialization only reorganises which warps issue the loads and
 //! the dots), so this is a warning at the loop, not an error: the kernel
@@ -78,10 +79,17 @@ fn run(module: melior::ir::OperationRef, _options: &PassOptions) -> PassResult {
         }
         let message = match upstream_leaves_unspecialized(capability, num_warps, function_has_else(op)) {
             Some(reason) => format!("this loop asks for warp specialization (warp_specialize=True) but is compiled without it: {reason}"),
+            // nvgpu-warp-specialization ran (it drops the mark of what it
+            // specializes): as upstream's, it found no value to hand from a
+            // producer task to a consumer task.
+            None if capability / 10 == 9 => "this loop asks for warp specialization (warp_specialize=True) but is \
+                 compiled without it: nvgpu-warp-specialization (upstream's algorithm) finds nothing to split between \
+                 warp groups in it (no load feeding a dot); upstream Triton leaves it so too"
+                .to_string(),
             None => format!(
                 "this loop asks for warp specialization (warp_specialize=True) but is compiled without it: Tritium does not \
-                 have upstream's warp specialization for sm_{capability} ({}) yet; the results are the same, the speed may not be",
-                if capability >= 100 { "tritongpu-automatic-warp-specialization" } else { "nvgpu-warp-specialization" }
+                 have upstream's warp specialization for sm_{capability} (tritongpu-automatic-warp-specialization) yet; \
+                 the results are the same, the speed may not be"
             ),
         };
         emit_warning(op.location(), &message);

@@ -1,8 +1,8 @@
 // RUN: tt-opt %s -split-input-file --tritium-warn-unspecialized-loops --verify-diagnostics | FileCheck %s
 // Loops still marked tt.warp_specialize after the warp specialization passes
 // are compiled without it: a located warning says so, and why; the IR is
-// unchanged. (Run alone here: the first loop is one nvgpu-warp-specialization
-// would have taken.)
+// unchanged. (The first loop has no load feeding a dot:
+// nvgpu-warp-specialization finds nothing to split in it.)
 
 // CHECK-LABEL: @hopper_four_warps
 // CHECK: scf.for
@@ -11,7 +11,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   tt.func public @hopper_four_warps(%n: i32) -> i32 {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
-    // expected-warning @below {{compiled without it: Tritium does not have upstream's warp specialization for sm_90 (nvgpu-warp-specialization) yet}}
+    // expected-warning @below {{compiled without it: nvgpu-warp-specialization (upstream's algorithm) finds nothing to split between warp groups in it}}
     %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c0) -> (i32) : i32 {
       %s = arith.addi %acc, %i : i32
       scf.yield %s : i32
