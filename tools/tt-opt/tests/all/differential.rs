@@ -109,7 +109,7 @@ fn is_nested_canonicalize(stages: &[&CorpusEntry], index: usize) -> bool {
 /// upstream's pass is nondeterministic: nvgpu-warp-specialization's outputs
 /// of several upstream runs (scripts/ws_reference.py), in
 /// test/fixtures/ws-reference/<kernel>/5-output*.mlir.
-fn upstream_variants(flag: &str, kernel: &str) -> Vec<String> {
+pub(crate) fn upstream_variants(flag: &str, kernel: &str) -> Vec<String> {
     if flag != "nvgpu-warp-specialization" {
         return Vec::new();
     }

@@ -187,9 +187,22 @@ fn ttgir_pipeline_matches_upstream_before_pipelining() {
         let expected = parse_module(&context, &expected.text(), "expected").expect("upstream's IR parses");
         // Every kernel loads or stores: the layout bar always has ops to compare.
         assert!(!layout_signature(&expected).is_empty(), "{target}/{kernel}: no ops of LAYOUT_OPS");
+        // The IR there is nvgpu-warp-specialization's output, of which
+        // upstream gives several for some kernels (its nondeterministic code
+        // partition): any of them is upstream's.
+        let variants: Vec<String> = if target == "cuda90" {
+            crate::differential::upstream_variants("nvgpu-warp-specialization", kernel)
+                .iter()
+                .filter_map(|text| parse_module(&context, text, "variant").ok().map(|m| normalized(&m)))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let outcome = match run(&context, &ttir.text(), &pipeline) {
             Err(e) => Outcome::Differs(e),
-            Ok(actual) if normalized(&actual) == normalized(&expected) => Outcome::Exact,
+            Ok(actual) if normalized(&actual) == normalized(&expected) || variants.contains(&normalized(&actual)) => {
+                Outcome::Exact
+            }
             Ok(actual) => {
                 let first = crate::corpus_roundtrip::first_difference(&normalized(&expected), &normalized(&actual));
                 let (want, got) = (layout_signature(&expected), layout_signature(&actual));
