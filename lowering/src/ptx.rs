@@ -64,12 +64,15 @@ unsafe extern "C" {
 /// Above this many strength-reduction candidates (integer adds, multiplies
 /// and GEPs) in one basic block, the NVPTX pipeline's `slsr` pass is skipped.
 /// LLVM 22's SLSR compares each candidate with the others of its base and
-/// stride, so its time grows with the square of their number: 15 s of the
-/// 15.3 s a 512x512 masked fill (2,048 elements per thread) took, and still
-/// ~1 s at 1,024 candidates (a 256x512 tile). The corpus kernels have at most
-/// ~160 per block (their PTX is unchanged); a 512x512 tile has ~2,000.
-/// Without SLSR, ptxas still strength-reduces the address arithmetic.
-const SLSR_CANDIDATE_LIMIT: usize = 400;
+/// stride, so its time grows with the square of their number. Up to here it
+/// runs, as upstream's does: a 512x512 tile (~2,000 candidates per block)
+/// then takes 1.8 s (`fill_constant_512x512`) to 5-7 s (`masked_fill` and
+/// `masked_axpy` 512x512) of SLSR, against upstream's 3.6 s and 14.8 s for the
+/// whole compile; without it, ptxas does not strength-reduce a row index
+/// times a runtime stride, and `fill_constant_512x512` ran 1.31x upstream's
+/// time (512 `mul.lo` per thread where upstream has one and a chain of adds).
+/// Beyond the limit (a 1024x1024 tile: ~16x the time) the pass is skipped.
+const SLSR_CANDIDATE_LIMIT: usize = 4_096;
 
 /// The largest number of SLSR candidates in one basic block of `module`.
 unsafe fn largest_block_candidates(module: LLVMModuleRef) -> usize {
