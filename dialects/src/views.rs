@@ -174,6 +174,12 @@ views! {
     ForOp = "scf.for" { lower_bound: 0, upper_bound: 1, step: 2, init_args: variadic 3 }
     /// `scf.if`.
     IfOp = "scf.if" { condition: 0 }
+    /// The NVWS token ops of upstream's Hopper warp specialization (buffer
+    /// `idx` of `token`; the waits' `phase`).
+    TokenSyncOp = "nvws.producer_acquire"
+        | "nvws.producer_commit"
+        | "nvws.consumer_wait"
+        | "nvws.consumer_release" { token: 0, idx: 1, phase: optional 2 }
     /// `arith.cmpi` (`lhs <predicate> rhs`).
     CmpIOp = "arith.cmpi" { lhs: 0, rhs: 1 }
     /// Additions (`lhs + rhs`).

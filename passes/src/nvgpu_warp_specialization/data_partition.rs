@@ -36,6 +36,7 @@ use tritium_dialects::ir::{
 };
 use tritium_dialects::pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult};
 use tritium_dialects::types::{pointer_parts, static_shape, tensor_descriptor, tensor_descriptor_block, MemDesc};
+use tritium_dialects::views::{DescriptorOp, DescriptorStoreOp, DotLikeOp, IfOp, SrcOp};
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "nvgpu-test-ws-data-partition",
@@ -404,7 +405,7 @@ fn backward<'c, 'a>(v: Value<'c, 'a>, scheme: &mut Scheme<'c, 'a>, dim: u32) -> 
             if !backward(first, scheme, dim)? {
                 return Ok(false);
             }
-            let c = op.operand_at(2).map_err(|e| e.to_string())?;
+            let c = DotLikeOp::of(op).ok_or("not a dot")?.accumulator();
             if !backward(c, scheme, dim)? {
                 return Ok(false);
             }
@@ -486,8 +487,8 @@ fn forward<'c, 'a>(
         }
         scheme.dims.insert(key(&user), dim);
         if name == "ttng.warp_group_dot" {
-            let a = user.operand_at(0).map_err(|e| e.to_string())?;
-            let b = user.operand_at(1).map_err(|e| e.to_string())?;
+            let dot = DotLikeOp::of(user).ok_or("not a dot")?;
+            let (a, b) = (dot.a(), dot.b());
             if (dim == 0 && v == b) || (dim == 1 && v == a) {
                 // Cut along K: fine when the partial results are added
                 // atomically; the users of the dot are then duplicated.
@@ -552,7 +553,7 @@ fn slice_to_partition<'c, 'a>(root: Value<'c, 'a>, scheme: &mut Scheme<'c, 'a>, 
             if !backward(operand, scheme, dim)? {
                 return Ok(false);
             }
-            let accumulator = op.operand_at(2).map_err(|e| e.to_string())?;
+            let accumulator = DotLikeOp::of(op).ok_or("not a dot")?.accumulator();
             if (dim == 0 && index == 0) || (dim == 1 && index == 1) {
                 if !backward(accumulator, scheme, dim)? {
                     return Ok(false);
@@ -882,12 +883,12 @@ fn slice_op<'c, 'a>(
         }
         new = clone_and_retype(op, mapping, scheme)?;
     } else if name == "tt.descriptor_load" || name == "tt.descriptor_store" {
-        let desc = op.operand_at(0).map_err(|e| e.to_string())?;
+        let desc = DescriptorOp::of(op).ok_or("not a descriptor op")?.desc();
         slice_value(desc, offset, mapping, scheme)?;
         let (first_index, shape) = if name == "tt.descriptor_load" {
             (1, shape_of(result0(&op).r#type()))
         } else {
-            (2, shape_of(op.operand_at(1).map_err(|e| e.to_string())?.r#type()))
+            (2, shape_of(DescriptorStoreOp::of(op).ok_or("not a descriptor store")?.src().r#type()))
         };
         let coordinate = op.operand_at(first_index + dim as usize).map_err(|e| e.to_string())?;
         if offset != 0 {
@@ -915,7 +916,7 @@ fn slice_op<'c, 'a>(
     } else if name == "tt.make_tensor_descriptor" || name == "ttng.reinterpret_tensor_descriptor" {
         new = clone_and_retype(op, mapping, scheme)?;
     } else if is_trans(&name) {
-        slice_value(op.operand_at(0).map_err(|e| e.to_string())?, offset, mapping, scheme)?;
+        slice_value(SrcOp::of(op).ok_or("a transposition without a source")?.src(), offset, mapping, scheme)?;
         let v = result0(&op);
         let ty = sliced_type(v.r#type(), dim, parts, location)?;
         new = insert_before(&op, tritium_dialects::ir::clone_with(&op, &mapping.values));
@@ -929,7 +930,7 @@ fn slice_op<'c, 'a>(
         if (dim == 0 && index == 1) || (dim == 1 && index == 0) {
             slice_value(op.operand_at(1 - index as usize).map_err(|e| e.to_string())?, offset, mapping, scheme)?;
         }
-        slice_value(op.operand_at(2).map_err(|e| e.to_string())?, offset, mapping, scheme)?;
+        slice_value(DotLikeOp::of(op).ok_or("not a dot")?.accumulator(), offset, mapping, scheme)?;
         new = clone_and_retype(op, mapping, scheme)?;
     } else if name == "scf.for" {
         new = slice_for(op, offset, mapping, scheme, &slice_ids)?;
@@ -1058,7 +1059,7 @@ fn slice_if<'c, 'a>(
     let new_then_yield = slice_op(then_yield, offset, mapping, scheme)?;
     slice_op(else_yield, offset, mapping, scheme)?;
     let types: Vec<Type> = operands(&then_yield).iter().map(|v| v.r#type()).collect();
-    let condition = op.operand_at(0).map_err(|e| e.to_string())?;
+    let condition = IfOp::of(op).ok_or("not an scf.if")?.condition();
     let operation = melior::ir::operation::OperationBuilder::new("scf.if", location)
         .add_operands(&[condition])
         .add_results(&types)
@@ -1264,7 +1265,7 @@ fn remove_unused_if_results(if_op: OperationRef, rewriter: &tritium_dialects::re
         return false;
     }
     let (Some(then_yield), Some(else_yield)) = (terminator(&if_op, 0), terminator(&if_op, 1)) else { return false };
-    let Ok(condition) = if_op.operand_at(0) else { return false };
+    let Some(condition) = IfOp::of(if_op).map(|i| i.condition()) else { return false };
     let types: Vec<Type> = used.iter().map(|&i| if_results[i].r#type()).collect();
     let Ok(operation) = melior::ir::operation::OperationBuilder::new("scf.if", if_op.location())
         .add_operands(&[condition])

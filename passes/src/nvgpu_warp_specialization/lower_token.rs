@@ -31,6 +31,7 @@ use melior::ir::{
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::ir::{context_of, enclosing_named, erase_block_argument, set_operand, set_operands};
 use tritium_dialects::pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult};
+use tritium_dialects::views::TokenSyncOp;
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "nvgpu-test-ws-lower-token",
@@ -96,7 +97,7 @@ impl<'c, 'a> Barriers<'c, 'a> {
 
     /// `memdesc_index` of `array` at `idx` before `user`, with its tasks.
     fn view(&self, array: Value<'c, 'a>, user: &OperationRef<'c, 'a>) -> Result<Value<'c, 'a>, String> {
-        let idx = user.operand_at(1).map_err(|_| format!("{} without an index", name_of(user)))?;
+        let idx = TokenSyncOp::of(*user).ok_or_else(|| format!("{} is no token op", name_of(user)))?.idx();
         let view =
             insert_before(user, create("ttg.memdesc_index", user.location(), &[array, idx], &[self.single], &[]));
         set_async_task_ids(&view, &get_async_task_ids(user));
@@ -110,7 +111,9 @@ impl<'c, 'a> Barriers<'c, 'a> {
         let context = context_of(location);
         let i1: Type = IntegerType::new(context, 1).into();
         let i32: Type = IntegerType::new(context, 32).into();
-        let mut phase = user.operand_at(2).map_err(|_| format!("{} without a phase", name_of(user)))?;
+        let mut phase = TokenSyncOp::of(*user)
+            .and_then(|t| t.phase())
+            .ok_or_else(|| format!("{} without a phase", name_of(user)))?;
         if flip {
             let one = insert_before(
                 user,

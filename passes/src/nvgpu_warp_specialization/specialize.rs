@@ -21,6 +21,7 @@ use tritium_dialects::ir::{
     argument_number, argument_owner, context_of, dense_i32_array, escaping_use, set_attribute, set_operand,
     set_operands,
 };
+use tritium_dialects::views::IfOp;
 
 /// Registers upstream asks for a consumer partition when the caller asks for
 /// none (its `scanRegUsage` does not scan yet).
@@ -232,7 +233,7 @@ fn specialize_if<'c, 'a>(
     if else_block.is_some() {
         else_region.append_block(Block::new(&[]));
     }
-    let condition = map.lookup(if_op.operand(0).unwrap());
+    let condition = map.lookup(IfOp::of(*if_op).ok_or("not an scf.if")?.condition());
     let new_if = OperationBuilder::new("scf.if", if_op.location())
         .add_operands(&[condition])
         .add_results(&result_types)

@@ -53,6 +53,7 @@ use tritium_dialects::ir::{
     constant_attribute, dense_i32_array, dense_i32s, entry_block, remove_attribute, set_attribute, value_key,
 };
 use tritium_dialects::pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult};
+use tritium_dialects::views::IfOp;
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "nvgpu-test-taskid-propagate",
@@ -150,7 +151,7 @@ impl Analysis {
                         self.meet_into(p.operand(index).map_err(|e| e.to_string())?, ids);
                     }
                 }
-                "scf.if" => self.meet_into(p.operand(0).map_err(|e| e.to_string())?, ids),
+                "scf.if" => self.meet_into(IfOp::of(p).ok_or("not an scf.if")?.condition(), ids),
                 "tt.reduce" => {}
                 other => {
                     return Err(format!(
@@ -327,9 +328,8 @@ fn in_dead_block(op: &OperationRef, function: &OperationRef) -> bool {
             break;
         }
         if name_of(&parent) == "scf.if" {
-            let condition = parent
-                .operand(0)
-                .ok()
+            let condition = IfOp::of(parent)
+                .map(|i| i.condition())
                 .and_then(constant_attribute)
                 .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok().map(|i| i.value() != 0));
             if let Some(taken) = condition {

@@ -329,7 +329,7 @@ fn rewrite_if_op<'c, 'a>(
     let mut result_types: Vec<Type> = if_op.results().map(|r| r.r#type()).collect();
     result_types.extend(std::iter::repeat_n(i64, counts));
     let operation = OperationBuilder::new("scf.if", location)
-        .add_operands(&[if_op.operand(0).unwrap()])
+        .add_operands(&[tritium_dialects::views::IfOp::of(if_op).expect("an scf.if").condition()])
         .add_results(&result_types)
         .add_regions([Region::new(), Region::new()])
         .build()

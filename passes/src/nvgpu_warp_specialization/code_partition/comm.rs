@@ -48,7 +48,8 @@ pub(super) fn create_buffers<'c, 'a>(
             attribute_of(&Layout::NvmmaShared(nvmma_shared_for(&shape, &order, cta, bits, false)), location)
                 .ok_or("nvmma_shared layout")?
         } else if name_of(&src_op) == "tt.descriptor_load" {
-            let desc = src_op.operand(0).unwrap().r#type();
+            let desc =
+                tritium_dialects::views::DescriptorOp::of(src_op).ok_or("a descriptor load expected")?.desc().r#type();
             let block = tritium_dialects::types::tensor_descriptor_block(desc).ok_or("tensor descriptor expected")?;
             tensor_parts(block).and_then(|(_, _, e)| e).ok_or("descriptor without a shared layout")?
         } else {
@@ -361,11 +362,14 @@ pub(super) fn fold_local_loads(function: OperationRef) {
         if name_of(&alloc) != "ttg.local_alloc" || alloc.operand_count() == 0 {
             continue;
         }
-        let Some(load) = defining_op(alloc.operand(0).unwrap()) else { continue };
+        let Some(load) = tritium_dialects::views::LocalAllocOp::of(alloc).and_then(|a| a.src()).and_then(defining_op)
+        else {
+            continue;
+        };
         if name_of(&load) != "ttg.local_load" || get_async_task_ids(&load) != get_async_task_ids(&alloc) {
             continue;
         }
-        let source = load.operand(0).unwrap();
+        let Some(source) = tritium_dialects::views::SrcOp::of(load).map(|l| l.src()) else { continue };
         let result: Value = alloc.result(0).unwrap().into();
         let mutable = MemDesc::of(source.r#type()).is_some_and(|m| m.mutable);
         for u in uses(result) {
