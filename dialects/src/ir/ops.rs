@@ -131,6 +131,40 @@ pub fn move_to_end(op: &OperationRef, block: &BlockRef) {
     }
 }
 
+/// Where new ops go (MLIR's `OpBuilder::InsertPoint`): before an op, or at
+/// the end of a block.
+#[derive(Clone, Copy)]
+pub enum InsertionPoint<'c, 'a> {
+    Before(OperationRef<'c, 'a>),
+    End(BlockRef<'c, 'a>),
+}
+
+impl<'c, 'a> InsertionPoint<'c, 'a> {
+    /// Right after `op` (the end of its block when it is the last op).
+    pub fn after(op: OperationRef<'c, 'a>) -> Self {
+        match op.next_in_block() {
+            Some(next) => Self::Before(next),
+            None => Self::End(op.block().expect("an op in a block")),
+        }
+    }
+
+    /// The start of `block` (its end when it is empty).
+    pub fn start(block: BlockRef<'c, 'a>) -> Self {
+        match block.first_operation() {
+            Some(first) => Self::Before(first),
+            None => Self::End(block),
+        }
+    }
+
+    /// Inserts `op` here and returns it.
+    pub fn insert(self, op: Operation<'c>) -> OperationRef<'c, 'a> {
+        match self {
+            Self::Before(next) => insert_before(&next, op),
+            Self::End(block) => block.append_operation(op),
+        }
+    }
+}
+
 /// Inserts `op` before `before` and returns it. `before` must be in a block.
 pub fn insert_before<'c, 'a>(before: &OperationRef<'c, 'a>, op: Operation<'c>) -> OperationRef<'c, 'a> {
     let block = before.block().expect("an op in a block");

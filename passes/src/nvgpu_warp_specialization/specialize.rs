@@ -28,17 +28,10 @@ use tritium_dialects::views::IfOp;
 const DEFAULT_REGISTERS: i32 = 232;
 
 /// Where new ops go: the end of a block, or before an op.
-#[derive(Clone, Copy)]
-enum At<'c, 'a> {
-    End(BlockRef<'c, 'a>),
-    Before(OperationRef<'c, 'a>),
-}
+type At<'c, 'a> = tritium_dialects::ir::InsertionPoint<'c, 'a>;
 
 fn insert<'c, 'a>(at: At<'c, 'a>, op: Operation<'c>) -> OperationRef<'c, 'a> {
-    match at {
-        At::End(block) => block.append_operation(op),
-        At::Before(before) => insert_before(&before, op),
-    }
+    at.insert(op)
 }
 
 fn set_task(op: &OperationRef, task: AsyncTaskId) {

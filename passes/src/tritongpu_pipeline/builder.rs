@@ -11,17 +11,13 @@ use super::schedule::Cluster;
 use crate::ir::create;
 use crate::ssa::{op_key, Key};
 use melior::ir::{
-    attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, Attribute, BlockLike, BlockRef,
-    Location, Operation, OperationRef, Type, Value, ValueLike,
+    attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, Attribute, BlockRef, Location,
+    Operation, OperationRef, Type, Value, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
 
-/// Where new ops go (MLIR's `OpBuilder::InsertPoint`).
-#[derive(Clone, Copy)]
-pub enum Point<'c, 'a> {
-    Before(OperationRef<'c, 'a>),
-    End(BlockRef<'c, 'a>),
-}
+/// Where new ops go (the IR layer's insertion point).
+pub type Point<'c, 'a> = tritium_dialects::ir::InsertionPoint<'c, 'a>;
 
 pub struct Builder<'c, 'a> {
     point: Point<'c, 'a>,
@@ -63,18 +59,12 @@ impl<'c, 'a> Builder<'c, 'a> {
     }
 
     pub fn set_after(&mut self, op: OperationRef<'c, 'a>) {
-        self.point = match op.next_in_block() {
-            Some(next) => Point::Before(next),
-            None => Point::End(op.block().expect("an op in a block")),
-        };
+        self.point = Point::after(op);
     }
 
     /// The start of `block` (its end when it is empty).
     pub fn set_at_start(&mut self, block: BlockRef<'c, 'a>) {
-        self.point = match block.first_operation() {
-            Some(first) => Point::Before(first),
-            None => Point::End(block),
-        };
+        self.point = Point::start(block);
     }
 
     /// The insertion point, to restore later (`saveInsertionPoint`).
@@ -98,10 +88,7 @@ impl<'c, 'a> Builder<'c, 'a> {
 
     /// Inserts `op` at the insertion point.
     pub fn insert(&mut self, op: Operation<'c>) -> OperationRef<'c, 'a> {
-        let inserted = match self.point {
-            Point::Before(next) => next.block().expect("an op in a block").insert_operation_before(next, op),
-            Point::End(block) => block.append_operation(op),
-        };
+        let inserted = self.point.insert(op);
         if let Some((stage, cluster)) = self.stage_cluster {
             self.scheduled.push((op_key(&inserted), stage, cluster));
         }

@@ -3,17 +3,14 @@
 //! queries the code partition needs.
 use super::super::task_ids::{set_async_task_ids, AsyncTaskId};
 use crate::ir::create;
-use crate::ssa::{ancestor_in_block, insert_before};
+use crate::ssa::ancestor_in_block;
 use melior::ir::{
-    attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, Attribute, BlockLike, BlockRef,
-    Location, Operation, OperationRef, Type, Value,
+    attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, Attribute, BlockRef, Location,
+    Operation, OperationRef, Type, Value,
 };
 
-#[derive(Clone, Copy)]
-pub(super) enum At<'c, 'a> {
-    Before(OperationRef<'c, 'a>),
-    End(BlockRef<'c, 'a>),
-}
+/// Where new ops go.
+pub(super) type At<'c, 'a> = tritium_dialects::ir::InsertionPoint<'c, 'a>;
 
 /// An insertion point and the task ids of the ops it creates (none: no
 /// attribute).
@@ -34,25 +31,16 @@ impl<'c, 'a> Builder<'c, 'a> {
         self.at = At::Before(op);
     }
     pub fn set_after(&mut self, op: OperationRef<'c, 'a>) {
-        self.at = match op.next_in_block() {
-            Some(next) => At::Before(next),
-            None => At::End(op.block().expect("op in a block")),
-        };
+        self.at = At::after(op);
     }
     pub fn set_start(&mut self, block: BlockRef<'c, 'a>) {
-        self.at = match block.first_operation() {
-            Some(first) => At::Before(first),
-            None => At::End(block),
-        };
+        self.at = At::start(block);
     }
     pub fn ids_from_op(&mut self, op: &OperationRef) {
         self.ids = super::super::task_ids::get_async_task_ids(op);
     }
     pub fn insert(&self, operation: Operation<'c>) -> OperationRef<'c, 'a> {
-        let op = match self.at {
-            At::Before(before) => insert_before(&before, operation),
-            At::End(block) => block.append_operation(operation),
-        };
+        let op = self.at.insert(operation);
         if !self.ids.is_empty() {
             set_async_task_ids(&op, &self.ids);
         }
