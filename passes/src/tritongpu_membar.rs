@@ -17,7 +17,9 @@
 //! followed; so are `cf` branches between the blocks of a function or of a
 //! warp-specialized default region. A call accesses what its callee leaves
 //! pending (callees are walked first). A memdesc_index with a constant
-//! index covers its slice only; other views cover their whole buffer.
+//! index covers its slice only; other views cover their whole buffer. A
+//! warp-specialized partition's argument is its capture and a loop's
+//! argument any value it takes (upstream's shared-memory alias analysis).
 use crate::{
     analysis::scratch::{element_bytes, enclosing_capability, scratch_bytes, scratch_synchronizes_cta},
     ir::{collect_ops, fail, int_attribute, name_of, Order},
@@ -27,6 +29,7 @@ use melior::ir::{
 };
 use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::ir::{argument_number, argument_owner, value_key, Key};
 use tritium_dialects::views::MemDescIndexOp;
 use tritium_dialects::{
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
@@ -353,30 +356,101 @@ fn walk_region(
 }
 
 /// The bytes a memdesc value covers: its allocation's, narrowed to one
-/// slice when it is a memdesc_index with a constant index.
+/// slice when it is a memdesc_index with a constant index. `None` when
+/// unknown (then the access counts as one to all of shared memory).
 pub(crate) fn buffer_of(value: Value) -> Option<Interval> {
-    // A block argument: unknown buffer.
-    let op = tritium_dialects::ir::defining_op(value)?;
+    match alias_of(value, &mut Vec::new()) {
+        Alias::Known(interval) => Some(interval),
+        Alias::Unknown | Alias::Nothing => None,
+    }
+}
+
+/// What a memdesc value may point to, as upstream's shared-memory alias
+/// analysis finds it: through views, the captures of warp-specialized
+/// partitions and the iteration arguments of loops.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Alias {
+    Known(Interval),
+    /// No buffer reaches the value (yet): the join's identity.
+    Nothing,
+    Unknown,
+}
+
+impl Alias {
+    /// Both: the smallest interval holding both (a loop argument that
+    /// rotates through the slices of one buffer covers the buffer).
+    fn join(self, other: Alias) -> Alias {
+        match (self, other) {
+            (Alias::Unknown, _) | (_, Alias::Unknown) => Alias::Unknown,
+            (Alias::Nothing, x) | (x, Alias::Nothing) => x,
+            (Alias::Known(a), Alias::Known(b)) => Alias::Known((a.0.min(b.0), a.1.max(b.1))),
+        }
+    }
+}
+
+/// `buffer_of`, with the loop arguments being followed (a loop argument
+/// met again is a cycle: it adds nothing to what its other inputs give).
+fn alias_of(value: Value, visiting: &mut Vec<Key>) -> Alias {
+    let Some(op) = tritium_dialects::ir::defining_op(value) else { return argument_alias(value, visiting) };
     match name_of(&op).as_str() {
         "ttg.local_alloc" => {
-            let offset = int_attribute(&op, "allocation.offset")? as usize;
-            let memdesc = MemDesc::of(op.result_at(0).ok()?.r#type())?;
+            let Some(offset) = int_attribute(&op, "allocation.offset") else { return Alias::Unknown };
+            let Some(memdesc) = op.result_at(0).ok().and_then(|r| MemDesc::of(r.r#type())) else {
+                return Alias::Unknown;
+            };
             let elements: i64 = memdesc.alloc_shape.iter().product();
-            Some((offset, offset + elements as usize * element_bytes(memdesc.element_type)))
+            let offset = offset as usize;
+            Alias::Known((offset, offset + elements as usize * element_bytes(memdesc.element_type)))
         }
         "ttg.memdesc_index" => {
-            let index_op = MemDescIndexOp::of(op)?;
-            let whole = buffer_of(index_op.src())?;
-            let memdesc = MemDesc::of(op.result_at(0).ok()?.r#type())?;
+            let Some(index_op) = MemDescIndexOp::of(op) else { return Alias::Unknown };
+            let whole = match alias_of(index_op.src(), visiting) {
+                Alias::Known(whole) => whole,
+                other => return other,
+            };
+            let Some(memdesc) = op.result_at(0).ok().and_then(|r| MemDesc::of(r.r#type())) else {
+                return Alias::Unknown;
+            };
             let slice = memdesc.shape.iter().product::<i64>() as usize * element_bytes(memdesc.element_type);
-            match constant_of(index_op.index()) {
-                Some(index) => Some((whole.0 + index as usize * slice, whole.0 + (index as usize + 1) * slice)),
-                None => Some(whole),
-            }
+            Alias::Known(match constant_of(index_op.index()) {
+                Some(index) => (whole.0 + index as usize * slice, whole.0 + (index as usize + 1) * slice),
+                None => whole,
+            })
         }
         // Any other op (mostly a memdesc view): the buffer of its first
         // operand, by position since the op may be any.
-        _ => buffer_of(op.operand_at(0).ok()?),
+        _ => op.operand_at(0).map_or(Alias::Unknown, |source| alias_of(source, visiting)),
+    }
+}
+
+/// What a block argument may point to: a partition's argument is the
+/// warp_specialize's capture of the same number; a loop's iteration
+/// argument is its initial value or any value the body yields for it.
+/// Arguments of other blocks (cf successors, function arguments): unknown.
+fn argument_alias(value: Value, visiting: &mut Vec<Key>) -> Alias {
+    let (Some(block), Some(number)) = (argument_owner(value), argument_number(value)) else { return Alias::Unknown };
+    let Some(owner) = block.parent_operation() else { return Alias::Unknown };
+    match name_of(&owner).as_str() {
+        "ttg.warp_specialize.partitions" => match owner.parent_operation().and_then(|ws| ws.operand_at(number).ok()) {
+            Some(capture) => alias_of(capture, visiting),
+            None => Alias::Unknown,
+        },
+        "scf.for" if number > 0 => {
+            let key = value_key(value);
+            if visiting.contains(&key) {
+                return Alias::Nothing;
+            }
+            visiting.push(key);
+            // scf.for's operands: lower, upper, step, then the initial values.
+            let initial = owner.operand_at(3 + number - 1).map_or(Alias::Unknown, |v| alias_of(v, visiting));
+            let yielded = block
+                .terminator()
+                .and_then(|t| t.operand_at(number - 1).ok())
+                .map_or(Alias::Unknown, |v| alias_of(v, visiting));
+            visiting.pop();
+            initial.join(yielded)
+        }
+        _ => Alias::Unknown,
     }
 }
 

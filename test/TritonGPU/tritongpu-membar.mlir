@@ -212,6 +212,65 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// A partition's captures are the buffers captured, and a loop's argument
+// the buffers it takes (upstream's alias analysis): the waits on two
+// different captured mbarrier arrays need no barrier between them (only
+// the first one, after the waits of the previous iteration, gets one),
+// also when one of them reaches its array through a loop argument.
+// CHECK-LABEL: tt.func public @captured_barriers
+// CHECK: partition0
+// CHECK: scf.for
+// CHECK-NEXT: ttg.memdesc_index
+// CHECK-NEXT: ttg.memdesc_index
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttng.wait_barrier
+// CHECK-NEXT: ttng.wait_barrier
+// CHECK-NEXT: ttng.arrive_barrier
+// CHECK: scf.for
+// CHECK-NEXT: ttg.local_barrier
+// CHECK-NEXT: ttng.wait_barrier
+// CHECK-NEXT: ttg.memdesc_index
+// CHECK-NEXT: ttng.wait_barrier
+// CHECK-NEXT: ttg.memdesc_index
+// CHECK-NEXT: scf.yield
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32, "ttg.total-num-warps" = 8 : i32} {
+  tt.func public @captured_barriers(%n: i32, %phase: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %full = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64, #shared, #smem, mutable>
+    %empty = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64, #shared, #smem, mutable>
+    ttg.warp_specialize(%n, %phase, %full, %empty) attributes {warpGroupStartIds = array<i32: 4>}
+    default {
+      ttg.warp_yield
+    }
+    partition0(%pn: i32, %pp: i32, %pf: !ttg.memdesc<3x1xi64, #shared, #smem, mutable>, %pe: !ttg.memdesc<3x1xi64, #shared, #smem, mutable>) num_warps(4) {
+      %z = arith.constant 0 : i32
+      %o = arith.constant 1 : i32
+      scf.for %i = %z to %pn step %o : i32 {
+        %f = ttg.memdesc_index %pf[%i] : !ttg.memdesc<3x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable>
+        %e = ttg.memdesc_index %pe[%i] : !ttg.memdesc<3x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable>
+        ttng.wait_barrier %f, %pp : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+        ttng.wait_barrier %e, %pp : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+        ttng.arrive_barrier %e, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+      }
+      %first = ttg.memdesc_index %pf[%z] : !ttg.memdesc<3x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable>
+      %last = scf.for %i = %z to %pn step %o iter_args(%b = %first) -> (!ttg.memdesc<1xi64, #shared, #smem, mutable>) : i32 {
+        ttng.wait_barrier %b, %pp : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+        %e = ttg.memdesc_index %pe[%i] : !ttg.memdesc<3x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable>
+        ttng.wait_barrier %e, %pp : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+        %next = ttg.memdesc_index %pf[%i] : !ttg.memdesc<3x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable>
+        scf.yield %next : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+      }
+      ttg.warp_return
+    } : (i32, i32, !ttg.memdesc<3x1xi64, #shared, #smem, mutable>, !ttg.memdesc<3x1xi64, #shared, #smem, mutable>) -> ()
+    tt.return
+  }
+}
+
+// -----
+
 // Calls: a call stands for what its callee leaves pending (here the
 // callee's conversion scratch, read last), at the call's place in the
 // caller's shared memory: the caller's buffer read before the call, which
