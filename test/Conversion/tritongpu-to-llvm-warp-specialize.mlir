@@ -34,6 +34,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // partition computes its own thread id and shared-memory base, with the
 // partition's warps for layouts.
 // LLVM: llvm.func @store_in_partition({{.*}}) attributes {allocation.offset = {{[0-9]+}} : i32, nvvm.kernel = 1 : ui1, nvvm.maxnreg = 256 : i32, nvvm.reqntid = array<i32: 256>}
+// Thread ids are masked to the warps that run the code (upstream's
+// getThreadId): the kernel launches 256 threads, its body (and default
+// region) runs on the first 128, and ptxas needs the mask to see it (one
+// thread per warp group, e.g. for mbarrier inits).
+// LLVM: %[[KTID:.*]] = nvvm.read.ptx.sreg.tid.x
+// LLVM-NEXT: %[[K127:.*]] = llvm.mlir.constant(127 : i32)
+// LLVM-NEXT: %[[KMASKED:.*]] = llvm.and %[[KTID]], %[[K127]] : i32
+// LLVM: %[[FIRST:.*]] = llvm.icmp "eq" %[[KMASKED]], %{{.*}} : i32
 // 64K registers over 8 warps: 256 each; the partition asks for 128, which
 // would leave the default warps 384 (setmaxnreg caps it at 256, as upstream).
 // LLVM: ttg.warp_specialize(%{{.*}}, %{{.*}}) attributes {actualRegisters = array<i32: 384, 128>, allocation.offset = {{[0-9]+}} : i32, requestedRegisters = array<i32: 128>, warpGroupStartIds = array<i32: 4>}
@@ -43,6 +51,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // LLVM: partition0(%[[P:.*]]: !llvm.ptr<1>, %[[M:.*]]: i32) num_warps(4) {
 // LLVM: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
 // LLVM: %[[REL:.*]] = llvm.sub %[[TID]], %{{.*}} : i32
+// LLVM: llvm.and %[[REL]], %{{.*}} : i32
 // LLVM: nvvm.barrier0
 // LLVM: st.global
 // LLVM: ttg.warp_return

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Device calls of session 9: membar follows partition captures and loop arguments to their
+# buffers (one bar.sync less per k-iteration in warp-specialized consumers) and thread ids
+# masked to the warps that run the code (ptxas then keeps a warp-specialized kernel's
+# mbarrier inits uniform). PART=1: the whole harness on sm_90, the ws / large-tile rows
+# re-timed three times, test_warp_specialization.py through the plug-in. PART=2:
+# test_tensor_descriptor.py, test_pipeliner.py, test_matmul.py and test_core.py through it.
+# Here:   PATH=.tools/venv/bin:$PATH bash bench/build.sh && tar -C out -cJf out/bench.tar.xz bench
+#         bash bench/pack_wheel.sh          (out/py)
+# There:  PART=1 bash bench/gpu_session9.sh   (carry out/py, out/bench.tar.xz; move
+#         test/fixtures/corpus/ir aside for the call: the device tool carries 64 MiB)
+set -o pipefail
+export PYTHONUNBUFFERED=1
+SP=$(python3 -c 'import site; print(site.getsitepackages()[0])')
+tar -C "$SP" -xJf out/py/tritium-site.tar.xz
+rm -rf out/bench && tar -C out -xJf out/bench.tar.xz
+nvidia-smi -L
+if [ "${PART:-1}" = 1 ]; then
+  mkdir -p $OUT/h90 $OUT/rt1 $OUT/rt2 $OUT/rt3
+  timeout 330 python3 bench/harness.py --out $OUT/h90 > $OUT/harness90.log 2>&1; echo "harness90 rc=$?"
+  for i in 1 2 3; do
+    timeout 60 python3 bench/harness.py --filter '^(ws_|fill_constant|masked_fill|persist_tma|tut09)' --out $OUT/rt$i > $OUT/retime$i.log 2>&1
+    echo "retime$i rc=$?"
+  done
+  CAUSES=20 PYTEST_TIMEOUT=90 bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/test_warp_specialization.py $OUT/ws > $OUT/ws-summary.log 2>&1
+  head -12 $OUT/ws-summary.log
+  echo "===== harness sm90: rows not correct, or ratio above 1.05"
+  awk -F'|' '/^\| /{ if ($9 ~ /no/ || $11 ~ /no/ || ($7+0) > 1.05) print }' $OUT/harness90.log | head -40
+  grep -c "^| " $OUT/harness90.log; tail -12 $OUT/harness90.log
+  echo "===== ws / large-tile / persistent rows, whole run then three re-timings"
+  grep "^| ws_\|^| fill_constant\|^| persist_tma\|^| tut09\|^| attn_fwd_tma" $OUT/harness90.log
+  for i in 1 2 3; do echo "-- retime $i"; grep "^| " $OUT/retime$i.log; done
+else
+  for t in test_tensor_descriptor test_pipeliner test_matmul; do
+    CAUSES=20 PYTEST_TIMEOUT=200 bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/$t.py $OUT/$t > $OUT/$t-summary.log 2>&1
+    echo "== $t"; head -12 $OUT/$t-summary.log
+  done
+  CAUSES=20 PYTEST_TIMEOUT=300 bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/test_core.py $OUT/core > $OUT/core-summary.log 2>&1
+  echo "== test_core"; head -30 $OUT/core-summary.log
+fi
