@@ -68,8 +68,9 @@ unsafe extern "C" {
 /// runs, as upstream's does: a 512x512 tile (~2,000 candidates per block)
 /// then takes 1.8 s (`fill_constant_512x512`) to 5-7 s (`masked_fill` and
 /// `masked_axpy` 512x512) of SLSR, against upstream's 3.6 s and 14.8 s for the
-/// whole compile; without it, ptxas does not strength-reduce a row index
-/// times a runtime stride, and `fill_constant_512x512` ran 1.31x upstream's
+/// whole compile (about twice that since [`disjoint_ors_to_adds`] lets more
+/// of its candidates reuse a basis); without it, ptxas does not
+/// strength-reduce a row index times a runtime stride, and `fill_constant_512x512` ran 1.31x upstream's
 /// time (512 `mul.lo` per thread where upstream has one and a chain of adds).
 /// Beyond the limit (a 1024x1024 tile: ~16x the time) the pass is skipped.
 const SLSR_CANDIDATE_LIMIT: usize = 4_096;
@@ -97,6 +98,92 @@ unsafe fn largest_block_candidates(module: LLVMModuleRef) -> usize {
         }
     }
     largest
+}
+
+/// Rewrites each `or disjoint` of integers of at most 32 bits in `module` as
+/// `add nuw nsw` of the same operands (equal where the `or` is defined: no
+/// common bits, so no carry and no wrap). Done after O3 (whose InstCombine
+/// turns such adds into `or disjoint`), before the NVPTX pipeline.
+///
+/// LLVM 22's straight-line strength reduction (`slsr`) reuses an earlier
+/// candidate (a basis) only where `ScalarEvolution::canReuseInstruction`
+/// holds, and that refuses any basis whose operands include an
+/// `or disjoint`: SCEV reads it as an add, but SLSR cannot drop the flag
+/// and keep the value. A tile's row indices are such ors (`row0 | k` with
+/// `row0` a multiple of the tile height), so on `fill_constant_512x512`
+/// every row offset `N * (row0 | k)` could only be rewritten from the
+/// first, as `mad.lo N, k, x0` (502 of them), and the row addresses not at
+/// all. As adds (whose nuw/nsw the reuse check may drop), each row is
+/// rewritten from the one before: one add of the stride per row, the
+/// addresses a chain of 64-bit adds. ptxas (sm_90a) figures, before ->
+/// after (upstream Triton 3.6 on its own PTX):
+///   fill_constant_512x512  stack 1864 -> 0 bytes (1344), 255 -> 40
+///     registers (254), STL 233 -> 0 (169), SASS 5944 -> 3464 (5816);
+///   masked_axpy_512x512  stack 33632 -> 26936 (32904), STL 9442 -> 5861
+///     (9365), SASS 33064 -> 24624 (33328);
+///   masked_fill_512x512  STL 5156 -> 4661 (6190), SASS 20920 -> 19152
+///     (23608), stack 16696 -> 18784 (20424);
+///   masked_fill_256x512  STL 2607 -> 2264, SASS 10360 -> 9488;
+///   masked_fill_256x256  STL 1044 -> 1056, SASS 4664 -> 4680 (flat);
+///   tut08_grouped_matmul 254 -> 182 registers, SASS 1320 -> 928.
+/// Over the sm_90 TTGIR corpus no kernel gains spills or SASS instructions.
+/// The cost is SLSR time on large tiles (more candidate pairs pass the reuse
+/// check, which is most of the pass's time): `tritium compile` 1.8 -> 2.8 s
+/// on fill_constant_512x512, 3.4 -> 6.3 s on masked_fill_512x512,
+/// 4.5 -> 7.7 s on masked_axpy_512x512, partly repaid in ptxas (1.6 -> 0.5,
+/// 4.1 -> 3.2 and 12.8 -> 4.5 s there); small kernels do not notice.
+/// The row addresses' chain is SLSR's GEP stride-delta rewrite
+/// (`&Y[sext(x + N)]` as `&Y[sext x] + 4 * sext N`), which LLVM 22 makes
+/// wherever the reuse check passes: it equals the i32 arithmetic's address
+/// wherever that does not wrap.
+/// 64-bit ors stay: there an or of a small constant is one instruction on
+/// the low word, an add two (with the carry), and ISel only turns an add
+/// back into an or where known bits prove it.
+unsafe fn disjoint_ors_to_adds(module: LLVMModuleRef) {
+    use llvm_sys::{LLVMOpcode::LLVMOr, LLVMTypeKind::LLVMIntegerTypeKind};
+    unsafe {
+        let context = LLVMGetModuleContext(module);
+        let builder = LLVMCreateBuilderInContext(context);
+        let mut function = LLVMGetFirstFunction(module);
+        while !function.is_null() {
+            let mut block = LLVMGetFirstBasicBlock(function);
+            while !block.is_null() {
+                let mut instruction = LLVMGetFirstInstruction(block);
+                while !instruction.is_null() {
+                    let next = LLVMGetNextInstruction(instruction);
+                    let ty = LLVMTypeOf(instruction);
+                    if LLVMGetInstructionOpcode(instruction) == LLVMOr
+                        && LLVMGetIsDisjoint(instruction) != 0
+                        && LLVMGetTypeKind(ty) == LLVMIntegerTypeKind
+                        && LLVMGetIntTypeWidth(ty) <= 32
+                    {
+                        LLVMPositionBuilderBefore(builder, instruction);
+                        let add = LLVMBuildAdd(
+                            builder,
+                            LLVMGetOperand(instruction, 0),
+                            LLVMGetOperand(instruction, 1),
+                            c"".as_ptr(),
+                        );
+                        // Two constants fold to a constant: no flags to set.
+                        if !LLVMIsAInstruction(add).is_null() {
+                            LLVMSetNUW(add, 1);
+                            LLVMSetNSW(add, 1);
+                            let location = llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(instruction);
+                            if !location.is_null() {
+                                llvm_sys::debuginfo::LLVMInstructionSetDebugLoc(add, location);
+                            }
+                        }
+                        LLVMReplaceAllUsesWith(instruction, add);
+                        LLVMInstructionEraseFromParent(instruction);
+                    }
+                    instruction = next;
+                }
+                block = LLVMGetNextBasicBlock(block);
+            }
+            function = LLVMGetNextFunction(function);
+        }
+        LLVMDisposeBuilder(builder);
+    }
 }
 
 /// Marks every floating-point add, subtract and multiply of `module` as
@@ -252,6 +339,7 @@ unsafe fn translate_and_emit(
     if codegen.fp_fusion {
         unsafe { allow_fp_contraction_everywhere(llvm_module) };
     }
+    unsafe { disjoint_ors_to_adds(llvm_module) };
     let llvm_ir = keep_llvm_ir.then(|| {
         let text = unsafe { take_message(LLVMPrintModuleToString(llvm_module)) };
         lap("print LLVM IR");
