@@ -2,9 +2,7 @@
 # then tar -C out -cJf out/bench.tar.xz bench): test_core through the plug-in while initcheck runs; then the harness.
 set -o pipefail
 export PYTHONUNBUFFERED=1
-SP=$(python3 -c 'import site; print(site.getsitepackages()[0])')
-tar -C "$SP" -xJf out/py/tritium-site.tar.xz
-tar -C out -xJf out/bench.tar.xz
+source "$(dirname "$0")/device_prelude.sh"
 mkdir -p out/san
 (for t in cuda90 cuda80; do OUT=out/san/init-$t timeout 250 bash bench/sanitize.sh --tools initcheck --targets $t > out/san/init-$t.txt 2>&1; echo "exit $?" >> out/san/init-$t.txt; done) &
 echo "===== test_core"

@@ -3,8 +3,7 @@
 # Hopper tests through the plug-in (descriptors made in loops, membar's mbarrier filter).
 set -o pipefail
 export PYTHONUNBUFFERED=1
-SP=$(python3 -c 'import site; print(site.getsitepackages()[0])')
-tar -C "$SP" -xJf out/py/tritium-site.tar.xz
+source "$(dirname "$0")/device_prelude.sh"
 echo "===== attention (ws)"; timeout 150 python3 test/fixtures/warp_specialize/gpu_check_attention.py out/ws > $OUT/attn.log 2>&1; echo rc=$?; tail -25 $OUT/attn.log
 echo "===== matmul (ws)"; timeout 90 python3 test/fixtures/warp_specialize/gpu_check.py out/ws > $OUT/wsmm.log 2>&1; echo rc=$?; tail -12 $OUT/wsmm.log
 for spec in test_tensor_descriptor:230 test_warp_specialization:80 test_pipeliner:60; do

@@ -10,8 +10,7 @@
 set -o pipefail
 export PYTHONUNBUFFERED=1
 limit=${1:-400}
-SP=$(python3 -c 'import site; print(site.getsitepackages()[0])')
-tar -C "$SP" -xJf out/py/tritium-site.tar.xz
+source "$(dirname "$0")/device_prelude.sh"
 skip=""
 for big in test_core test_tensor_descriptor test_warp_specialization; do
   skip="$skip --ignore=unit/language/$big.py"

@@ -17,9 +17,7 @@
 set -o pipefail
 export PYTHONUNBUFFERED=1
 limit=${1:-400}
-SP=$(python3 -c 'import site; print(site.getsitepackages()[0])')
-tar -C "$SP" -xJf out/py/tritium-site.tar.xz
-rm -rf out/bench && tar -C out -xJf out/bench.tar.xz
+source "$(dirname "$0")/device_prelude.sh"
 root=out/san/race
 rm -rf "$root" && mkdir -p "$root"
 race() { local name=$1 filter=$2 launchers=$3

@@ -10,9 +10,7 @@
 # (test/fixtures/corpus/ir, ~46 MB) is not needed there and can be moved aside for the call.
 set -o pipefail
 export PYTHONUNBUFFERED=1
-SP=$(python3 -c 'import site; print(site.getsitepackages()[0])')
-tar -C "$SP" -xJf out/py/tritium-site.tar.xz
-rm -rf out/bench && tar -C out -xJf out/bench.tar.xz
+source "$(dirname "$0")/device_prelude.sh"
 nvidia-smi -L
 mkdir -p $OUT/h90 $OUT/h80
 timeout 170 python3 bench/harness.py --filter '^tut|^ws_' --out $OUT/h90 > $OUT/harness90.log 2>&1; echo "harness90 rc=$?"

@@ -9,8 +9,7 @@
 # There:  [HARNESS_FILTER=RE] bash bench/gpu_tutorials.sh    (carry out/py [, out/bench.tar.xz])
 set -o pipefail
 export PYTHONUNBUFFERED=1
-SP=$(python3 -c 'import site; print(site.getsitepackages()[0])')
-tar -C "$SP" -xJf out/py/tritium-site.tar.xz
+source "$(dirname "$0")/device_prelude.sh"
 TUTORIAL_TIMEOUT=${TUTORIAL_TIMEOUT:-150} timeout "${TUTORIALS_LIMIT:-480}" python3 bench/tutorials.py out/py/tutorials \
   > "$OUT/tutorials.log" 2>&1
 echo "tutorials rc=$?"

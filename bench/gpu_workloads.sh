@@ -10,8 +10,7 @@
 set -o pipefail
 export PYTHONUNBUFFERED=1
 limit=${1:-400}
-SP=$(python3 -c 'import site; print(site.getsitepackages()[0])')
-tar -C "$SP" -xJf out/py/tritium-site.tar.xz
+source "$(dirname "$0")/device_prelude.sh"
 timeout "$limit" python3 bench/workloads/check.py run --filter "${FILTER:-}" --timeout "$limit" 2>&1 | tee "$OUT/workloads.log" | grep -v '"result": "ok"'
 for t in ${TESTS:-}; do
   echo "===== $t through the plug-in"

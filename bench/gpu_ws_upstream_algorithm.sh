@@ -10,9 +10,7 @@
 #         test/fixtures/corpus/ir aside for the call: the device tool carries 64 MiB)
 set -o pipefail
 export PYTHONUNBUFFERED=1
-SP=$(python3 -c 'import site; print(site.getsitepackages()[0])')
-tar -C "$SP" -xJf out/py/tritium-site.tar.xz
-rm -rf out/bench && tar -C out -xJf out/bench.tar.xz
+source "$(dirname "$0")/device_prelude.sh"
 nvidia-smi -L
 if [ "${PART:-1}" = 1 ]; then
   mkdir -p $OUT/h90 $OUT/h80

@@ -144,44 +144,29 @@ unsafe fn disjoint_ors_to_adds(module: LLVMModuleRef) {
     unsafe {
         let context = LLVMGetModuleContext(module);
         let builder = LLVMCreateBuilderInContext(context);
-        let mut function = LLVMGetFirstFunction(module);
-        while !function.is_null() {
-            let mut block = LLVMGetFirstBasicBlock(function);
-            while !block.is_null() {
-                let mut instruction = LLVMGetFirstInstruction(block);
-                while !instruction.is_null() {
-                    let next = LLVMGetNextInstruction(instruction);
-                    let ty = LLVMTypeOf(instruction);
-                    if LLVMGetInstructionOpcode(instruction) == LLVMOr
-                        && LLVMGetIsDisjoint(instruction) != 0
-                        && LLVMGetTypeKind(ty) == LLVMIntegerTypeKind
-                        && LLVMGetIntTypeWidth(ty) <= 32
-                    {
-                        LLVMPositionBuilderBefore(builder, instruction);
-                        let add = LLVMBuildAdd(
-                            builder,
-                            LLVMGetOperand(instruction, 0),
-                            LLVMGetOperand(instruction, 1),
-                            c"".as_ptr(),
-                        );
-                        // Two constants fold to a constant: no flags to set.
-                        if !LLVMIsAInstruction(add).is_null() {
-                            LLVMSetNUW(add, 1);
-                            LLVMSetNSW(add, 1);
-                            let location = llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(instruction);
-                            if !location.is_null() {
-                                llvm_sys::debuginfo::LLVMInstructionSetDebugLoc(add, location);
-                            }
-                        }
-                        LLVMReplaceAllUsesWith(instruction, add);
-                        LLVMInstructionEraseFromParent(instruction);
+        for_each_instruction(module, |instruction| {
+            let ty = LLVMTypeOf(instruction);
+            if LLVMGetInstructionOpcode(instruction) == LLVMOr
+                && LLVMGetIsDisjoint(instruction) != 0
+                && LLVMGetTypeKind(ty) == LLVMIntegerTypeKind
+                && LLVMGetIntTypeWidth(ty) <= 32
+            {
+                LLVMPositionBuilderBefore(builder, instruction);
+                let add =
+                    LLVMBuildAdd(builder, LLVMGetOperand(instruction, 0), LLVMGetOperand(instruction, 1), c"".as_ptr());
+                // Two constants fold to a constant: no flags to set.
+                if !LLVMIsAInstruction(add).is_null() {
+                    LLVMSetNUW(add, 1);
+                    LLVMSetNSW(add, 1);
+                    let location = llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(instruction);
+                    if !location.is_null() {
+                        llvm_sys::debuginfo::LLVMInstructionSetDebugLoc(add, location);
                     }
-                    instruction = next;
                 }
-                block = LLVMGetNextBasicBlock(block);
+                LLVMReplaceAllUsesWith(instruction, add);
+                LLVMInstructionEraseFromParent(instruction);
             }
-            function = LLVMGetNextFunction(function);
-        }
+        });
         LLVMDisposeBuilder(builder);
     }
 }
@@ -196,19 +181,31 @@ unsafe fn disjoint_ors_to_adds(module: LLVMModuleRef) {
 unsafe fn allow_fp_contraction_everywhere(module: LLVMModuleRef) {
     use llvm_sys::LLVMOpcode::{LLVMFAdd, LLVMFMul, LLVMFSub};
     unsafe {
+        for_each_instruction(module, |instruction| {
+            if matches!(LLVMGetInstructionOpcode(instruction), LLVMFAdd | LLVMFSub | LLVMFMul)
+                && LLVMCanValueUseFastMathFlags(instruction) != 0
+            {
+                let flags = LLVMGetFastMathFlags(instruction);
+                LLVMSetFastMathFlags(instruction, flags | llvm_sys::LLVMFastMathAllowContract);
+            }
+        });
+    }
+}
+
+/// Calls `visit` on every instruction of every function of `module`, in
+/// order; `visit` may erase the instruction it is given (the next one is
+/// taken first).
+unsafe fn for_each_instruction(module: LLVMModuleRef, mut visit: impl FnMut(LLVMValueRef)) {
+    unsafe {
         let mut function = LLVMGetFirstFunction(module);
         while !function.is_null() {
             let mut block = LLVMGetFirstBasicBlock(function);
             while !block.is_null() {
                 let mut instruction = LLVMGetFirstInstruction(block);
                 while !instruction.is_null() {
-                    if matches!(LLVMGetInstructionOpcode(instruction), LLVMFAdd | LLVMFSub | LLVMFMul)
-                        && LLVMCanValueUseFastMathFlags(instruction) != 0
-                    {
-                        let flags = LLVMGetFastMathFlags(instruction);
-                        LLVMSetFastMathFlags(instruction, flags | llvm_sys::LLVMFastMathAllowContract);
-                    }
-                    instruction = LLVMGetNextInstruction(instruction);
+                    let next = LLVMGetNextInstruction(instruction);
+                    visit(instruction);
+                    instruction = next;
                 }
                 block = LLVMGetNextBasicBlock(block);
             }
