@@ -123,3 +123,30 @@ for name, shape, make in tut_cases:
         assert (param == "f32") == isinstance(arg, float), (name, arg, param)
     assert len(c["out"]) == len(c["ref"]) and ("flops" in c or "bytes" in c), (name, shape)
 print(len(tut_cases), "tutorial cases, args as the TTIR's parameters")
+
+# timing: a case whose first timing is under GRAPH_TIMING_BELOW_MS is timed from CUDA graphs in
+# every column (the first column decides for the case); a column that cannot be captured keeps
+# do_bench's times and the row says which
+bench_times = {"slow": 1.0, "fast": 0.005}
+def fake_do_bench(fn, warmup=None, rep=None, return_mode=None):
+    return bench_times[fn()]
+def fake_graph(fn, rep=None, return_mode=None):
+    if fn() == "uncapturable":
+        raise RuntimeError("capture")
+    return 0.004
+with mock.patch.object(H.triton.testing, "do_bench", fake_do_bench), \
+     mock.patch.object(H.triton.testing, "do_bench_cudagraph", fake_graph):
+    row, c = {}, dict(bytes=1)
+    H.time_into(row, "tritium", lambda: "fast", c)
+    H.time_into(row, "triton_ptx", lambda: "slow", c)  # same case: graphs too
+    assert row["tritium_ms"] == 0.004 and row["triton_ptx_ms"] == 0.004 and row["timing"] == "cuda graph", row
+    row, c = {}, dict(bytes=1)
+    H.time_into(row, "tritium", lambda: "slow", c)
+    H.time_into(row, "triton_ptx", lambda: "fast", c)  # the first column decided: do_bench
+    assert row["tritium_ms"] == 1.0 and row["triton_ptx_ms"] == 0.005 and "timing" not in row, row
+    bench_times["uncapturable"] = 0.005
+    row, c = {}, dict(bytes=1)
+    H.time_into(row, "tritium", lambda: "fast", c)
+    H.time_into(row, "torch", lambda: "uncapturable", c)
+    assert row["torch_ms"] == 0.005 and row["timing"].endswith("except torch: RuntimeError"), row
+print("timing: short cases from CUDA graphs, every column")
