@@ -19,7 +19,7 @@ source "$(dirname "$0")/device_prelude.sh"
 nvidia-smi -L
 if [ "${PART:-1}" = 1 ]; then
   mkdir -p $OUT/h90
-  timeout 330 python3 bench/harness.py --out $OUT/h90 > $OUT/harness90.log 2>&1; echo "harness90 rc=$?"
+  timeout 480 python3 bench/harness.py --out $OUT/h90 > $OUT/harness90.log 2>&1; echo "harness90 rc=$?"
   for i in $(seq 1 ${RETIMES:-3}); do
     mkdir -p $OUT/rt$i
     timeout 60 python3 bench/harness.py --filter '^(ws_|fill_constant|masked_fill|persist_tma|tut09|tut03)' --out $OUT/rt$i > $OUT/retime$i.log 2>&1
