@@ -70,8 +70,9 @@ unsafe extern "C" {
 /// `masked_axpy` 512x512) of SLSR, against upstream's 3.6 s and 14.8 s for the
 /// whole compile (about twice that since [`disjoint_ors_to_adds`] lets more
 /// of its candidates reuse a basis); without it, ptxas does not
-/// strength-reduce a row index times a runtime stride, and `fill_constant_512x512` ran 1.31x upstream's
-/// time (512 `mul.lo` per thread where upstream has one and a chain of adds).
+/// strength-reduce a row index times a runtime stride, and
+/// `fill_constant_512x512` ran 1.31x upstream's time (512 `mul.lo` per
+/// thread where upstream has one and a chain of adds).
 /// Beyond the limit (a 1024x1024 tile: ~16x the time) the pass is skipped.
 const SLSR_CANDIDATE_LIMIT: usize = 4_096;
 

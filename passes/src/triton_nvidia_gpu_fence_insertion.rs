@@ -12,7 +12,7 @@
 //! block argument of any other op is taken as a possible write, as upstream.
 use crate::{
     ir::{collect_ops, create, name_of, Order},
-    ssa::{argument_number, argument_owner, defining_op, is_ancestor, move_before, op_key, users, value_key, Key},
+    ssa::{argument_owner, defining_op, is_ancestor, move_before, op_key, users, value_key, Key},
 };
 use melior::ir::{attribute::BoolAttribute, operation::OperationLike, BlockLike, OperationRef, Value, ValueLike};
 use std::collections::HashSet;
@@ -99,29 +99,16 @@ fn trace<'c, 'a>(value: Value<'c, 'a>, visited: &mut HashSet<Key>, found: &mut V
         }
         return;
     }
-    let (Some(block), Some(number)) = (argument_owner(value), argument_number(value)) else { return };
-    let Some(owner) = block.parent_operation() else { return };
-    if name_of(&owner) == "scf.for" && number > 0 {
-        // Operands of scf.for: lower, upper, step, then the initial values.
-        if let Ok(initial) = owner.operand_at(3 + number - 1) {
-            trace(initial, visited, found);
-        }
-        if let Some(terminator) = block.terminator() {
-            if let Ok(yielded) = terminator.operand_at(number - 1) {
-                trace(yielded, visited, found);
-            }
+    // A loop's or a partition's argument: what flows into it.
+    if let Some(incoming) = tritium_dialects::ir::incoming_values(value) {
+        for v in incoming {
+            trace(v, visited, found);
         }
         return;
     }
-    // A partition's argument is the warp_specialize's explicit capture of
-    // the same number (the partitions op sits in the warp_specialize).
-    if name_of(&owner) == "ttg.warp_specialize.partitions" {
-        if let Some(capture) = owner.parent_operation().and_then(|ws| ws.operand_at(number).ok()) {
-            trace(capture, visited, found);
-        }
-        return;
+    if let Some(owner) = argument_owner(value).and_then(|block| block.parent_operation()) {
+        push(found, owner);
     }
-    push(found, owner);
 }
 
 /// The op before `op` in its block (the C API has no getter for it).

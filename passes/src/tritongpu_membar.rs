@@ -29,7 +29,7 @@ use melior::ir::{
 };
 use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
-use tritium_dialects::ir::{argument_number, argument_owner, value_key, Key};
+use tritium_dialects::ir::{incoming_values, value_key, Key};
 use tritium_dialects::views::MemDescIndexOp;
 use tritium_dialects::{
     pass::{PassDefinition, PassFailed, PassOptions, PassResult},
@@ -423,35 +423,19 @@ fn alias_of(value: Value, visiting: &mut Vec<Key>) -> Alias {
     }
 }
 
-/// What a block argument may point to: a partition's argument is the
-/// warp_specialize's capture of the same number; a loop's iteration
-/// argument is its initial value or any value the body yields for it.
+/// What a block argument may point to: any value that flows into it (a
+/// partition's capture; a loop argument's initial and yielded values).
 /// Arguments of other blocks (cf successors, function arguments): unknown.
 fn argument_alias(value: Value, visiting: &mut Vec<Key>) -> Alias {
-    let (Some(block), Some(number)) = (argument_owner(value), argument_number(value)) else { return Alias::Unknown };
-    let Some(owner) = block.parent_operation() else { return Alias::Unknown };
-    match name_of(&owner).as_str() {
-        "ttg.warp_specialize.partitions" => match owner.parent_operation().and_then(|ws| ws.operand_at(number).ok()) {
-            Some(capture) => alias_of(capture, visiting),
-            None => Alias::Unknown,
-        },
-        "scf.for" if number > 0 => {
-            let key = value_key(value);
-            if visiting.contains(&key) {
-                return Alias::Nothing;
-            }
-            visiting.push(key);
-            // scf.for's operands: lower, upper, step, then the initial values.
-            let initial = owner.operand_at(3 + number - 1).map_or(Alias::Unknown, |v| alias_of(v, visiting));
-            let yielded = block
-                .terminator()
-                .and_then(|t| t.operand_at(number - 1).ok())
-                .map_or(Alias::Unknown, |v| alias_of(v, visiting));
-            visiting.pop();
-            initial.join(yielded)
-        }
-        _ => Alias::Unknown,
+    let Some(incoming) = incoming_values(value) else { return Alias::Unknown };
+    let key = value_key(value);
+    if visiting.contains(&key) {
+        return Alias::Nothing;
     }
+    visiting.push(key);
+    let alias = incoming.into_iter().fold(Alias::Nothing, |joined, v| joined.join(alias_of(v, visiting)));
+    visiting.pop();
+    alias
 }
 
 /// The value of an integer defined by arith.constant.

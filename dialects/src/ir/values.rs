@@ -1,6 +1,6 @@
 //! Values: uses, definitions, block arguments' owners, retyping, RAUW,
 //! identity keys and value maps.
-use crate::access::{as_op_result, float_attribute, integer_attribute};
+use crate::access::{as_op_result, float_attribute, integer_attribute, OpAccess};
 use melior::ir::{
     operation::OperationLike, Attribute, BlockLike, BlockRef, Location, OperationRef, Type, TypeLike, Value, ValueLike,
 };
@@ -81,6 +81,30 @@ pub fn parent_op_of_value<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'
 /// argument of a block not (yet) in an op.
 pub fn argument_parent_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     argument_owner(value)?.parent_operation()
+}
+
+/// The values that flow into block argument `value` where its op says so:
+/// for an `scf.for` iteration argument, its initial value and the value the
+/// body yields for it; for a warp-specialized partition's argument, the
+/// `ttg.warp_specialize`'s explicit capture of the same number (the
+/// partitions op sits in the warp_specialize). `None` for the loop's
+/// induction variable, arguments of other blocks and op results.
+pub fn incoming_values<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Vec<Value<'c, 'a>>> {
+    let block = argument_owner(value)?;
+    let number = argument_number(value)?;
+    let owner = block.parent_operation()?;
+    match super::name_of(&owner).as_str() {
+        "scf.for" if number > 0 => {
+            // scf.for's operands: lower, upper, step, then the initial values.
+            let initial = owner.operand_at(3 + number - 1).ok();
+            let yielded = block.terminator().and_then(|t| t.operand_at(number - 1).ok());
+            Some(initial.into_iter().chain(yielded).collect())
+        }
+        "ttg.warp_specialize.partitions" => {
+            Some(owner.parent_operation()?.operand_at(number).ok().into_iter().collect())
+        }
+        _ => None,
+    }
 }
 
 /// Where `value` was defined (upstream `Value::getLoc`).

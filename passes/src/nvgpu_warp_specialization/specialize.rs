@@ -14,7 +14,7 @@ use crate::ir::{collect_ops, name_of, Order};
 use crate::ssa::{clone_with, defining_op, insert_before, uses, ValueMap};
 use melior::ir::{
     attribute::DenseI32ArrayAttribute, operation::OperationBuilder, operation::OperationLike, Block, BlockLike,
-    BlockRef, Identifier, Operation, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+    BlockRef, Identifier, OperationRef, Region, RegionLike, Type, Value, ValueLike,
 };
 use tritium_dialects::access::OpAccess;
 use tritium_dialects::ir::{
@@ -29,10 +29,6 @@ const DEFAULT_REGISTERS: i32 = 232;
 
 /// Where new ops go: the end of a block, or before an op.
 type At<'c, 'a> = tritium_dialects::ir::InsertionPoint<'c, 'a>;
-
-fn insert<'c, 'a>(at: At<'c, 'a>, op: Operation<'c>) -> OperationRef<'c, 'a> {
-    at.insert(op)
-}
 
 fn set_task(op: &OperationRef, task: AsyncTaskId) {
     set_attribute(op, ASYNC_TASK_ID, dense_i32_array(op.location(), &[task]));
@@ -153,7 +149,7 @@ fn specialize_op<'c, 'a>(
         return Ok(None);
     }
     if op.regions().next().is_none() {
-        let new_op = insert(at, clone_with(op, map));
+        let new_op = at.insert(clone_with(op, map));
         set_task(&new_op, task);
         for i in 0..op.result_count() {
             map.map(op.result(i).unwrap().into(), new_op.result(i).unwrap().into());
@@ -164,7 +160,7 @@ fn specialize_op<'c, 'a>(
         "scf.if" => specialize_if(op, map, at, task).map(Some),
         "scf.for" => specialize_for(op, map, at, task).map(Some),
         "tt.reduce" => {
-            let new_op = insert(at, clone_with(op, map));
+            let new_op = at.insert(clone_with(op, map));
             set_task(&new_op, task);
             for inner in collect_ops(new_op, Order::Post) {
                 set_task(&inner, task);
@@ -234,7 +230,7 @@ fn specialize_if<'c, 'a>(
         .add_attributes(&[(Identifier::new(context, ASYNC_TASK_ID), dense_i32_array(if_op.location(), &[task]))])
         .build()
         .map_err(|e| format!("scf.if: {e}"))?;
-    let new_if = insert(at, new_if);
+    let new_if = at.insert(new_if);
 
     let all_results = if_op.result_count();
     let mut fill = |old_block: BlockRef<'c, 'a>, region: usize| -> Result<(), String> {
@@ -247,8 +243,7 @@ fn specialize_if<'c, 'a>(
         if kept.len() < all_results {
             let yield_op = new_block.terminator().ok_or("scf.if block without a yield")?;
             let operands: Vec<Value> = kept.iter().map(|&i| yield_op.operand(i).unwrap()).collect();
-            let new_yield = insert(
-                At::Before(yield_op),
+            let new_yield = At::Before(yield_op).insert(
                 OperationBuilder::new("scf.yield", yield_op.location())
                     .add_operands(&operands)
                     .add_attributes(&[(
@@ -307,7 +302,7 @@ fn specialize_for<'c, 'a>(
         .add_attributes(&attributes)
         .build()
         .map_err(|e| format!("scf.for: {e}"))?;
-    let new_for = insert(at, new_for);
+    let new_for = at.insert(new_for);
     let new_body = new_for.region_at(0).unwrap().first_block().unwrap();
     map.map(old_body.argument(0).unwrap().into(), new_body.argument(0).unwrap().into());
     for (k, &i) in used.iter().enumerate() {
