@@ -171,3 +171,100 @@ module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-wa
     tt.return
   }
 }
+
+// -----
+
+// Across warps, as upstream's accumulatePartialReductions: after the
+// partials (8 slots, one per warp) are stored, thread t loads partial
+// t mod 8, a butterfly over 8 lanes (xor 4, 2, 1) combines both operands,
+// the thread of partial 0 (tid & 255 == 0) writes the result over it, and
+// after a second barrier every thread loads it.
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: @argmax_across_warps
+  // CHECK-DAG: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+  // CHECK-DAG: %[[C4:.*]] = llvm.mlir.constant(4 : i32)
+  // CHECK-DAG: %[[C2:.*]] = llvm.mlir.constant(2 : i32)
+  // CHECK-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : i32)
+  // CHECK-DAG: %[[C255:.*]] = llvm.mlir.constant(255 : i32)
+  // CHECK-DAG: %[[C7:.*]] = llvm.mlir.constant(7 : i32)
+  // CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<3>
+  // CHECK: llvm.store %{{.*}} : i32, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK-NEXT: %[[WRITER:.*]] = llvm.and %[[TID]], %[[C255]]
+  // CHECK-NEXT: %[[WRITES:.*]] = llvm.icmp "eq" %[[WRITER]]
+  // CHECK-NEXT: %[[INDEX:.*]] = llvm.and %[[TID]], %[[C7]]
+  // CHECK: %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+  // CHECK: %[[I:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+  // CHECK-NEXT: %[[V4:.*]] = nvvm.shfl.sync  bfly %{{.*}}, %[[V]], %[[C4]], %{{.*}} : f32 -> f32
+  // CHECK-NEXT: %[[I4:.*]] = nvvm.shfl.sync  bfly %{{.*}}, %[[I]], %[[C4]], %{{.*}} : i32 -> i32
+  // CHECK-NEXT: %[[GT:.*]] = llvm.fcmp "ogt" %[[V]], %[[V4]]
+  // CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[C2]]
+  // CHECK: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[C1]]
+  // CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b" %{{.*}}, %{{.*}}, %[[WRITES]]
+  // CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b" %{{.*}}, %{{.*}}, %[[WRITES]]
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+  // CHECK-NOT: nvvm.shfl.sync
+  // CHECK: llvm.return
+  tt.func public @argmax_across_warps(%x: tensor<1024xf32, #blocked>, %i: tensor<1024xi32, #blocked>, %out: !tt.ptr<i32>) {
+    %r:2 = "tt.reduce"(%x, %i) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+      %gt = arith.cmpf ogt, %a, %b : f32
+      %v = arith.select %gt, %a, %b : f32
+      %vi = arith.select %gt, %ai, %bi : i32
+      tt.reduce.return %v, %vi : f32, i32
+    }) : (tensor<1024xf32, #blocked>, tensor<1024xi32, #blocked>) -> (f32, i32)
+    tt.store %out, %r#1 : !tt.ptr<i32>
+    tt.return
+  }
+}
+
+// -----
+
+// More partials than threads (128 columns x 4 slots, 128 threads): four
+// rounds, thread t taking partials t, t + 128, t + 256 and t + 384, each
+// combined over 4 lanes (xor 2, 1) and written by the lanes of slot 0
+// (tid & 3 == 0); each thread then loads its 8 columns' sums.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: @column_sums_across_warps
+  // CHECK-DAG: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+  // CHECK-DAG: %[[C3:.*]] = llvm.mlir.constant(3 : i32)
+  // CHECK-DAG: %[[C128:.*]] = llvm.mlir.constant(128 : i32)
+  // CHECK-DAG: %[[C256:.*]] = llvm.mlir.constant(256 : i32)
+  // CHECK-DAG: %[[C384:.*]] = llvm.mlir.constant(384 : i32)
+  // CHECK: nvvm.barrier0
+  // CHECK-NEXT: %[[WRITER:.*]] = llvm.and %[[TID]], %[[C3]]
+  // CHECK-NEXT: %[[WRITES:.*]] = llvm.icmp "eq" %[[WRITER]]
+  // CHECK: %[[P0:.*]] = llvm.getelementptr %{{.*}}[%[[TID]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+  // CHECK-NEXT: %[[X0:.*]] = llvm.load %[[P0]]
+  // CHECK-NEXT: %[[S0:.*]] = nvvm.shfl.sync  bfly %{{.*}}, %[[X0]]
+  // CHECK-NEXT: %[[Y0:.*]] = llvm.fadd %[[X0]], %[[S0]]
+  // CHECK-NEXT: %[[T0:.*]] = nvvm.shfl.sync  bfly %{{.*}}, %[[Y0]]
+  // CHECK-NEXT: llvm.fadd %[[Y0]], %[[T0]]
+  // CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b" %{{.*}}, %{{.*}}, %[[WRITES]]
+  // CHECK: llvm.add %[[TID]], %[[C128]]
+  // CHECK: nvvm.shfl.sync  bfly
+  // CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b" %{{.*}}, %{{.*}}, %[[WRITES]]
+  // CHECK: llvm.add %[[TID]], %[[C256]]
+  // CHECK: nvvm.shfl.sync  bfly
+  // CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b" %{{.*}}, %{{.*}}, %[[WRITES]]
+  // CHECK: llvm.add %[[TID]], %[[C384]]
+  // CHECK: nvvm.shfl.sync  bfly
+  // CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b" %{{.*}}, %{{.*}}, %[[WRITES]]
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK-COUNT-8: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+  // CHECK-NOT: nvvm.shfl.sync
+  // CHECK: llvm.return
+  tt.func public @column_sums_across_warps(%x: tensor<32x128xf32, #blocked>, %out: tensor<128x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>) {
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) : (tensor<32x128xf32, #blocked>) -> tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    tt.store %out, %s : tensor<128x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>
+    tt.return
+  }
+}

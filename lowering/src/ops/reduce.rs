@@ -186,7 +186,13 @@ fn redux_sync<'c>(l: &mut Lowering<'c>, v: V, kind: &str) -> V {
 }
 
 /// Each warp writes its partial results to shared memory (one slot per warp
-/// along the axis), then every thread combines the slots of its outputs.
+/// along the axis, output `o`'s slots at `o * slots ..`), then the slots of
+/// each output are combined: where [`shared_butterfly_threads`] allows, as
+/// upstream does, by the CTA's threads together (thread `t` takes the
+/// elements `t`, `t + threads`, ..., a butterfly over the `slots` lanes that
+/// hold one output's slots combines them, the lane of slot 0 writes the
+/// result over it, and every thread reads its outputs' results back); else
+/// every thread combines all slots of its own outputs.
 fn across_warps<'c>(
     l: &mut Lowering<'c>,
     op: &OperationRef<'c, '_>,
@@ -262,6 +268,20 @@ fn across_warps<'c>(
         }
     }
     l.b.barrier();
+    if let Some(threads) = shared_butterfly_threads(l, layout, slots, outputs, &element_types) {
+        return combine_in_shared(
+            l,
+            block,
+            base,
+            &offsets,
+            &element_types,
+            slots,
+            outputs,
+            threads,
+            &output_index,
+            groups,
+        );
+    }
     for (g, group) in groups.iter_mut().enumerate() {
         let slots_const = l.b.i32_const(slots as i64);
         let row = l.b.mul(output_index[g], slots_const);
@@ -290,6 +310,125 @@ fn across_warps<'c>(
             distance /= 2;
         }
         group.1 = partials.swap_remove(0);
+    }
+    Ok(())
+}
+
+/// The number of threads that combine a reduction's partials together in
+/// shared memory ([`combine_in_shared`]), where that works as upstream's
+/// `accumulatePartialReductions` has it: the slots of one output lie in
+/// consecutive lanes of one warp (a power of two of them, at most a warp's
+/// lanes), the threads running the op are the layout's (a power of two of
+/// them, ids `0..threads`), the partials are a power of two (so that they
+/// split evenly into rounds of `threads`, or fit in one), and every element
+/// type goes through a predicated `st.shared`.
+fn shared_butterfly_threads<'c>(
+    l: &Lowering<'c>,
+    layout: &TensorLayout,
+    slots: usize,
+    outputs: usize,
+    element_types: &[melior::ir::Type<'c>],
+) -> Option<usize> {
+    let lanes = l.threads_per_warp as usize;
+    let warps = l.num_warps as usize;
+    let threads = lanes * warps;
+    let elements = outputs * slots;
+    let storable = element_types
+        .iter()
+        .all(|ty| matches!(super::warp::bit_width(super::warp::stored_type(l, *ty)), Some(8 | 16 | 32 | 64)));
+    let fits = slots.is_power_of_two()
+        && slots <= lanes
+        && lanes.is_power_of_two()
+        && threads.is_power_of_two()
+        && elements.is_power_of_two()
+        && 1usize << layout.lane_bases.len() == lanes
+        && 1usize << layout.warp_bases.len() == warps;
+    (fits && storable).then_some(threads)
+}
+
+/// The partials (`outputs * slots` per operand, stored and behind a
+/// barrier) combined by all `threads` threads together: thread `t` loads
+/// element `t + r * threads` in round `r` (where there are fewer elements
+/// than threads, element `t mod elements`, which only the threads below the
+/// count write back), a butterfly over the `slots` consecutive lanes holding
+/// one output's slots combines them in the order the per-thread tree uses
+/// (slot `i` with slot `i + N`, N = slots / 2, ..., 1: the lane of the lower
+/// slot keeps its own value on the left), the lane of slot 0 stores the
+/// result over slot 0; after a barrier, every thread loads its outputs'.
+#[allow(clippy::too_many_arguments)]
+fn combine_in_shared<'c>(
+    l: &mut Lowering<'c>,
+    block: &BlockRef<'c, '_>,
+    base: V,
+    offsets: &[usize],
+    element_types: &[melior::ir::Type<'c>],
+    slots: usize,
+    outputs: usize,
+    threads: usize,
+    output_index: &[V],
+    groups: &mut [(Vec<u32>, Vec<V>)],
+) -> Result<()> {
+    let i8 = l.b.int_type(8);
+    let elements = outputs * slots;
+    let address = |l: &mut Lowering<'c>, i: usize, index: V| {
+        let array = l.b.i32_const(offsets[i] as i64);
+        let array = l.b.gep(base, array, i8);
+        l.b.gep(array, index, element_types[i])
+    };
+    let tid = l.tid;
+    // The writers: the lanes of slot 0, and with fewer elements than
+    // threads only those below the count (tid < elements, a power of two).
+    let mut writer_bits = (slots - 1) as i64;
+    if elements < threads {
+        writer_bits |= (threads - 1) as i64 & !(elements as i64 - 1);
+    }
+    let writer_mask = l.b.i32_const(writer_bits);
+    let zero = l.b.i32_const(0);
+    let masked = l.b.and(tid, writer_mask);
+    let writes = l.b.icmp(0, masked, zero);
+    let first = if elements < threads {
+        let last = l.b.i32_const(elements as i64 - 1);
+        l.b.and(tid, last)
+    } else {
+        tid
+    };
+    for round in 0..elements.div_ceil(threads) {
+        let index = if round == 0 {
+            first
+        } else {
+            let step = l.b.i32_const((round * threads) as i64);
+            l.b.add(first, step)
+        };
+        let mut acc: Vec<V> = (0..element_types.len())
+            .map(|i| {
+                let pointer = address(l, i, index);
+                super::warp::load_shared(l, pointer, element_types[i])
+            })
+            .collect();
+        let mut distance = slots / 2;
+        while distance > 0 {
+            let partner: Vec<V> = acc.iter().map(|v| shuffle_xor(l, *v, distance as u32)).collect::<Result<_>>()?;
+            acc = combine(l, block, &acc, &partner)?;
+            distance /= 2;
+        }
+        for (i, v) in acc.iter().enumerate() {
+            let pointer = address(l, i, index);
+            super::warp::store_shared(l, pointer, *v, Some(writes))
+                .ok_or_else(|| LowerError::at_location(l.b.location, "cannot store a reduction partial"))?;
+        }
+    }
+    // The second barrier is this op's own (tritongpu-membar's come before
+    // the first writes and after these reads).
+    l.b.barrier();
+    let slots_const = l.b.i32_const(slots as i64);
+    for (g, group) in groups.iter_mut().enumerate() {
+        let index = l.b.mul(output_index[g], slots_const);
+        group.1 = (0..element_types.len())
+            .map(|i| {
+                let pointer = address(l, i, index);
+                super::warp::load_shared(l, pointer, element_types[i])
+            })
+            .collect();
     }
     Ok(())
 }
