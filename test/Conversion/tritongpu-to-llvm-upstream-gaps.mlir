@@ -178,7 +178,8 @@ module attributes {ttg.target = "cuda:90", "ttg.num-ctas" = 1 : i32, "ttg.num-wa
 // partials (8 slots, one per warp) are stored, thread t loads partial
 // t mod 8, a butterfly over 8 lanes (xor 4, 2, 1) combines both operands,
 // the thread of partial 0 (tid & 255 == 0) writes the result over it, and
-// after a second barrier every thread loads it.
+// after a second barrier every thread loads it. The combiner is not a single
+// commutative op, so only lane 0 of each warp stores its warp's partial.
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   // CHECK-LABEL: @argmax_across_warps
@@ -188,8 +189,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
   // CHECK-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : i32)
   // CHECK-DAG: %[[C255:.*]] = llvm.mlir.constant(255 : i32)
   // CHECK-DAG: %[[C7:.*]] = llvm.mlir.constant(7 : i32)
-  // CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<3>
-  // CHECK: llvm.store %{{.*}} : i32, !llvm.ptr<3>
+  // CHECK: %[[LANE0:.*]] = llvm.icmp "eq" %{{.*}}, %{{.*}} : i32
+  // CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b" %{{.*}}, %{{.*}}, %[[LANE0]]
+  // CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b" %{{.*}}, %{{.*}}, %[[LANE0]]
   // CHECK-NEXT: nvvm.barrier0
   // CHECK-NEXT: %[[WRITER:.*]] = llvm.and %[[TID]], %[[C255]]
   // CHECK-NEXT: %[[WRITES:.*]] = llvm.icmp "eq" %[[WRITER]]

@@ -167,6 +167,39 @@ fn whole_warp_redux_kind(
     })
 }
 
+/// Whether the combiner is one commutative op of the two arguments (then
+/// every lane of a butterfly ends with the same value, bit for bit).
+fn commutative_combiner(block: &BlockRef) -> bool {
+    let Some(combiner) = block.first_operation() else { return false };
+    let Some(returned) = combiner.next_in_block().and_then(ReductionReturnOp::of) else { return false };
+    let Ok(result) = combiner.result_at(0) else { return false };
+    if block.argument_count() != 2 || returned.result().first() != Some(&result.into()) {
+        return false;
+    }
+    let arguments: [Value; 2] = [block.argument(0).unwrap().into(), block.argument(1).unwrap().into()];
+    let operands: Vec<Value> = combiner.operands().collect();
+    let reads_arguments = matches!(operands[..], [x, y] if x != y && arguments.contains(&x) && arguments.contains(&y));
+    reads_arguments
+        && matches!(
+            crate::ops::name_of(&combiner).as_str(),
+            "arith.addi"
+                | "arith.addf"
+                | "arith.muli"
+                | "arith.mulf"
+                | "arith.minsi"
+                | "arith.maxsi"
+                | "arith.minui"
+                | "arith.maxui"
+                | "arith.minnumf"
+                | "arith.maxnumf"
+                | "arith.minimumf"
+                | "arith.maximumf"
+                | "arith.andi"
+                | "arith.ori"
+                | "arith.xori"
+        )
+}
+
 /// `redux.sync.<kind>` over all lanes of `v`, widened to 32 bits for it
 /// (sign-extended for the signed min and max) and narrowed back.
 fn redux_sync<'c>(l: &mut Lowering<'c>, v: V, kind: &str) -> V {
@@ -256,6 +289,18 @@ fn across_warps<'c>(
     // Barriers before the writes and after the reads are tritongpu-membar's.
     let base = l.scratch_base(op)?;
     let i8 = l.b.int_type(8);
+    // After a butterfly, the lanes along the axis hold the same partial only
+    // if the combiner is commutative; otherwise only the lane whose axis
+    // bits are zero (the one whose operands came in order) stores, as
+    // upstream's storeWarpReduceToSharedMemory always does.
+    let axis_lane_mask: i64 =
+        layout.lane_bases.iter().enumerate().filter(|(_, b)| b[axis] != 0).map(|(bit, _)| 1i64 << bit).sum();
+    let lane_writes = (axis_lane_mask != 0 && !commutative_combiner(block)).then(|| {
+        let mask = l.b.i32_const(axis_lane_mask);
+        let zero = l.b.i32_const(0);
+        let masked = l.b.and(l.lane, mask);
+        l.b.icmp(0, masked, zero)
+    });
     for (g, (_, values)) in groups.iter().enumerate() {
         let slots_const = l.b.i32_const(slots as i64);
         let row = l.b.mul(output_index[g], slots_const);
@@ -264,7 +309,13 @@ fn across_warps<'c>(
             let array = l.b.i32_const(offsets[i] as i64);
             let array = l.b.gep(base, array, i8);
             let address = l.b.gep(array, index, element_types[i]);
-            l.b.op("llvm.store", &[*v, address], &[], &[]);
+            match lane_writes {
+                Some(writes) => super::warp::store_shared(l, address, *v, Some(writes))
+                    .ok_or_else(|| LowerError::at_location(l.b.location, "cannot store a reduction partial"))?,
+                None => {
+                    l.b.op("llvm.store", &[*v, address], &[], &[]);
+                }
+            }
         }
     }
     l.b.barrier();
