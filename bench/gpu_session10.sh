@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Device calls of session 10: tt.reduce's cross-warp step combines the partials with all of the
+# CTA's threads (a shuffle butterfly over each output's slots, as upstream 3.6) instead of every
+# thread combining all slots of its outputs; with a combiner that is not one commutative op only
+# the lane of axis position 0 stores its warp's partial.
+# PART=1: the whole harness on sm_90, then the reduction rows re-timed (RETIMES=N, default 2).
+# PART=2: test_core.py through the plug-in.
+# Here:   PATH=.tools/venv/bin:$PATH bash bench/build.sh && tar -C out -cJf out/bench.tar.xz bench
+#         bash bench/pack_wheel.sh          (out/py)
+# There:  PART=1 bash bench/gpu_session10.sh   (carry out/py, out/bench.tar.xz; move
+#         test/fixtures/corpus/ir aside for the call: the device tool carries 64 MiB)
+set -o pipefail
+export PYTHONUNBUFFERED=1
+source "$(dirname "$0")/device_prelude.sh"
+nvidia-smi -L
+REDUCTIONS='^(argmax_rows|softmax|tut02_softmax|tut05_ln|layernorm_f16|rmsnorm|cumsum_rows|tut03_matmul_64x256)'
+if [ "${PART:-1}" = 1 ]; then
+  mkdir -p $OUT/h90
+  timeout 470 python3 bench/harness.py --out $OUT/h90 > $OUT/harness90.log 2>&1; echo "harness90 rc=$?"
+  for i in $(seq 1 ${RETIMES:-2}); do
+    mkdir -p $OUT/rt$i
+    timeout 150 python3 bench/harness.py --filter "$REDUCTIONS" --out $OUT/rt$i > $OUT/retime$i.log 2>&1
+    echo "retime$i rc=$?"
+  done
+  echo "===== harness sm90: rows not correct, or ratio above 1.05"
+  awk -F'|' '/^\| /{ if ($9 ~ /no/ || $11 ~ /no/ || ($7+0) > 1.05) print }' $OUT/harness90.log | head -40
+  grep -c "^| " $OUT/harness90.log; tail -8 $OUT/harness90.log
+  echo "===== reduction rows, whole run then re-timings"
+  grep -E "^\| (argmax_rows|softmax|tut02_softmax|tut05_ln|layernorm_f16|rmsnorm|cumsum_rows|tut03_matmul_64x256)" $OUT/harness90.log
+  for i in $(seq 1 ${RETIMES:-2}); do echo "-- retime $i"; grep "^| [a-z]" $OUT/retime$i.log | grep -v "^| kernel"; done
+else
+  CAUSES=20 PYTEST_TIMEOUT=300 bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/test_core.py $OUT/core > $OUT/core-summary.log 2>&1
+  echo "== test_core"; head -30 $OUT/core-summary.log
+fi
