@@ -67,7 +67,15 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
             _ => return Err(fail(&op, "has no lowering in convert-nv-gpu-to-llvm")),
         };
         replace_all_uses(op.result_at(0).unwrap().into(), value(result));
+        let structs: Vec<V> = op
+            .operands()
+            .filter(|operand| llvm_struct_fields(operand.r#type()).is_some())
+            .map(|operand| operand.to_raw())
+            .collect();
         erase(op);
+        for packed in structs {
+            erase_dead_insert_chain(packed);
+        }
     }
     Ok(())
 }
@@ -163,6 +171,9 @@ fn fields(ty: Type) -> Vec<Type> {
 /// The values of a struct's fields (a non-struct is its own single field).
 fn unpack(b: &Builder, v: V) -> Vec<V> {
     let ty = type_of(v);
+    if let Some(inserted) = llvm_struct_fields(ty).and_then(|fields| inserted_fields(v, fields.len())) {
+        return inserted;
+    }
     match llvm_struct_fields(ty) {
         Some(fields) => fields
             .iter()
@@ -173,6 +184,52 @@ fn unpack(b: &Builder, v: V) -> Vec<V> {
             })
             .collect(),
         None => vec![v],
+    }
+}
+
+/// The fields of a struct built by a chain of `llvm.insertvalue`s that sets
+/// every one of its `count` fields (the lowering packs an accumulator so), as
+/// the values inserted: reading them directly leaves the chain dead (see
+/// [`erase_dead_insert_chain`]). LLVM's IPSCCP tracks each field of each
+/// struct in such a chain and revisits the chain's tail whenever a link
+/// changes; for a wgmma's 128-float accumulator that was most of the whole
+/// compile (batched_desc_matmul: 0.95 of 1.0 s of O3).
+fn inserted_fields(v: V, count: usize) -> Option<Vec<V>> {
+    let mut found: Vec<Option<V>> = vec![None; count];
+    let mut missing = count;
+    let mut current = value(v);
+    while missing > 0 {
+        let op = tritium_dialects::ir::defining_op(current)?;
+        if name_of(&op) != "llvm.insertvalue" {
+            return None;
+        }
+        let position = op.attribute("position").ok()?;
+        let position = melior::ir::attribute::DenseI64ArrayAttribute::try_from(position).ok()?;
+        if position.len() != 1 {
+            return None;
+        }
+        let field = usize::try_from(position.element(0).ok()?).ok().filter(|f| *f < count)?;
+        if found[field].is_none() {
+            found[field] = Some(op.operand(1).ok()?.to_raw());
+            missing -= 1;
+        }
+        current = op.operand(0).ok()?;
+    }
+    found.into_iter().collect()
+}
+
+/// Erases the `llvm.insertvalue` chain ending in `v` from its end back to
+/// the first link something else still uses.
+fn erase_dead_insert_chain(v: V) {
+    let mut current = value(v);
+    while !tritium_dialects::ir::has_uses(current) {
+        let Some(op) = tritium_dialects::ir::defining_op(current) else { return };
+        if name_of(&op) != "llvm.insertvalue" {
+            return;
+        }
+        let Ok(previous) = op.operand(0) else { return };
+        erase(op);
+        current = previous;
     }
 }
 

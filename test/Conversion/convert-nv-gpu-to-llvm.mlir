@@ -103,3 +103,34 @@ llvm.func @tmem() {
   %0 = nvg.tensor_memory_base
   llvm.return
 }
+
+// -----
+
+// An accumulator packed by a chain of insertvalues that sets every field
+// (as the lowering packs one) reaches the asm as the inserted values, and
+// the chain is erased; a chain with another use stays.
+!acc4 = !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-LABEL: @packed_accumulator
+// CHECK-SAME: (%[[DESC:.*]]: i64, %[[USE:.*]]: i1, %[[X0:.*]]: f32, %[[X1:.*]]: f32, %[[X2:.*]]: f32, %[[X3:.*]]: f32)
+// CHECK-NOT: llvm.insertvalue
+// CHECK: wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {$0,$1,$2,$3}
+// CHECK-SAME: "=f,=f,=f,=f,0,1,2,3,l,l,b" %[[X0]], %[[X1]], %[[X2]], %[[X3]], %[[DESC]], %[[DESC]], %[[USE]]
+// CHECK: llvm.insertvalue %[[X0]], %{{.*}}[0]
+// CHECK-NEXT: %[[KEPT:.*]] = llvm.insertvalue %[[X1]], %{{.*}}[1]
+// CHECK-NEXT: llvm.inline_asm {{.*}}wgmma.mma_async{{.*}} %[[X0]], %[[X1]], %[[X2]], %[[X3]],
+// CHECK-NEXT: "use"(%[[KEPT]])
+llvm.func @packed_accumulator(%desc: i64, %use: i1, %x0: f32, %x1: f32, %x2: f32, %x3: f32) {
+  %u = llvm.mlir.undef : !acc4
+  %a0 = llvm.insertvalue %x0, %u[0] : !acc4
+  %a1 = llvm.insertvalue %x1, %a0[1] : !acc4
+  %a2 = llvm.insertvalue %x2, %a1[2] : !acc4
+  %a3 = llvm.insertvalue %x3, %a2[3] : !acc4
+  %0 = nvg.wgmma %desc, %desc, %use, %a3 {eltTypeA = 4 : i32, eltTypeB = 4 : i32, eltTypeC = 7 : i32, layoutA = 0 : i32, layoutB = 1 : i32, m = 64 : i32, n = 8 : i32, k = 16 : i32} : (i64, i64, i1, !acc4) -> !acc4
+  %b0 = llvm.insertvalue %x0, %u[0] : !acc4
+  %b1 = llvm.insertvalue %x1, %b0[1] : !acc4
+  %b2 = llvm.insertvalue %x2, %b1[2] : !acc4
+  %b3 = llvm.insertvalue %x3, %b2[3] : !acc4
+  %1 = nvg.wgmma %desc, %desc, %use, %b3 {eltTypeA = 4 : i32, eltTypeB = 4 : i32, eltTypeC = 7 : i32, layoutA = 0 : i32, layoutB = 1 : i32, m = 64 : i32, n = 8 : i32, k = 16 : i32} : (i64, i64, i1, !acc4) -> !acc4
+  "use"(%b1) : (!acc4) -> ()
+  llvm.return
+}
