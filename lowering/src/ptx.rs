@@ -2,8 +2,8 @@
 //! MLIR's LLVM translation and LLVM's NVPTX backend (llvm-sys).
 use crate::target::Target;
 use llvm_sys::{
-    bit_reader::LLVMParseBitcodeInContext2, core::*, linker::LLVMLinkModules2, prelude::*, target::*,
-    target_machine::*, transforms::pass_builder::*,
+    bit_reader::LLVMGetBitcodeModuleInContext2, core::*, prelude::*, target::*, target_machine::*,
+    transforms::pass_builder::*,
 };
 use melior::ir::Module;
 use std::{
@@ -59,6 +59,9 @@ unsafe extern "C" {
         passes: *const std::os::raw::c_char,
     ) -> *mut std::ffi::c_void;
     fn tritiumLLVMPassGateDestroy(gate: *mut std::ffi::c_void);
+    /// dialects/cpp/LLVMLinkNeeded.cpp: `LLVMLinkModules2` with the linker's
+    /// LinkOnlyNeeded flag (consumes `source`; nonzero on error).
+    fn tritiumLinkModulesOnlyNeeded(destination: LLVMModuleRef, source: LLVMModuleRef) -> std::os::raw::c_int;
 }
 
 /// Above this many strength-reduction candidates (integer adds, multiplies
@@ -428,16 +431,17 @@ unsafe fn link_bitcode(context: LLVMContextRef, module: LLVMModuleRef, path: &Pa
     if unsafe { LLVMCreateMemoryBufferWithContentsOfFile(path_c.as_ptr(), &mut buffer, &mut message) } != 0 {
         return Err(format!("cannot read libdevice at {}: {}", path.display(), unsafe { take_message(message) }));
     }
+    // Read lazily (the module owns the buffer from here on): the linker
+    // materializes only the function bodies it links.
     let mut library = ptr::null_mut();
-    let failed = unsafe { LLVMParseBitcodeInContext2(context, buffer, &mut library) };
-    unsafe { LLVMDisposeMemoryBuffer(buffer) };
-    if failed != 0 {
+    if unsafe { LLVMGetBitcodeModuleInContext2(context, buffer, &mut library) } != 0 {
         return Err(format!("{} is not LLVM bitcode", path.display()));
     }
     let triple = CString::new("nvptx64-nvidia-cuda").unwrap();
     unsafe { LLVMSetTarget(library, triple.as_ptr()) };
-    // Keep only what the kernel calls: libdevice functions become internal.
-    if unsafe { LLVMLinkModules2(module, library) } != 0 {
+    // Keep only what the kernel calls (upstream's LinkOnlyNeeded); the
+    // linked libdevice functions become internal.
+    if unsafe { tritiumLinkModulesOnlyNeeded(module, library) } != 0 {
         return Err("linking libdevice failed".into());
     }
     unsafe {
