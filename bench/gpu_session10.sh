@@ -4,7 +4,8 @@
 # thread combining all slots of its outputs; with a combiner that is not one commutative op only
 # the lane of axis position 0 stores its warp's partial.
 # PART=1: the whole harness on sm_90, then the reduction rows re-timed (RETIMES=N, default 2).
-# PART=2: test_core.py through the plug-in.
+# PART=2: test_core.py through the plug-in, then (LIBDEVICE_TESTS=1) test_libdevice.py and
+# test_standard.py (math through libdevice, linked since 50a6c39 with LinkOnlyNeeded).
 # Here:   PATH=.tools/venv/bin:$PATH bash bench/build.sh && tar -C out -cJf out/bench.tar.xz bench
 #         bash bench/pack_wheel.sh          (out/py)
 # There:  PART=1 bash bench/gpu_session10.sh   (carry out/py, out/bench.tar.xz; move
@@ -31,4 +32,10 @@ if [ "${PART:-1}" = 1 ]; then
 else
   CAUSES=20 PYTEST_TIMEOUT=300 bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/test_core.py $OUT/core > $OUT/core-summary.log 2>&1
   echo "== test_core"; head -30 $OUT/core-summary.log
+  if [ "${LIBDEVICE_TESTS:-0}" = 1 ]; then
+    for t in test_libdevice test_standard; do
+      CAUSES=20 PYTEST_TIMEOUT=120 bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/$t.py $OUT/$t > $OUT/$t-summary.log 2>&1
+      echo "== $t"; head -8 $OUT/$t-summary.log
+    done
+  fi
 fi
