@@ -4,6 +4,8 @@
 # thread combining all slots of its outputs; with a combiner that is not one commutative op only
 # the lane of axis position 0 stores its warp's partial.
 # PART=1: the whole harness on sm_90, then the reduction rows re-timed (RETIMES=N, default 2).
+# PART=3: the Hopper rows (persistent TMA, warp-specialized, fp8, TMA attention) re-timed
+# RETIMES times (default 2), for the from-TTIR column as much as the same-TTGIR one.
 # PART=2: test_core.py through the plug-in, then (LIBDEVICE_TESTS=1) test_libdevice.py and
 # test_standard.py (math through libdevice, linked since 50a6c39 with LinkOnlyNeeded).
 # Here:   PATH=.tools/venv/bin:$PATH bash bench/build.sh && tar -C out -cJf out/bench.tar.xz bench
@@ -29,8 +31,14 @@ if [ "${PART:-1}" = 1 ]; then
   echo "===== reduction rows, whole run then re-timings"
   grep -E "^\| (argmax_rows|softmax|tut02_softmax|tut05_ln|layernorm_f16|rmsnorm|cumsum_rows|tut03_matmul_64x256)" $OUT/harness90.log
   for i in $(seq 1 ${RETIMES:-2}); do echo "-- retime $i"; grep "^| [a-z]" $OUT/retime$i.log | grep -v "^| kernel"; done
+elif [ "${PART}" = 3 ]; then
+  for i in $(seq 1 ${RETIMES:-2}); do
+    mkdir -p $OUT/hopper$i
+    timeout 200 python3 bench/harness.py --filter '^(ws_|persist_tma|persist_device|matmul_fp8_e4m3$|attn_fwd_tma)' --out $OUT/hopper$i > $OUT/hopper$i.log 2>&1
+    echo "-- Hopper rows, timing $i (rc=$?)"; grep "^| [a-z]" $OUT/hopper$i.log | grep -v "^| kernel"
+  done
 else
-  CAUSES=20 PYTEST_TIMEOUT=300 bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/test_core.py $OUT/core > $OUT/core-summary.log 2>&1
+  CAUSES=20 PYTEST_TIMEOUT=${PYTEST_TIMEOUT:-480} bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/test_core.py $OUT/core > $OUT/core-summary.log 2>&1
   echo "== test_core"; head -30 $OUT/core-summary.log
   if [ "${LIBDEVICE_TESTS:-0}" = 1 ]; then
     for t in test_libdevice test_standard; do
