@@ -6,6 +6,8 @@
 # PART=1: the whole harness on sm_90, then the reduction rows re-timed (RETIMES=N, default 2).
 # PART=3: the Hopper rows (persistent TMA, warp-specialized, fp8, TMA attention) re-timed
 # RETIMES times (default 2), for the from-TTIR column as much as the same-TTGIR one.
+# PART=4: upstream's Hopper tests through the plug-in (test_tensor_descriptor, test_warp_specialization,
+# test_pipeliner, test_matmul, test_conversions).
 # PART=2: test_core.py through the plug-in, then (LIBDEVICE_TESTS=1) test_libdevice.py and
 # test_standard.py (math through libdevice, linked since 50a6c39 with LinkOnlyNeeded).
 # Here:   PATH=.tools/venv/bin:$PATH bash bench/build.sh && tar -C out -cJf out/bench.tar.xz bench
@@ -31,6 +33,11 @@ if [ "${PART:-1}" = 1 ]; then
   echo "===== reduction rows, whole run then re-timings"
   grep -E "^\| (argmax_rows|softmax|tut02_softmax|tut05_ln|layernorm_f16|rmsnorm|cumsum_rows|tut03_matmul_64x256)" $OUT/harness90.log
   for i in $(seq 1 ${RETIMES:-2}); do echo "-- retime $i"; grep "^| [a-z]" $OUT/retime$i.log | grep -v "^| kernel"; done
+elif [ "${PART}" = 4 ]; then
+  for t in test_warp_specialization test_pipeliner test_conversions test_matmul test_tensor_descriptor; do
+    CAUSES=20 PYTEST_TIMEOUT=200 bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/$t.py $OUT/$t > $OUT/$t-summary.log 2>&1
+    echo "== $t"; head -8 $OUT/$t-summary.log
+  done
 elif [ "${PART}" = 3 ]; then
   for i in $(seq 1 ${RETIMES:-2}); do
     mkdir -p $OUT/hopper$i
