@@ -149,4 +149,11 @@ with mock.patch.object(H.triton.testing, "do_bench", fake_do_bench), \
     H.time_into(row, "tritium", lambda: "fast", c)
     H.time_into(row, "torch", lambda: "uncapturable", c)
     assert row["torch_ms"] == 0.005 and row["timing"].endswith("except torch: RuntimeError"), row
-print("timing: short cases from CUDA graphs, every column")
+# the compilers' columns: two passes, the second reversed, so that a drift over the run (here every
+# timing 1 ms longer than the one before) costs every column the same
+drift = iter(range(1, 100))
+with mock.patch.object(H.triton.testing, "do_bench", lambda *a, **k: float(next(drift))):
+    row, c = {}, dict(bytes=1)
+    H.time_columns(row, {"tritium": lambda: None, "tritium_from_ttir": lambda: None, "triton_ptx": lambda: None}, c)
+    assert row["tritium_ms"] == row["tritium_from_ttir_ms"] == row["triton_ptx_ms"] == 3.5, row
+print("timing: short cases from CUDA graphs, every column; columns in alternating order")
