@@ -141,17 +141,9 @@ fn whole_warp_redux_kind(
     if !lanes_along_axis_only {
         return None;
     }
-    let combiner = block.first_operation()?;
-    let returned = ReductionReturnOp::of(combiner.next_in_block()?)?;
-    if returned.result().first() != Some(&combiner.result_at(0).ok()?.into()) {
-        return None;
-    }
-    let arguments = [block.argument(0).ok()?.into(), block.argument(1).ok()?.into()];
-    let operands: Vec<Value> = combiner.operands().collect();
-    let reads_arguments = matches!(operands[..], [x, y] if x != y && arguments.contains(&x) && arguments.contains(&y));
+    let combiner = sole_binary_combiner(block)?;
     let width = combiner.result_at(0).ok()?.r#type().to_string();
-    let narrow_int = matches!(width.as_str(), "i1" | "i8" | "i16" | "i32");
-    if !reads_arguments || !narrow_int {
+    if !matches!(width.as_str(), "i1" | "i8" | "i16" | "i32") {
         return None;
     }
     Some(match crate::ops::name_of(&combiner).as_str() {
@@ -167,20 +159,25 @@ fn whole_warp_redux_kind(
     })
 }
 
+/// The combiner region's one op, when it is the whole region: an op of the
+/// two arguments (each once) whose result the region returns.
+fn sole_binary_combiner<'c, 'a>(block: &BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let combiner = block.first_operation()?;
+    let returned = ReductionReturnOp::of(combiner.next_in_block()?)?;
+    if block.argument_count() != 2 || returned.result().first() != Some(&combiner.result_at(0).ok()?.into()) {
+        return None;
+    }
+    let arguments: [Value; 2] = [block.argument(0).ok()?.into(), block.argument(1).ok()?.into()];
+    let operands: Vec<Value> = combiner.operands().collect();
+    let reads_arguments = matches!(operands[..], [x, y] if x != y && arguments.contains(&x) && arguments.contains(&y));
+    reads_arguments.then_some(combiner)
+}
+
 /// Whether the combiner is one commutative op of the two arguments (then
 /// every lane of a butterfly ends with the same value, bit for bit).
 fn commutative_combiner(block: &BlockRef) -> bool {
-    let Some(combiner) = block.first_operation() else { return false };
-    let Some(returned) = combiner.next_in_block().and_then(ReductionReturnOp::of) else { return false };
-    let Ok(result) = combiner.result_at(0) else { return false };
-    if block.argument_count() != 2 || returned.result().first() != Some(&result.into()) {
-        return false;
-    }
-    let arguments: [Value; 2] = [block.argument(0).unwrap().into(), block.argument(1).unwrap().into()];
-    let operands: Vec<Value> = combiner.operands().collect();
-    let reads_arguments = matches!(operands[..], [x, y] if x != y && arguments.contains(&x) && arguments.contains(&y));
-    reads_arguments
-        && matches!(
+    sole_binary_combiner(block).is_some_and(|combiner| {
+        matches!(
             crate::ops::name_of(&combiner).as_str(),
             "arith.addi"
                 | "arith.addf"
@@ -198,6 +195,15 @@ fn commutative_combiner(block: &BlockRef) -> bool {
                 | "arith.ori"
                 | "arith.xori"
         )
+    })
+}
+
+/// The address of element `index` of the scratch array at byte `offset`.
+fn scratch_element<'c>(l: &mut Lowering<'c>, base: V, offset: usize, index: V, ty: melior::ir::Type<'c>) -> V {
+    let i8 = l.b.int_type(8);
+    let array = l.b.i32_const(offset as i64);
+    let array = l.b.gep(base, array, i8);
+    l.b.gep(array, index, ty)
 }
 
 /// `redux.sync.<kind>` over all lanes of `v`, widened to 32 bits for it
@@ -288,7 +294,6 @@ fn across_warps<'c>(
 
     // Barriers before the writes and after the reads are tritongpu-membar's.
     let base = l.scratch_base(op)?;
-    let i8 = l.b.int_type(8);
     // After a butterfly, the lanes along the axis hold the same partial only
     // if the combiner is commutative; otherwise only the lane whose axis
     // bits are zero (the one whose operands came in order) stores, as
@@ -306,9 +311,7 @@ fn across_warps<'c>(
         let row = l.b.mul(output_index[g], slots_const);
         let index = l.b.add(row, slot);
         for (i, v) in values.iter().enumerate() {
-            let array = l.b.i32_const(offsets[i] as i64);
-            let array = l.b.gep(base, array, i8);
-            let address = l.b.gep(array, index, element_types[i]);
+            let address = scratch_element(l, base, offsets[i], index, element_types[i]);
             match lane_writes {
                 Some(writes) => super::warp::store_shared(l, address, *v, Some(writes))
                     .ok_or_else(|| LowerError::at_location(l.b.location, "cannot store a reduction partial"))?,
@@ -342,9 +345,7 @@ fn across_warps<'c>(
             let index = l.b.add(row, s);
             let values: Vec<V> = (0..element_types.len())
                 .map(|i| {
-                    let array = l.b.i32_const(offsets[i] as i64);
-                    let array = l.b.gep(base, array, i8);
-                    let address = l.b.gep(array, index, element_types[i]);
+                    let address = scratch_element(l, base, offsets[i], index, element_types[i]);
                     l.b.op1("llvm.load", &[address], element_types[i], &[])
                 })
                 .collect();
@@ -419,13 +420,9 @@ fn combine_in_shared<'c>(
     output_index: &[V],
     groups: &mut [(Vec<u32>, Vec<V>)],
 ) -> Result<()> {
-    let i8 = l.b.int_type(8);
     let elements = outputs * slots;
-    let address = |l: &mut Lowering<'c>, i: usize, index: V| {
-        let array = l.b.i32_const(offsets[i] as i64);
-        let array = l.b.gep(base, array, i8);
-        l.b.gep(array, index, element_types[i])
-    };
+    let address =
+        |l: &mut Lowering<'c>, i: usize, index: V| scratch_element(l, base, offsets[i], index, element_types[i]);
     let tid = l.tid;
     // The writers: the lanes of slot 0, and with fewer elements than
     // threads only those below the count (tid < elements, a power of two).
