@@ -6,3 +6,12 @@ tar -C "$SP" -xJf out/py/tritium-site.tar.xz
 if [ -f out/bench.tar.xz ]; then
   rm -rf out/bench && tar -C out -xJf out/bench.tar.xz
 fi
+
+# harness_run NAME LIMIT [FILTER]: bench/harness.py (the cases FILTER matches, or all) with its
+# results in $OUT/NAME and its output in $OUT/NAME.log, stopped after LIMIT seconds; prints its
+# exit status.
+harness_run() {
+  mkdir -p "$OUT/$1"
+  timeout "$2" python3 bench/harness.py ${3:+--filter "$3"} --out "$OUT/$1" > "$OUT/$1.log" 2>&1
+  echo "$1 rc=$?"
+}

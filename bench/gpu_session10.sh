@@ -20,12 +20,9 @@ source "$(dirname "$0")/device_prelude.sh"
 nvidia-smi -L
 REDUCTIONS='^(argmax_rows|softmax|tut02_softmax|tut05_ln|layernorm_f16|rmsnorm|cumsum_rows|tut03_matmul_64x256)'
 if [ "${PART:-1}" = 1 ]; then
-  mkdir -p $OUT/h90
-  timeout 470 python3 bench/harness.py --out $OUT/h90 > $OUT/harness90.log 2>&1; echo "harness90 rc=$?"
+  harness_run harness90 470
   for i in $(seq 1 ${RETIMES:-2}); do
-    mkdir -p $OUT/rt$i
-    timeout 150 python3 bench/harness.py --filter "$REDUCTIONS" --out $OUT/rt$i > $OUT/retime$i.log 2>&1
-    echo "retime$i rc=$?"
+    harness_run retime$i 150 "$REDUCTIONS"
   done
   echo "===== harness sm90: rows not correct, or ratio above 1.05"
   awk -F'|' '/^\| /{ if ($9 ~ /no/ || $11 ~ /no/ || ($7+0) > 1.05) print }' $OUT/harness90.log | head -40
@@ -40,9 +37,7 @@ elif [ "${PART}" = 4 ]; then
   done
 elif [ "${PART}" = 3 ]; then
   for i in $(seq 1 ${RETIMES:-2}); do
-    mkdir -p $OUT/hopper$i
-    timeout 200 python3 bench/harness.py --filter '^(ws_|persist_tma|persist_device|matmul_fp8_e4m3$|attn_fwd_tma)' --out $OUT/hopper$i > $OUT/hopper$i.log 2>&1
-    echo "-- Hopper rows, timing $i (rc=$?)"; grep "^| [a-z]" $OUT/hopper$i.log | grep -v "^| kernel"
+    echo "-- Hopper rows, timing $i ($(harness_run hopper$i 200 '^(ws_|persist_tma|persist_device|matmul_fp8_e4m3$|attn_fwd_tma)'))"; grep "^| [a-z]" $OUT/hopper$i.log | grep -v "^| kernel"
   done
 else
   CAUSES=20 PYTEST_TIMEOUT=${PYTEST_TIMEOUT:-480} bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/test_core.py $OUT/core > $OUT/core-summary.log 2>&1

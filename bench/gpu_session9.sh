@@ -18,12 +18,9 @@ export PYTHONUNBUFFERED=1
 source "$(dirname "$0")/device_prelude.sh"
 nvidia-smi -L
 if [ "${PART:-1}" = 1 ]; then
-  mkdir -p $OUT/h90
-  timeout 480 python3 bench/harness.py --out $OUT/h90 > $OUT/harness90.log 2>&1; echo "harness90 rc=$?"
+  harness_run harness90 480
   for i in $(seq 1 ${RETIMES:-3}); do
-    mkdir -p $OUT/rt$i
-    timeout 60 python3 bench/harness.py --filter '^(ws_|fill_constant|masked_fill|persist_tma|tut09|tut03)' --out $OUT/rt$i > $OUT/retime$i.log 2>&1
-    echo "retime$i rc=$?"
+    harness_run retime$i 60 '^(ws_|fill_constant|masked_fill|persist_tma|tut09|tut03)'
   done
   CAUSES=20 PYTEST_TIMEOUT=90 bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/test_warp_specialization.py $OUT/ws > $OUT/ws-summary.log 2>&1
   head -12 $OUT/ws-summary.log
@@ -41,9 +38,7 @@ if [ "${PART:-1}" = 1 ]; then
   fi
 else
   for i in 1 2 3; do
-    mkdir -p $OUT/small$i
-    timeout 60 python3 bench/harness.py --filter '^(fp8_|dot_scaled|tut03_matmul_64x256)' --out $OUT/small$i > $OUT/small$i.log 2>&1
-    echo "-- small rows, timing $i (rc=$?)"; grep "^| [a-z]" $OUT/small$i.log | grep -v "^| kernel"
+    echo "-- small rows, timing $i ($(harness_run small$i 60 '^(fp8_|dot_scaled|tut03_matmul_64x256)'))"; grep "^| [a-z]" $OUT/small$i.log | grep -v "^| kernel"
   done
   CAUSES=20 PYTEST_TIMEOUT=300 bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/test_core.py $OUT/core > $OUT/core-summary.log 2>&1
   echo "== test_core"; head -30 $OUT/core-summary.log
