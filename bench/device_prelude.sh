@@ -9,9 +9,9 @@ fi
 
 # harness_run NAME LIMIT [FILTER]: bench/harness.py (the cases FILTER matches, or all) with its
 # results in $OUT/NAME and its output in $OUT/NAME.log, stopped after LIMIT seconds; prints its
-# exit status.
+# exit status. HARNESS_ARGS: more arguments for the harness (e.g. --variant NAME).
 harness_run() {
   mkdir -p "$OUT/$1"
-  timeout "$2" python3 bench/harness.py ${3:+--filter "$3"} --out "$OUT/$1" > "$OUT/$1.log" 2>&1
+  timeout "$2" python3 bench/harness.py ${3:+--filter "$3"} $HARNESS_ARGS --out "$OUT/$1" > "$OUT/$1.log" 2>&1
   echo "$1 rc=$?"
 }

@@ -11,7 +11,7 @@ triton.testing.do_bench, next to upstream Triton's JIT on the Python kernel
 
 Usage (on the GPU machine): python3 bench/harness.py [--out DIR] [--filter REGEX]
 """
-import argparse, contextlib, ctypes, json, math, os, re, sys, time
+import argparse, contextlib, ctypes, json, math, os, re, statistics, sys, time
 
 import torch
 import triton
@@ -82,6 +82,43 @@ def check(result):
     return result[1:] if len(result) > 2 else (result[1] if len(result) == 2 else None)
 
 
+# The SASS the columns run: by default each PTX file is assembled by the ptxas Triton ships and
+# runs (triton.backends.nvidia, with the options of its make_cubin: -lineinfo, the target's
+# sm_XXa), as upstream's JIT and Tritium's Triton plug-in both do; DRIVER_JIT=1 hands the PTX to
+# the driver instead (cuModuleLoadData on PTX: the driver's own PTX compiler, a different ptxas
+# release, which is not what a Triton user runs).
+def module_image(ptx_path):
+    with open(ptx_path, "rb") as f:
+        ptx = f.read()
+    if os.environ.get("DRIVER_JIT") == "1":
+        return ptx + b"\0"
+    import subprocess, tempfile
+    from triton.backends.nvidia.compiler import get_ptxas
+    # For this GPU (sm_80 PTX runs on an H100 as the driver would JIT it: assembled for sm_90).
+    major, minor = torch.cuda.get_device_capability()
+    ptx_target = re.search(rb"^\.target\s+(sm_\w+)", ptx, re.M).group(1).decode()
+    arch = f"sm_{major}{minor}" + ("a" if ptx_target.endswith("a") else "")
+    with tempfile.TemporaryDirectory() as d:
+        cubin = os.path.join(d, "kernel.cubin")
+        subprocess.run([get_ptxas(major * 10 + minor).path, "-lineinfo", f"--gpu-name={arch}", ptx_path, "-o", cubin],
+                       check=True, capture_output=True)
+        with open(cubin, "rb") as f:
+            return f.read()
+
+
+def sass_source():
+    """Which compiler made the PTX columns' SASS, and the driver's version (for the log)."""
+    driver = check(cu.cuDriverGetVersion())
+    if os.environ.get("DRIVER_JIT") == "1":
+        return f"the driver's PTX JIT (CUDA driver {driver // 1000}.{driver % 1000 // 10})"
+    import subprocess
+    from triton.backends.nvidia.compiler import get_ptxas
+    major, minor = torch.cuda.get_device_capability()
+    ptxas = get_ptxas(major * 10 + minor).path
+    version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    return f"{ptxas} ({version}); CUDA driver {driver // 1000}.{driver % 1000 // 10}"
+
+
 class PtxKernel:
     """A kernel loaded from PTX, launched with cuLaunchKernel."""
 
@@ -93,9 +130,7 @@ class PtxKernel:
         # parameter (the first of upstream's two trailing pointers; Tritium's own last one).
         self.global_scratch_size = global_scratch_size or 0
         self._scratch = None
-        with open(ptx_path, "rb") as f:
-            ptx = f.read() + b"\0"
-        self.module = check(cu.cuModuleLoadData(ptx))
+        self.module = check(cu.cuModuleLoadData(module_image(ptx_path)))
         self.function = check(cu.cuModuleGetFunction(self.module, name.encode()))
         self.threads = num_warps * 32
         self.shared = shared
@@ -104,8 +139,19 @@ class PtxKernel:
         # cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION.
         self.launch_pdl = False
         if shared > 48 * 1024:
+            # As Triton's launcher loads a kernel (driver.c loadBinary), which upstream's JIT and
+            # Tritium's plug-in both use: prefer shared memory over L1 (the carveout decides how many
+            # CTAs of a 98 KiB kernel fit on an SM) and allow all the dynamic shared memory the
+            # device has. Setting only the kernel's own size left the carveout to the driver: the same
+            # SASS then timed 1.86 ms and 2.26 ms in one run (tma_matmul 8192^3, session 11).
+            device = torch.cuda.current_device()
+            optin = check(cu.cuDeviceGetAttribute(
+                cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device))
+            static = check(cu.cuFuncGetAttribute(cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                                                 self.function))
+            check(cu.cuFuncSetCacheConfig(self.function, cu.CUfunc_cache.CU_FUNC_CACHE_PREFER_SHARED))
             check(cu.cuFuncSetAttribute(self.function,
-                  cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared))
+                  cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, optin - static))
 
     @classmethod
     def from_bundle(cls, ptx_path, meta, extra_null_args=0, tensordesc_meta=None):
@@ -939,17 +985,69 @@ def time_into(row, who, fn, c):
 
 
 def time_columns(row, columns, c):
-    """The compilers' columns of one case ({who: fn}), each the mean of two medians (time_once)
-    taken in two passes, the second in the reverse order (A B C, then C B A): the column timed
-    first no longer always runs on the coolest, least contended GPU (session 10: one PTX timed
-    1.7930 ms as the first column and 1.8672 ms as the second, in one run)."""
+    """The compilers' columns of one case ({who: fn}). Launches of the columns are interleaved one by
+    one (round r runs the columns in the order rotated by r), each launch after an L2 flush and timed
+    with its own events, as triton.testing.do_bench times one column; each column's time is the
+    median of its launches. Long matmuls on an H200 change speed within a second (power and clocks):
+    timed column after column, 100 ms each, the same SASS timed 1.80 ms in one column and 2.08 ms in
+    another of the same case, in both orders (session 11). Interleaved launch by launch, every column
+    sees the same conditions. Cases under GRAPH_TIMING_BELOW_MS keep CUDA-graph timing (time_once),
+    in two passes, the second in the reverse order."""
     names = list(columns)
-    samples = {who: [] for who in names}
-    for order in (names, names[::-1]):
-        for who in order:
-            samples[who].append(time_once(row, who, columns[who], c))
-    for who in names:
-        record_time(row, who, sum(samples[who]) / len(samples[who]), c)
+    if "_graph_timing" not in c:
+        c["_graph_timing"] = triton.testing.do_bench(columns[names[0]], warmup=5, rep=20,
+                                                     return_mode="median") < GRAPH_TIMING_BELOW_MS
+    if c["_graph_timing"]:
+        samples = {who: [] for who in names}
+        for order in (names, names[::-1]):
+            for who in order:
+                samples[who].append(time_once(row, who, columns[who], c))
+        for who in names:
+            record_time(row, who, sum(samples[who]) / len(samples[who]), c)
+        return
+    for ms, who in zip(interleaved_medians([columns[who] for who in names]), names):
+        record_time(row, who, ms, c)
+    row["timing"] = "interleaved"
+
+
+def interleaved_medians(fns, warmup_ms=25, rep_ms_per_column=200):
+    """The median time (ms) of each of `fns`, their launches interleaved (see time_columns)."""
+    from triton import runtime
+    cache = runtime.driver.active.get_empty_cache_for_benchmark()
+    for fn in fns:
+        fn()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for fn in fns:
+        for _ in range(3):
+            runtime.driver.active.clear_cache(cache)
+            fn()
+    end.record()
+    torch.cuda.synchronize()
+    estimate_ms = max(start.elapsed_time(end) / (3 * len(fns)), 1e-3)
+    for _ in range(max(1, int(warmup_ms / estimate_ms))):
+        for fn in fns:
+            fn()
+    rounds = max(8, min(2000, int(rep_ms_per_column / estimate_ms)))
+    events = [[] for _ in fns]
+    for i in interleaved_schedule(len(fns), rounds):
+        pair = (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+        runtime.driver.active.clear_cache(cache)
+        pair[0].record()
+        fns[i]()
+        pair[1].record()
+        events[i].append(pair)
+    torch.cuda.synchronize()
+    return [statistics.median(a.elapsed_time(b) for a, b in column) for column in events]
+
+
+def interleaved_schedule(columns, rounds):
+    """The order of the launches: `rounds` rounds (rounded up to a multiple of `columns`), round r
+    running every column once, starting from column r mod columns: every column takes every place
+    in a round equally often, so that a drift over the rounds costs every column the same."""
+    rounds = -(-rounds // columns) * columns
+    return [(k + r) % columns for r in range(rounds) for k in range(columns)]
 
 
 def run_library_call(row, call, c):
@@ -1025,6 +1123,10 @@ def main():
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     parser.add_argument("--filter", default=".")
     parser.add_argument("--target", default="cuda90")
+    # --variant NAME (repeatable): one more column per case from out/bench/NAME/<target>/<case>.ptx
+    # (an experiment's PTX, e.g. Tritium's edited), launched with its own json or else Tritium's,
+    # checked and timed in the same alternating passes as the compilers' columns.
+    parser.add_argument("--variant", action="append", default=[])
     args = parser.parse_args()
     torch.cuda.init()
     torch.manual_seed(0)
@@ -1034,6 +1136,8 @@ def main():
     def say(text):
         print(text, flush=True)
         log.write(text + "\n")
+
+    say(f"SASS of the PTX columns: {sass_source()}")
 
     bench_dir = os.path.join(ROOT, "out", "bench")
     for case, kernel, shape, make in case_list():
@@ -1052,6 +1156,11 @@ def main():
             if ttir_meta:
                 launchers["tritium_from_ttir"] = PtxKernel.from_bundle(
                     os.path.join(bench_dir, "tritium-ttir", args.target, case + ".ptx"), ttir_meta)
+            for variant in args.variant:
+                path = os.path.join(bench_dir, variant, args.target, case + ".ptx")
+                if os.path.exists(path):
+                    variant_meta = load_bundle(os.path.join(bench_dir, variant, args.target), case) or meta
+                    launchers["variant_" + variant] = PtxKernel.from_bundle(path, variant_meta)
             if upstream_meta:
                 upstream_descriptors = upstream_meta.get("tensordesc_meta")
                 if not upstream_descriptors and meta and meta.get("tensordesc_meta"):

@@ -149,11 +149,15 @@ with mock.patch.object(H.triton.testing, "do_bench", fake_do_bench), \
     H.time_into(row, "tritium", lambda: "fast", c)
     H.time_into(row, "torch", lambda: "uncapturable", c)
     assert row["torch_ms"] == 0.005 and row["timing"].endswith("except torch: RuntimeError"), row
-# the compilers' columns: two passes, the second reversed, so that a drift over the run (here every
-# timing 1 ms longer than the one before) costs every column the same
-drift = iter(range(1, 100))
-with mock.patch.object(H.triton.testing, "do_bench", lambda *a, **k: float(next(drift))):
-    row, c = {}, dict(bytes=1)
-    H.time_columns(row, {"tritium": lambda: None, "tritium_from_ttir": lambda: None, "triton_ptx": lambda: None}, c)
-    assert row["tritium_ms"] == row["tritium_from_ttir_ms"] == row["triton_ptx_ms"] == 3.5, row
-print("timing: short cases from CUDA graphs, every column; columns in alternating order")
+# the compilers' columns: launches interleaved one by one, every column in every place of a round
+# equally often, so that a drift (here every launch 1 ms longer than the one before) costs every
+# column the same in mean and within one round in median
+schedule = H.interleaved_schedule(3, 10)
+assert len(schedule) == 36 and all(sorted(schedule[i:i + 3]) == [0, 1, 2] for i in range(0, 36, 3)), schedule
+places = {(column, schedule.index(column, r * 3) - r * 3) for r in range(12) for column in range(3)}
+assert places == {(column, place) for column in range(3) for place in range(3)}, places
+launches = {column: [t for t, c in enumerate(schedule) if c == column] for column in range(3)}
+assert len({sum(times) for times in launches.values()}) == 1, launches
+import statistics
+assert max(statistics.median(t) for t in launches.values()) - min(statistics.median(t) for t in launches.values()) < 3
+print("timing: short cases from CUDA graphs, every column; launches of the columns interleaved")
