@@ -9,6 +9,9 @@
 # PART=3: the whole harness (SASS from Triton's ptxas); the rows above 1.00 listed.
 # PART=4: the rows PART=3 found above 1.00 among the matmuls and attention, timed RETIMES times
 #         (default 2), after the PTX launcher loads kernels as Triton's launcher does (carveout).
+# PART=5: tut03_matmul_64x256 and tma_matmul with two experiment columns: wait0 (above) and uorder,
+#         Tritium's PTX with each run of 8 B-tile cp.async copies issued in upstream's order
+#         (rows 0,2,4,6,1,3,5,7; made by bench/ptx_reorder_copies.py), each case timed twice.
 # Here:   PATH=.tools/venv/bin:$PATH bash bench/build.sh      (out/bench)
 #         mkdir -p out/bench/wait0/cuda90; for f in out/bench/tritium/cuda90/*.ptx; do
 #           grep -q 'wgmma.wait_group.sync.aligned 1' $f && sed 's/wgmma.wait_group.sync.aligned 1;/wgmma.wait_group.sync.aligned 0;/' \
@@ -28,7 +31,7 @@ for r in (json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")
     u = r.get("triton_ptx_ms")
     if not u:
         print(r["kernel"], r["shape"], r.get("error", "no upstream time")); continue
-    cells = [f"{k[:-3]}={r[k] / u:.3f}" for k in ("tritium_ms", "variant_wait0_ms", "triton_jit_ms", "tritium_from_ttir_ms") if r.get(k)]
+    cells = [f"{k[:-3]}={r[k] / u:.3f}" for k in r if k.endswith("_ms") and k not in ("triton_ptx_ms", "torch_ms") and r.get(k)]
     bad = [k[:-3] for k in r if k.endswith("_ok") and not r[k]]
     print(f"{r['kernel']:44s} {r['shape']:18s} " + " ".join(cells) + (f"  WRONG {bad}" if bad else ""))
 PY
@@ -41,8 +44,12 @@ elif [ "${PART}" = 4 ]; then
     harness_run noisy$i 200 '^(tma_matmul|persist_device_desc|persist_tma_matmul_f16|tut03_matmul_(64x256|128x128x32_s4w4 |64x32)|matmul_(ref_s4|bf16)|ws_(device|persistent)_desc_matmul |ws_device_desc_matmul_128|attn_fwd_tma_d64|attn_fwd_d64|attn_ref_d128 )'
     summary noisy$i
   done
+elif [ "${PART}" = 5 ]; then
+  for i in 1 2; do
+    HARNESS_ARGS="--variant wait0 --variant uorder" harness_run order$i 120 '^(tut03_matmul_64x256|tma_matmul)'; summary order$i
+  done
 elif [ "${PART}" = 3 ]; then
-  harness_run harness90 560; head -1 $OUT/harness90.log
+  harness_run harness90 ${LIMIT:-560}; head -1 $OUT/harness90.log
   echo "===== rows not correct, or ratio above 1.00"; summary harness90 | awk '/WRONG|error/ || / tritium=1\.(00[1-9]|0[1-9]|[1-9])/'
   grep -c '^{' $OUT/harness90.log; tail -6 $OUT/harness90.log
 else
