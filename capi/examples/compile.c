@@ -37,6 +37,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--no-fp-fusion") == 0) options.no_fp_fusion = 1;
     else if (strcmp(argv[i], "--no-reflect-ftz") == 0) options.no_reflect_ftz = 1;
     else if (strcmp(argv[i], "--no-line-info") == 0) options.no_line_info = 1;
+    else if (strcmp(argv[i], "--debug-variables") == 0) options.debug_variables = 1;
     else if (strncmp(argv[i], "--instrumentation-mode=", 23) == 0) options.instrumentation_mode = argv[i] + 23;
     else { fprintf(stderr, "unknown option %s\n", argv[i]); return 2; }
   }

@@ -27,6 +27,8 @@ typedef struct tritium_options {
    * kernel (races on shared/tensor memory and mbarrier deadlocks assert). Another mode is an error. */
   const char *instrumentation_mode;
   int no_line_info;        /* nonzero: no line tables (.file/.loc) in the PTX, as TRITON_DISABLE_LINE_INFO=1 */
+  int debug_variables;     /* nonzero: source variables in the PTX's DWARF for cuda-gdb (and `.target ..., debug`),
+                            * as LLVM_EXTRACT_DI_LOCAL_VARIABLES=1 */
 } tritium_options;
 
 /* The version of Tritium ("0.1.0"); a static string. */

@@ -38,6 +38,7 @@ pub struct tritium_options {
     no_reflect_ftz: c_int,
     instrumentation_mode: *const c_char,
     no_line_info: c_int,
+    debug_variables: c_int,
 }
 
 /// Text to a C string; an interior NUL (never in PTX or JSON) is cut there.
@@ -93,6 +94,7 @@ unsafe fn options_from(options: *const tritium_options) -> Result<CompileOptions
     result.codegen.fp_fusion = options.no_fp_fusion == 0;
     result.codegen.reflect_ftz = options.no_reflect_ftz == 0;
     result.codegen.line_info = options.no_line_info == 0;
+    result.codegen.debug_variables = options.debug_variables != 0;
     result.instrumentation = Instrumentation::parse(optional_str(options.instrumentation_mode)?.unwrap_or(""))?;
     Ok(result)
 }

@@ -92,11 +92,15 @@ pub struct CodegenOptions {
     /// Line tables in the PTX (`.file`/`.loc`, the `enable-line-info` pass);
     /// upstream's default, off with its `TRITON_DISABLE_LINE_INFO`.
     pub line_info: bool,
+    /// Source variables in the PTX's DWARF for cuda-gdb (`extract-variable-info`
+    /// after `enable-line-info{variables=true}`, and `.target ..., debug`, so
+    /// that ptxas keeps them): upstream's `LLVM_EXTRACT_DI_LOCAL_VARIABLES`.
+    pub debug_variables: bool,
 }
 
 impl Default for CodegenOptions {
     fn default() -> Self {
-        CodegenOptions { maxnreg: None, fp_fusion: true, reflect_ftz: true, line_info: true }
+        CodegenOptions { maxnreg: None, fp_fusion: true, reflect_ftz: true, line_info: true, debug_variables: false }
     }
 }
 
@@ -213,6 +217,18 @@ fn write_reproducer(module: &Module, pipeline: &str, prefix: &Path, stage: &str)
 /// Compiles a kernel module in place. TTGIR (a module with `ttg.num-warps`)
 /// is lowered as it is; TTIR first goes through Tritium's TTGIR pipeline.
 /// Errors were emitted as diagnostics; the string says which stage failed.
+/// The debug-information passes after the lowering, as upstream's make_llir
+/// runs them: line tables (`enable-line-info`), and source variables
+/// (`extract-variable-info`, with full debug information) when asked for.
+fn debug_info_passes(codegen: &CodegenOptions) -> &'static str {
+    match (codegen.line_info, codegen.debug_variables) {
+        (true, false) => ",enable-line-info",
+        (true, true) => ",enable-line-info{variables=true},extract-variable-info",
+        (false, true) => ",extract-variable-info",
+        (false, false) => "",
+    }
+}
+
 pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions) -> Result<Bundle, String> {
     let mut timings = Vec::new();
     let mut clock = Instant::now();
@@ -350,7 +366,7 @@ pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions)
         options.scratch_parameters,
         options.codegen.reflect_ftz,
         options.codegen.fp_fusion,
-        if options.codegen.line_info { ",enable-line-info" } else { "" }
+        debug_info_passes(&options.codegen)
     );
     run_pipeline(context, module, &lowering, options, "make_llir")?;
     lap("TTGIR -> LLVM dialect");

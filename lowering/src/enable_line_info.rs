@@ -15,31 +15,42 @@
 //!   location names, so that inlined code is attributed to its own file.
 //!
 //! Declarations (libdevice's, for instance) get none: they have no code here.
+//!
+//! With `variables=true` (upstream reads its `LLVM_EXTRACT_DI_LOCAL_VARIABLES`
+//! instead) the compile unit holds full debug information, so that the source
+//! variables `extract-variable-info` describes reach the PTX's DWARF.
 use melior::ir::{operation::OperationLike, Attribute, Location, OperationRef, RegionLike};
 use std::collections::HashMap;
 use std::path::Path;
 use tritium_dialects::ir::{
     call_site, call_site_parts, collect_ops, context_of, di_compile_unit, di_file, di_lexical_block_file,
-    di_subprogram, enclosing_named, fused_metadata, fused_with, name_of, set_location, source_position, Order,
+    di_subprogram, enclosing_named, fused_metadata, fused_with, name_of, set_location, source_position, DebugEmission,
+    Order,
 };
-use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
+use tritium_dialects::pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult};
 
 pub static PASS: PassDefinition = PassDefinition {
     argument: "enable-line-info",
     description: "Give LLVM functions and inlined code debug-info scopes, so that line tables reach the PTX",
     anchor: "builtin.module",
-    options: &[],
+    options: &[PassOption {
+        name: "variables",
+        description: "Full debug information (source variables too), not line tables only",
+        kind: OptionKind::Bool,
+        default: "false",
+    }],
     run,
 };
 
-fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
+fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     let context = context_of(module.location());
+    let emission = if options.bool("variables") { DebugEmission::Full } else { DebugEmission::LineTablesOnly };
     // Function (by its op's address) -> its subprogram; pre-order visits a
     // function before the ops in it.
     let mut scopes: HashMap<usize, Attribute> = HashMap::new();
     for op in collect_ops(module, Order::Pre) {
         if name_of(&op) == "llvm.func" {
-            if let Some(scope) = function_scope(context, &op) {
+            if let Some(scope) = function_scope(context, &op, emission) {
                 scopes.insert(op.to_raw().ptr as usize, scope);
             }
             continue;
@@ -57,7 +68,11 @@ fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
 
 /// The subprogram of a defined function: the one its location already
 /// carries, or a new one, which its location then carries.
-fn function_scope<'c>(context: &'c melior::Context, function: &OperationRef<'c, '_>) -> Option<Attribute<'c>> {
+pub(crate) fn function_scope<'c>(
+    context: &'c melior::Context,
+    function: &OperationRef<'c, '_>,
+    emission: DebugEmission,
+) -> Option<Attribute<'c>> {
     let defined = function.regions().next().is_some_and(|body| body.first_block().is_some());
     if !defined {
         return None;
@@ -69,7 +84,7 @@ fn function_scope<'c>(context: &'c melior::Context, function: &OperationRef<'c, 
     let position = source_position(location);
     let file = file_attribute(context, position.as_ref().map_or("<unknown>", |p| p.file.as_str()));
     let line = position.map_or(1, |p| p.line);
-    let unit = di_compile_unit(context, file, "triton");
+    let unit = di_compile_unit(context, file, "triton", emission);
     let name = function
         .attribute("sym_name")
         .ok()
@@ -81,7 +96,7 @@ fn function_scope<'c>(context: &'c melior::Context, function: &OperationRef<'c, 
 }
 
 /// `#llvm.di_file` of a path: its file name in its directory.
-fn file_attribute<'c>(context: &'c melior::Context, path: &str) -> Attribute<'c> {
+pub(crate) fn file_attribute<'c>(context: &'c melior::Context, path: &str) -> Attribute<'c> {
     let path = Path::new(path);
     let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
     let directory = path.parent().map_or(String::new(), |d| d.to_string_lossy().into_owned());

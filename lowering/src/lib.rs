@@ -15,6 +15,7 @@ pub mod convert_warp_specialize_to_llvm;
 pub mod embed;
 pub mod emit;
 pub mod enable_line_info;
+pub mod extract_variable_info;
 pub mod function_abi;
 pub mod layout;
 pub mod llvm_check;
@@ -37,6 +38,7 @@ pub fn register_all_passes() {
         tritium_dialects::pass::register(&convert_warp_specialize_to_llvm::PASS);
         tritium_dialects::pass::register(&convert_nv_gpu_to_llvm::PASS);
         tritium_dialects::pass::register(&enable_line_info::PASS);
+        tritium_dialects::pass::register(&extract_variable_info::PASS);
     });
 }
 pub use embed::{compile_source, Compiled, VERSION};

@@ -370,7 +370,10 @@ unsafe fn translate_and_emit(
     let ptx =
         String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(start, size) }).trim_end_matches('\0').to_string();
     unsafe { LLVMDisposeMemoryBuffer(buffer) };
-    let ptx = crate::ptx_branches::fold_branches_over_next_label(&without_debug_target(ptx));
+    // With source variables asked for, `debug` stays (as upstream's make_ptx
+    // keeps it): ptxas then keeps the variables for cuda-gdb.
+    let ptx = if codegen.debug_variables { ptx } else { without_debug_target(ptx) };
+    let ptx = crate::ptx_branches::fold_branches_over_next_label(&ptx);
     lap("NVPTX code generation");
     Ok(Assembly { llvm_ir, ptx, timings })
 }

@@ -22,7 +22,7 @@ type Output = (String, String, Option<String>, Option<String>, Vec<String>);
 #[pyfunction]
 #[pyo3(signature = (source, target="cuda:90", num_warps=4, num_stages=3, num_ctas=1, libdevice=None,
                     triton_abi=false, keep_ttgir=false, keep_llvm_ir=false, source_name="<string>",
-                    maxnreg=None, enable_fp_fusion=true, enable_reflect_ftz=true, instrumentation_mode="", line_info=true, reproducer=None))]
+                    maxnreg=None, enable_fp_fusion=true, enable_reflect_ftz=true, instrumentation_mode="", line_info=true, reproducer=None, debug_variables=false))]
 #[allow(clippy::too_many_arguments)]
 fn compile(
     py: Python<'_>,
@@ -42,6 +42,7 @@ fn compile(
     instrumentation_mode: &str,
     line_info: bool,
     reproducer: Option<PathBuf>,
+    debug_variables: bool,
 ) -> PyResult<Output> {
     let target = Target::parse(target).map_err(CompileError::new_err)?;
     let instrumentation = Instrumentation::parse(instrumentation_mode).map_err(CompileError::new_err)?;
@@ -56,7 +57,13 @@ fn compile(
         libdevice,
         keep_llvm_ir,
         scratch_parameters: triton_abi,
-        codegen: CodegenOptions { maxnreg, fp_fusion: enable_fp_fusion, reflect_ftz: enable_reflect_ftz, line_info },
+        codegen: CodegenOptions {
+            maxnreg,
+            fp_fusion: enable_fp_fusion,
+            reflect_ftz: enable_reflect_ftz,
+            line_info,
+            debug_variables,
+        },
         instrumentation,
         reproducer,
         ..CompileOptions::default()

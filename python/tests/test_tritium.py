@@ -7,6 +7,7 @@ compile --triton-abi`, the Rust API (RUST_EXAMPLE, capi/examples/embed.rs),
 the C API (C_EXAMPLE, capi/examples/compile.c), `tritium.compile` and the
 Triton plug-in. Tests needing Triton are skipped, saying so, without it.
 """
+import contextlib
 import os
 import subprocess
 import sys
@@ -88,6 +89,7 @@ def test_codegen_options_identical_through_cli_c_python():
         (["--no-fp-fusion"], ["--no-fp-fusion"], {"enable_fp_fusion": False}),
         (["--no-reflect-ftz"], ["--no-reflect-ftz"], {"enable_reflect_ftz": False}),
         (["--no-line-info"], ["--no-line-info"], {"line_info": False}),
+        (["--debug-variables"], ["--debug-variables"], {"debug_variables": True}),
     ]:
         python = tritium.compile(text, num_warps=4, triton_abi=True, **python_options)["ptx"]
         assert python != default, python_options
@@ -99,6 +101,9 @@ def test_codegen_options_identical_through_cli_c_python():
     # ... without `debug` on the .target line (ptxas would not optimise).
     assert ".target sm_90a\n" in default, default[:600]
     assert "\t.loc\t" not in tritium.compile(text, num_warps=4, triton_abi=True, line_info=False)["ptx"]
+    # Source variables (upstream's LLVM_EXTRACT_DI_LOCAL_VARIABLES): DWARF, and `debug` kept.
+    with_variables = tritium.compile(text, num_warps=4, triton_abi=True, debug_variables=True)["ptx"]
+    assert ".target sm_90a, debug\n" in with_variables and ".section\t.debug_info" in with_variables
 
 
 def test_instrumentation_mode_identical_through_cli_c_python():
@@ -213,6 +218,25 @@ def plugin_compile(name, **extra):
     fn, signature, constexprs, options = kernels.CASES[name]
     return triton.compile(ASTSource(fn, signature, constexprs), target=GPUTarget("cuda", 90, 32),
                           options={**options, **extra})
+
+
+@contextlib.contextmanager
+def plugin_with_knobs(**compilation):
+    """The plug-in on and Triton's compilation knobs set as given (always_compile
+    too: no kernel from the cache), all restored afterwards; yields the knobs."""
+    import tritium.triton
+    from triton import knobs
+    settings = {"always_compile": True, **compilation}
+    previous = {name: getattr(knobs.compilation, name) for name in settings}
+    tritium.triton.enable()
+    try:
+        for name, value in settings.items():
+            setattr(knobs.compilation, name, value)
+        yield knobs.compilation
+    finally:
+        for name, value in previous.items():
+            setattr(knobs.compilation, name, value)
+        tritium.triton.disable()
 
 
 def test_triton_plugin_tensor_descriptor_metadata():
@@ -334,21 +358,28 @@ def test_triton_plugin_line_info_from_triton_knob():
     # Python source) unless TRITON_DISABLE_LINE_INFO; the plug-in reads the knob.
     need_triton()
     import re
-    import tritium.triton
-    from triton import knobs
-    tritium.triton.enable()
-    previous = knobs.compilation.disable_line_info, knobs.compilation.always_compile
-    knobs.compilation.always_compile = True
-    try:
-        knobs.compilation.disable_line_info = False
+    with plugin_with_knobs(disable_line_info=False) as compilation:
         ptx = plugin_compile("add").asm["ptx"]
         assert re.search(r"\.file\s+1\s+\".*kernels\.py\"", ptx) and "\t.loc\t1 " in ptx, ptx[-1500:]
-        knobs.compilation.disable_line_info = True
+        compilation.disable_line_info = True
         ptx = plugin_compile("add").asm["ptx"]
         assert "\t.loc\t" not in ptx, ptx[:600]
-    finally:
-        knobs.compilation.disable_line_info, knobs.compilation.always_compile = previous
-        tritium.triton.disable()
+
+
+def test_triton_plugin_debug_variables_from_triton_knob():
+    # Upstream's LLVM_EXTRACT_DI_LOCAL_VARIABLES (knobs.compilation.dump_ir_extract_di_local_variables):
+    # the kernel's source variables in the PTX's DWARF, `debug` on .target; the plug-in reads the knob.
+    need_triton()
+    import re
+    with plugin_with_knobs(dump_ir_extract_di_local_variables=True) as compilation:
+        kernel = plugin_compile("add")
+        ptx = kernel.asm["ptx"]
+        assert re.search(r"\.target sm_\d+a?, debug", ptx), ptx[:600]
+        dwarf = bytes(int(b) for b in re.findall(r"\.b8\s+(\d+)", ptx))
+        assert b"offsets" in dwarf and b"mask" in dwarf, kernel.asm["llir"][-2000:]
+        compilation.dump_ir_extract_di_local_variables = False
+        ptx = plugin_compile("add").asm["ptx"]
+        assert ", debug" not in ptx.split("\n.address_size")[0], ptx[:600]
 
 
 def test_triton_plugin_reproducer_path():
@@ -379,18 +410,10 @@ def test_triton_plugin_consan_from_triton_knob():
     # (TRITON_INSTRUMENTATION_MODE) says "consan"; the launcher copies the
     # knob into the options. The plug-in reads the knob, not the environment.
     need_triton()
-    import tritium.triton
-    from triton import knobs
-    tritium.triton.enable()
-    previous = knobs.compilation.instrumentation_mode
-    knobs.compilation.instrumentation_mode = "consan"
-    try:
+    with plugin_with_knobs(instrumentation_mode="consan"):
         kernel = plugin_compile("matmul", instrumentation_mode="consan")
         assert hasattr(kernel.metadata, "tritium"), kernel.metadata
         assert "__triton_consan_" in kernel.asm["ptx"], kernel.asm["ptx"][:600]
-    finally:
-        knobs.compilation.instrumentation_mode = previous
-        tritium.triton.disable()
 
 
 def test_triton_plugin_unsupported_feature_and_fallback():

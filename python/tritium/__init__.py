@@ -18,7 +18,8 @@ __all__ = ["compile", "CompileError", "VERSION", "__version__"]
 
 def compile(source, target="cuda:90", num_warps=4, num_stages=3, num_ctas=1, libdevice=None, triton_abi=False,
             keep_ttgir=False, keep_llvm_ir=False, source_name="<string>", maxnreg=None, enable_fp_fusion=True,
-            enable_reflect_ftz=True, instrumentation_mode="", line_info=True, reproducer=None):
+            enable_reflect_ftz=True, instrumentation_mode="", line_info=True, reproducer=None,
+            debug_variables=False):
     """Compiles Triton IR text (TTIR, or TTGIR, which keeps its own target and warps) to PTX.
 
     Returns a dict: "ptx" (str), "metadata" (dict: name, target, num_warps,
@@ -32,7 +33,9 @@ def compile(source, target="cuda:90", num_warps=4, num_stages=3, num_ctas=1, lib
     (`.file`/`.loc`) into the PTX, as upstream does unless TRITON_DISABLE_LINE_INFO
     is set. `reproducer` (a path prefix, upstream's TRITON_REPRODUCER_PATH) writes
     each pass pipeline's input and the pipeline to PREFIX.make_ttgir.repro.mlir and
-    PREFIX.make_llir.repro.mlir (`tt-opt FILE --run-reproducer` replays them). Raises CompileError
+    PREFIX.make_llir.repro.mlir (`tt-opt FILE --run-reproducer` replays them). `debug_variables`
+    (upstream's LLVM_EXTRACT_DI_LOCAL_VARIABLES) describes the kernel's source variables in the
+    PTX's DWARF and keeps `debug` on its .target line, for cuda-gdb. Raises CompileError
     with the located diagnostics ("file:line:col: error: ...").
     """
     if not isinstance(source, str):
@@ -42,5 +45,5 @@ def compile(source, target="cuda:90", num_warps=4, num_stages=3, num_ctas=1, lib
         libdevice=None if libdevice is None else str(libdevice), triton_abi=triton_abi, keep_ttgir=keep_ttgir,
         keep_llvm_ir=keep_llvm_ir, source_name=source_name, maxnreg=maxnreg, enable_fp_fusion=enable_fp_fusion,
         enable_reflect_ftz=enable_reflect_ftz, instrumentation_mode=instrumentation_mode, line_info=line_info,
-        reproducer=None if reproducer is None else str(reproducer))
+        reproducer=None if reproducer is None else str(reproducer), debug_variables=debug_variables)
     return {"ptx": ptx, "metadata": json.loads(metadata), "ttgir": ttgir, "llvm_ir": llvm_ir, "warnings": warnings}

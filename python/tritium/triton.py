@@ -37,6 +37,12 @@ def _line_info():
     return not knobs.compilation.disable_line_info
 
 
+def _debug_variables():
+    # Upstream's LLVM_EXTRACT_DI_LOCAL_VARIABLES: source variables in the PTX for cuda-gdb.
+    from triton import knobs
+    return bool(knobs.compilation.dump_ir_extract_di_local_variables)
+
+
 def _reproducer_path():
     # Upstream's pass managers write PATH.<stage>.repro.mlir before they run
     # when TRITON_REPRODUCER_PATH is set (an environment variable, not a knob).
@@ -87,7 +93,8 @@ class _Kernel:
                         enable_fp_fusion=getattr(self.options, "enable_fp_fusion", True),
                         enable_reflect_ftz=getattr(self.options, "enable_reflect_ftz", True),
                         instrumentation_mode=_instrumentation_mode(),
-                        line_info=_line_info(), reproducer=_reproducer_path())
+                        line_info=_line_info(), reproducer=_reproducer_path(),
+                        debug_variables=_debug_variables())
 
     def _report_warnings(self):
         # Warnings (e.g. a warp_specialize=True loop compiled unspecialized)

@@ -23,11 +23,28 @@ pub fn distinct_id(context: &Context) -> Attribute<'_> {
     unsafe { Attribute::from_raw(mlir_sys::mlirDisctinctAttrCreate(unit.to_raw())) }
 }
 
-/// An optimised compile unit of C-like source, `producer` named, line tables
-/// only (what `-lineinfo` needs: `.loc` directives, no variables).
-pub fn di_compile_unit<'c>(context: &'c Context, file: Attribute<'c>, producer: &str) -> Attribute<'c> {
+/// What a compile unit's debug information holds: line tables only (what
+/// `-lineinfo` needs: `.loc` directives), or everything, source variables
+/// included (what cuda-gdb shows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DebugEmission {
+    LineTablesOnly,
+    Full,
+}
+
+/// An optimised compile unit of C-like source, `producer` named.
+pub fn di_compile_unit<'c>(
+    context: &'c Context,
+    file: Attribute<'c>,
+    producer: &str,
+    emission: DebugEmission,
+) -> Attribute<'c> {
     const DW_LANG_C: u32 = 0x2;
     let producer = string_attribute(context, producer);
+    let emission = match emission {
+        DebugEmission::LineTablesOnly => mlir_sys::MlirLLVMDIEmissionKind_MlirLLVMDIEmissionKindLineTablesOnly,
+        DebugEmission::Full => mlir_sys::MlirLLVMDIEmissionKind_MlirLLVMDIEmissionKindFull,
+    };
     // SAFETY: attributes of `context`; a null split-debug file name means none.
     unsafe {
         Attribute::from_raw(mlir_sys::mlirLLVMDICompileUnitAttrGet(
@@ -37,7 +54,7 @@ pub fn di_compile_unit<'c>(context: &'c Context, file: Attribute<'c>, producer: 
             file.to_raw(),
             producer.to_raw(),
             true,
-            mlir_sys::MlirLLVMDIEmissionKind_MlirLLVMDIEmissionKindLineTablesOnly,
+            emission,
             mlir_sys::MlirLLVMDINameTableKind_MlirLLVMDINameTableKindDefault,
             mlir_sys::MlirAttribute { ptr: std::ptr::null() },
         ))
@@ -100,4 +117,54 @@ pub fn di_lexical_block_file<'c>(context: &'c Context, scope: Attribute<'c>, fil
             0,
         ))
     }
+}
+
+/// A basic type (`DW_TAG_base_type`) named `name`, `bits` wide, of DWARF
+/// encoding `encoding` (`DW_ATE_*`).
+pub fn di_basic_type<'c>(context: &'c Context, name: &str, bits: u64, encoding: u32) -> Attribute<'c> {
+    const DW_TAG_BASE_TYPE: u32 = 0x24;
+    let name = string_attribute(context, name);
+    // SAFETY: a string attribute of `context`.
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirLLVMDIBasicTypeAttrGet(
+            context.to_raw(),
+            DW_TAG_BASE_TYPE,
+            name.to_raw(),
+            bits,
+            encoding as mlir_sys::MlirLLVMTypeEncoding,
+        ))
+    }
+}
+
+/// A source variable `name` of type `ty` in `scope` (a subprogram), declared
+/// at no particular line of `file`.
+pub fn di_local_variable<'c>(
+    context: &'c Context,
+    scope: Attribute<'c>,
+    name: &str,
+    file: Attribute<'c>,
+    ty: Attribute<'c>,
+) -> Attribute<'c> {
+    let name = string_attribute(context, name);
+    // SAFETY: attributes of `context`; line, argument number, alignment and
+    // flags 0 mean unknown, not an argument, natural, none.
+    unsafe {
+        Attribute::from_raw(mlir_sys::mlirLLVMDILocalVariableAttrGet(
+            context.to_raw(),
+            scope.to_raw(),
+            name.to_raw(),
+            file.to_raw(),
+            0,
+            0,
+            0,
+            ty.to_raw(),
+            0,
+        ))
+    }
+}
+
+/// The empty `#llvm.di_expression<>` (the variable is the value itself).
+pub fn di_empty_expression(context: &Context) -> Attribute<'_> {
+    // SAFETY: no operations.
+    unsafe { Attribute::from_raw(mlir_sys::mlirLLVMDIExpressionAttrGet(context.to_raw(), 0, std::ptr::null())) }
 }

@@ -121,3 +121,17 @@ pub fn set_location(op: &melior::ir::OperationRef, location: Location) {
     // SAFETY: a live op and location of one context.
     unsafe { mlir_sys::mlirOperationSetLocation(op.to_raw(), location.to_raw()) }
 }
+
+/// The name and the child of a name location (`loc("name"(child))`, the
+/// frontend's location of an op that defines a source variable).
+pub fn name_location_parts(location: Location) -> Option<(String, Location)> {
+    // SAFETY: a live location, read as a name location only when it is one.
+    unsafe {
+        let raw = location.to_raw();
+        if !mlir_sys::mlirLocationIsAName(raw) {
+            return None;
+        }
+        let name = crate::access::string_ref_text(mlir_sys::mlirIdentifierStr(mlir_sys::mlirLocationNameGetName(raw)));
+        Some((name, Location::from_raw(mlir_sys::mlirLocationNameGetChildLoc(raw))))
+    }
+}

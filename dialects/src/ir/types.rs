@@ -184,3 +184,19 @@ pub fn type_dialect(ty: Type) -> String {
         mlir_sys::mlirDialectGetNamespace(mlir_sys::mlirTypeGetDialect(ty.to_raw()))
     })
 }
+
+/// The element type and the number of elements of a builtin vector type;
+/// `None` for other types.
+pub fn vector_elements(ty: Type) -> Option<(Type, u64)> {
+    let raw = ty.to_raw();
+    // SAFETY: a live type, read as a shaped type only when it is a vector.
+    unsafe {
+        if !mlir_sys::mlirTypeIsAVector(raw) {
+            return None;
+        }
+        let count: i64 = (0..mlir_sys::mlirShapedTypeGetRank(raw))
+            .map(|d| mlir_sys::mlirShapedTypeGetDimSize(raw, d as isize))
+            .product();
+        Some((Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)), count.max(0) as u64))
+    }
+}

@@ -7,7 +7,7 @@ use tritium_lowering::{compile, CompileOptions, Instrumentation, Target};
 const USAGE: &str = "usage: tritium compile INPUT [--target cuda:90] [--num-warps N] [--num-stages N] [--num-ctas N]
                        [--libdevice PATH] [--emit-llvm] [--emit-ttgir] [--verify-each-pass] [--timing [--warm-up N]]
                        [--triton-abi] [--maxnreg N] [--no-fp-fusion] [--no-reflect-ftz] [--no-line-info]
-                       [--reproducer PREFIX]
+                       [--debug-variables] [--reproducer PREFIX]
                        [--instrumentation-mode consan] -o DIR
 
 Exit code: 0 success, 1 bad or unsupported input (diagnostics say where),
@@ -28,6 +28,10 @@ parameters (global and profile scratch, passed by Triton's launcher, unused).
 enable_fp_fusion=False and enable_reflect_ftz=False.
 --no-line-info leaves the line tables (.file/.loc, from the IR's locations) out
 of the PTX, as upstream's TRITON_DISABLE_LINE_INFO=1 does.
+--debug-variables describes the source variables (values of named locations)
+in the PTX's DWARF and keeps `debug` on its .target line, so that cuda-gdb
+prints them (ptxas then does not optimise), as upstream's
+LLVM_EXTRACT_DI_LOCAL_VARIABLES=1 does.
 --reproducer PREFIX writes, before each pass pipeline, its input IR and the
 pipeline to PREFIX.make_ttgir.repro.mlir / PREFIX.make_llir.repro.mlir (upstream's
 TRITON_REPRODUCER_PATH); `tt-opt FILE --run-reproducer` replays one.
@@ -89,6 +93,7 @@ fn parse_arguments(args: &[String]) -> Result<Arguments, String> {
             "--no-fp-fusion" => options.codegen.fp_fusion = false,
             "--no-reflect-ftz" => options.codegen.reflect_ftz = false,
             "--no-line-info" => options.codegen.line_info = false,
+            "--debug-variables" => options.codegen.debug_variables = true,
             "--reproducer" => options.reproducer = Some(PathBuf::from(value("--reproducer")?)),
             "--instrumentation-mode" => {
                 options.instrumentation = Instrumentation::parse(&value("--instrumentation-mode")?)
