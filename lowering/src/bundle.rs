@@ -214,9 +214,6 @@ fn write_reproducer(module: &Module, pipeline: &str, prefix: &Path, stage: &str)
     std::fs::write(&path, text).map_err(|e| format!("cannot write the reproducer {}: {e}", Path::new(&path).display()))
 }
 
-/// Compiles a kernel module in place. TTGIR (a module with `ttg.num-warps`)
-/// is lowered as it is; TTIR first goes through Tritium's TTGIR pipeline.
-/// Errors were emitted as diagnostics; the string says which stage failed.
 /// The debug-information passes after the lowering, as upstream's make_llir
 /// runs them: line tables (`enable-line-info`), and source variables
 /// (`extract-variable-info`, with full debug information) when asked for.
@@ -229,6 +226,9 @@ fn debug_info_passes(codegen: &CodegenOptions) -> &'static str {
     }
 }
 
+/// Compiles a kernel module in place. TTGIR (a module with `ttg.num-warps`)
+/// is lowered as it is; TTIR first goes through Tritium's TTGIR pipeline.
+/// Errors were emitted as diagnostics; the string says which stage failed.
 pub fn compile(context: &Context, module: &mut Module, options: &CompileOptions) -> Result<Bundle, String> {
     let mut timings = Vec::new();
     let mut clock = Instant::now();

@@ -83,5 +83,7 @@ fn native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(compile, module)?)?;
     module.add("CompileError", module.py().get_type::<CompileError>())?;
     module.add("VERSION", tritium_lowering::VERSION)?;
+    // The PTX ISA version Tritium emits (87: `.version 8.7`, as upstream with CUDA 12.8's ptxas).
+    module.add("PTX_VERSION", tritium_lowering::target::PTX_VERSION)?;
     Ok(())
 }

@@ -421,12 +421,15 @@ def test_triton_plugin_unsupported_feature_and_fallback():
     import tritium.triton
     tritium.triton.enable()
     try:
-        try:
-            plugin_compile("add", instrumentation_mode="consan")
-        except tritium.CompileError as error:
-            assert "instrumentation_mode" in str(error), error
-        else:
-            raise AssertionError("an unsupported option compiled")
+        for option, value in [("instrumentation_mode", "consan"), ("ptx_version", 80)]:
+            try:
+                plugin_compile("add", **{option: value})
+            except tritium.CompileError as error:
+                assert f"{option}=" in str(error), error
+            else:
+                raise AssertionError(f"an unsupported option compiled: {option}={value!r}")
+        # The PTX version Tritium emits is no problem.
+        assert hasattr(plugin_compile("add", ptx_version=tritium._native.PTX_VERSION).metadata, "tritium")
         os.environ["TRITIUM_FALLBACK"] = "1"
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")

@@ -65,6 +65,12 @@ def _unsupported_options(options):
     # (Triton's launcher copies the knob into the options).
     if mode and not (mode == "consan" and _instrumentation_mode() == "consan"):
         problems.append(f"instrumentation_mode={options.instrumentation_mode!r}")
+    # Upstream emits the PTX ISA version asked for (and picks instructions by it); Tritium
+    # emits one (that of the ptxas Triton 3.6 ships), so another is refused, not ignored.
+    from ._native import PTX_VERSION
+    ptx_version = getattr(options, "ptx_version", None)
+    if ptx_version is not None and ptx_version != PTX_VERSION:
+        problems.append(f"ptx_version={ptx_version} (Tritium emits PTX ISA {PTX_VERSION // 10}.{PTX_VERSION % 10})")
     return problems
 
 
