@@ -12,6 +12,9 @@
 # PART=5: tut03_matmul_64x256 and tma_matmul with two experiment columns: wait0 (above) and uorder,
 #         Tritium's PTX with each run of 8 B-tile cp.async copies issued in upstream's order
 #         (rows 0,2,4,6,1,3,5,7; made by bench/ptx_reorder_copies.py), each case timed twice.
+# PART=6 (not run yet): the column up22, upstream's own LLVM IR through Debian's llc 22 (made here by
+#         `python3 bench/upstream_ir_llc.py tut03_matmul_64x256x32_s4w4 persist_device_desc_matmul_f16
+#         tut03_matmul_128x128x32_s4w4_leaky_relu` before packing): is the gap LLVM 22.1.8's codegen?
 # Here:   PATH=.tools/venv/bin:$PATH bash bench/build.sh      (out/bench)
 #         mkdir -p out/bench/wait0/cuda90; for f in out/bench/tritium/cuda90/*.ptx; do
 #           grep -q 'wgmma.wait_group.sync.aligned 1' $f && sed 's/wgmma.wait_group.sync.aligned 1;/wgmma.wait_group.sync.aligned 0;/' \
@@ -47,6 +50,11 @@ elif [ "${PART}" = 4 ]; then
 elif [ "${PART}" = 5 ]; then
   for i in 1 2; do
     HARNESS_ARGS="--variant wait0 --variant uorder" harness_run order$i 120 '^(tut03_matmul_64x256|tma_matmul)'; summary order$i
+  done
+elif [ "${PART}" = 6 ]; then
+  for i in 1 2; do
+    HARNESS_ARGS="--variant up22" harness_run up22_$i 150 '^(tut03_matmul_64x256|persist_device_desc|tut03_matmul_128x128x32_s4w4_leaky)'
+    summary up22_$i
   done
 elif [ "${PART}" = 3 ]; then
   harness_run harness90 ${LIMIT:-560}; head -1 $OUT/harness90.log

@@ -1125,7 +1125,9 @@ def main():
     parser.add_argument("--target", default="cuda90")
     # --variant NAME (repeatable): one more column per case from out/bench/NAME/<target>/<case>.ptx
     # (an experiment's PTX, e.g. Tritium's edited), launched with its own json or else Tritium's,
-    # checked and timed in the same alternating passes as the compilers' columns.
+    # checked and timed interleaved with the compilers' columns. A json with "extra_null_args": 2
+    # launches the PTX with upstream's ABI (its two trailing scratch pointers), e.g. upstream's own
+    # LLVM IR put through another llc.
     parser.add_argument("--variant", action="append", default=[])
     args = parser.parse_args()
     torch.cuda.init()
@@ -1160,7 +1162,8 @@ def main():
                 path = os.path.join(bench_dir, variant, args.target, case + ".ptx")
                 if os.path.exists(path):
                     variant_meta = load_bundle(os.path.join(bench_dir, variant, args.target), case) or meta
-                    launchers["variant_" + variant] = PtxKernel.from_bundle(path, variant_meta)
+                    launchers["variant_" + variant] = PtxKernel.from_bundle(
+                        path, variant_meta, extra_null_args=variant_meta.get("extra_null_args", 0))
             if upstream_meta:
                 upstream_descriptors = upstream_meta.get("tensordesc_meta")
                 if not upstream_descriptors and meta and meta.get("tensordesc_meta"):
