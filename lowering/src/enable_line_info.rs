@@ -45,9 +45,27 @@ pub static PASS: PassDefinition = PassDefinition {
 fn run(module: OperationRef, options: &PassOptions) -> PassResult {
     let context = context_of(module.location());
     let emission = if options.bool("variables") { DebugEmission::Full } else { DebugEmission::LineTablesOnly };
+    let inlined = |op: &OperationRef| call_site_parts(op.location()).is_some();
+    for (op, scope) in ops_in_function_scopes(module, emission, inlined) {
+        set_location(&op, scoped(context, scope, op.location()));
+    }
+    Ok(())
+}
+
+/// The ops of `module` that `wanted` picks and that a defined function
+/// holds, each with its function's subprogram ([`function_scope`], made with
+/// `emission` where the function has none yet), in pre-order: what the
+/// debug-information passes (this one, `extract-variable-info`) attach to.
+pub(crate) fn ops_in_function_scopes<'c, 'a>(
+    module: OperationRef<'c, 'a>,
+    emission: DebugEmission,
+    wanted: impl Fn(&OperationRef<'c, 'a>) -> bool,
+) -> Vec<(OperationRef<'c, 'a>, Attribute<'c>)> {
+    let context = context_of(module.location());
     // Function (by its op's address) -> its subprogram; pre-order visits a
     // function before the ops in it.
     let mut scopes: HashMap<usize, Attribute> = HashMap::new();
+    let mut picked = Vec::new();
     for op in collect_ops(module, Order::Pre) {
         if name_of(&op) == "llvm.func" {
             if let Some(scope) = function_scope(context, &op, emission) {
@@ -55,20 +73,19 @@ fn run(module: OperationRef, options: &PassOptions) -> PassResult {
             }
             continue;
         }
-        if call_site_parts(op.location()).is_none() {
+        if !wanted(&op) {
             continue;
         }
-        let Some(scope) = enclosing_named(op, "llvm.func").and_then(|f| scopes.get(&(f.to_raw().ptr as usize))) else {
-            continue;
-        };
-        set_location(&op, scoped(context, *scope, op.location()));
+        if let Some(scope) = enclosing_named(op, "llvm.func").and_then(|f| scopes.get(&(f.to_raw().ptr as usize))) {
+            picked.push((op, *scope));
+        }
     }
-    Ok(())
+    picked
 }
 
 /// The subprogram of a defined function: the one its location already
 /// carries, or a new one, which its location then carries.
-pub(crate) fn function_scope<'c>(
+fn function_scope<'c>(
     context: &'c melior::Context,
     function: &OperationRef<'c, '_>,
     emission: DebugEmission,

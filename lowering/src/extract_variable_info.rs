@@ -14,12 +14,11 @@
 //! `double`, `vector`; `unknown_type` otherwise), and a function whose
 //! location has no subprogram yet gets one in a compile unit of full debug
 //! information.
-use crate::enable_line_info::{file_attribute, function_scope};
+use crate::enable_line_info::{file_attribute, ops_in_function_scopes};
 use melior::ir::{block::BlockLike, operation::OperationLike, Attribute, OperationRef, Type, ValueLike};
-use std::collections::HashMap;
 use tritium_dialects::ir::{
-    collect_ops, context_of, create, di_basic_type, di_empty_expression, di_local_variable, enclosing_named,
-    int_or_float_width, name_location_parts, name_of, scalar_kind, vector_elements, DebugEmission, Order, ScalarKind,
+    context_of, create, di_basic_type, di_empty_expression, di_local_variable, int_or_float_width, name_location_parts,
+    scalar_kind, vector_elements, DebugEmission, ScalarKind,
 };
 use tritium_dialects::pass::{PassDefinition, PassOptions, PassResult};
 
@@ -33,32 +32,17 @@ pub static PASS: PassDefinition = PassDefinition {
 
 fn run(module: OperationRef, _options: &PassOptions) -> PassResult {
     let context = context_of(module.location());
-    let mut scopes: HashMap<usize, Attribute> = HashMap::new();
-    for op in collect_ops(module, Order::Pre) {
-        if name_of(&op) == "llvm.func" {
-            if let Some(scope) = function_scope(context, &op, DebugEmission::Full) {
-                scopes.insert(op.to_raw().ptr as usize, scope);
-            }
-            continue;
-        }
-        let Some((name, child)) = name_location_parts(op.location()) else { continue };
-        let Ok(result) = op.result(0) else { continue };
-        let Some(scope) = enclosing_named(op, "llvm.func").and_then(|f| scopes.get(&(f.to_raw().ptr as usize))) else {
-            continue;
-        };
-        let variable = di_local_variable(
-            context,
-            *scope,
-            &name,
-            file_attribute(context, "<unknown>"),
-            debug_type(context, result.r#type()),
-        );
+    let (unknown_file, expression) = (file_attribute(context, "<unknown>"), di_empty_expression(context));
+    let named_value = |op: &OperationRef| name_location_parts(op.location()).is_some() && op.result(0).is_ok();
+    for (op, scope) in ops_in_function_scopes(module, DebugEmission::Full, named_value) {
+        let (Some((name, child)), Ok(result)) = (name_location_parts(op.location()), op.result(0)) else { continue };
+        let variable = di_local_variable(context, scope, &name, unknown_file, debug_type(context, result.r#type()));
         let value = create(
             "llvm.intr.dbg.value",
             child,
             &[result.into()],
             &[],
-            &[("varInfo", variable), ("locationExpr", di_empty_expression(context))],
+            &[("varInfo", variable), ("locationExpr", expression)],
         );
         let block = op.block().expect("an op in a block");
         block.insert_operation_after(op, value);
