@@ -387,22 +387,16 @@ def test_triton_plugin_reproducer_path():
     # the plug-in's make_ttgir and make_llir do too (make_ttir stays upstream's).
     need_triton()
     import re
-    import tritium.triton
-    from triton import knobs
-    tritium.triton.enable()
     prefix = os.path.join(tempfile.mkdtemp(), "repro")
-    previous = knobs.compilation.always_compile
-    knobs.compilation.always_compile = True
     os.environ["TRITON_REPRODUCER_PATH"] = prefix
     try:
-        plugin_compile("add")
+        with plugin_with_knobs():
+            plugin_compile("add")
         for stage, pass_name in [("make_ttgir", "tritongpu-coalesce"), ("make_llir", "convert-triton-gpu-to-llvm")]:
             text = open(f"{prefix}.{stage}.repro.mlir").read()
             assert re.search(r'mlir_reproducer: \{\s*pipeline: "builtin.module\(.*' + pass_name, text), text[-600:]
     finally:
         del os.environ["TRITON_REPRODUCER_PATH"]
-        knobs.compilation.always_compile = previous
-        tritium.triton.disable()
 
 
 def test_triton_plugin_consan_from_triton_knob():
