@@ -945,17 +945,24 @@ def compare(outs, refs, tol):
 GRAPH_TIMING_BELOW_MS = 0.05
 
 
+def first_timing(c, fn):
+    """The case's first timing (do_bench median of `fn`, in ms), which decides for the whole case
+    whether its columns are timed from CUDA graphs (c["_graph_timing"]); None once decided."""
+    if "_graph_timing" in c:
+        return None
+    first = triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
+    c["_graph_timing"] = first < GRAPH_TIMING_BELOW_MS
+    return first
+
+
 def time_once(row, who, fn, c):
     """One median of `fn`, in ms: triton.testing.do_bench (warmup 25 ms, rep 100 ms), or, in a case
     whose first timing is under GRAPH_TIMING_BELOW_MS (the first timing decides for the whole case),
     triton.testing.do_bench_cudagraph (rep 100 ms), row["timing"] saying so. A column that cannot be
     captured in a graph falls back to do_bench, and the row says which."""
-    bench = lambda: triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
-    if "_graph_timing" not in c:
-        first = bench()
-        c["_graph_timing"] = first < GRAPH_TIMING_BELOW_MS
-        if not c["_graph_timing"]:
-            return first
+    first = first_timing(c, fn)
+    if first is not None and not c["_graph_timing"]:
+        return first
     uncapturable = c.setdefault("_uncapturable", set())
     if c["_graph_timing"] and who not in uncapturable:
         try:
@@ -967,7 +974,7 @@ def time_once(row, who, fn, c):
             torch.cuda.synchronize()
             uncapturable.add(who)
             row["timing"] = f"cuda graph, except {who}: {type(e).__name__}"
-    return bench()
+    return triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
 
 
 def record_time(row, who, ms, c):
@@ -994,9 +1001,7 @@ def time_columns(row, columns, c):
     sees the same conditions. Cases under GRAPH_TIMING_BELOW_MS keep CUDA-graph timing (time_once),
     in two passes, the second in the reverse order."""
     names = list(columns)
-    if "_graph_timing" not in c:
-        c["_graph_timing"] = triton.testing.do_bench(columns[names[0]], warmup=5, rep=20,
-                                                     return_mode="median") < GRAPH_TIMING_BELOW_MS
+    first_timing(c, columns[names[0]])
     if c["_graph_timing"]:
         samples = {who: [] for who in names}
         for order in (names, names[::-1]):
