@@ -20,6 +20,8 @@ Usage: bench/build.sh (or cargo build --release -p tritium), then
 """
 import argparse, json, os, statistics, subprocess, sys, tempfile, time
 
+import corpus_manifest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TRITIUM = os.path.join(ROOT, "target/release/tritium")
 
@@ -31,11 +33,9 @@ def not_yet_lowered():
 
 def corpus_ttir(target):
     skip = not_yet_lowered()
-    with open(os.path.join(ROOT, "test/fixtures/corpus/manifest.tsv")) as f:
-        for line in f:
-            fields = line.rstrip("\n").split("\t")
-            if len(fields) == 4 and fields[0] == target and fields[2] == "ttir" and fields[1] not in skip:
-                yield fields[1], os.path.join(ROOT, "test/fixtures/corpus/ir", fields[3] + ".mlir")
+    for t, kernel, stage, path in corpus_manifest.entries():
+        if t == target and stage == "ttir" and kernel not in skip:
+            yield kernel, path
 
 
 def large_tile_ttir():

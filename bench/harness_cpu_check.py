@@ -100,19 +100,13 @@ assert not failed
 
 # the tutorials' kernels (language_cases.py): every corpus kernel tut* has a case, and each case's args
 # are as many as its TTIR's parameters (what the compiled kernel takes; unit strides and constexprs out)
-import os, re
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ttir = {}
-for line in open(os.path.join(root, "test/fixtures/corpus/manifest.tsv")):
-    if line.startswith("#"):
-        continue
-    target, kernel, stage, ir = line.rstrip("\n").split("\t")
-    if kernel.startswith("tut") and stage == "ttir":
-        ttir[kernel] = ir
+import re
+import corpus_manifest
+ttir = {kernel: path for _, kernel, stage, path in corpus_manifest.entries() if kernel.startswith("tut") and stage == "ttir"}
 tut_cases = [(name, shape, make) for name, _, shape, make in cases if name.startswith("tut")]
 assert set(ttir) == {name for name, _, _ in tut_cases}, set(ttir) ^ {name for name, _, _ in tut_cases}
 for name, shape, make in tut_cases:
-    text = open(os.path.join(root, "test/fixtures/corpus/ir", ttir[name] + ".mlir")).read()
+    text = open(ttir[name]).read()
     header = re.search(r"tt\.func public @\w+\((.*?)\) attributes", text).group(1)
     params = re.findall(r"%\w+: (!tt\.ptr|i32|f32)", header)
     c = make()

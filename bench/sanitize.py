@@ -20,6 +20,8 @@ which racecheck needs: it costs minutes per program of a 4096^3 matmul.
 """
 import argparse, os, re, sys
 
+import corpus_manifest
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 # launcher -> out/bench folder; triton_ptx is upstream's PTX of the same TTGIR (as the harness's
@@ -44,14 +46,7 @@ def static_cases(small=False):
 
 
 def corpus_kernels(target):
-    kernels = set()
-    for line in open(os.path.join(ROOT, "test/fixtures/corpus/manifest.tsv")):
-        if line.startswith("#"):
-            continue
-        t, kernel, stage, _ = line.rstrip("\n").split("\t")
-        if t == target and stage == "ttgir":
-            kernels.add(kernel)
-    return kernels
+    return {kernel for t, kernel, stage, _ in corpus_manifest.entries() if t == target and stage == "ttgir"}
 
 
 def list_launches(args):

@@ -15,16 +15,16 @@ import json, os, subprocess, sys, tempfile
 import triton
 from triton.backends.compiler import GPUTarget
 
+import corpus_manifest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LLC = os.environ.get("LLC", "/usr/lib/llvm-22/bin/llc")
 
 
 def corpus_ttgir(kernel):
-    with open(os.path.join(ROOT, "test", "fixtures", "corpus", "manifest.tsv")) as manifest:
-        for line in manifest:
-            target, name, stage, ir = (line.rstrip("\n").split("\t") + [""] * 4)[:4]
-            if target == "cuda90" and name == kernel and stage == "ttgir":
-                return os.path.join(ROOT, "test", "fixtures", "corpus", "ir", ir + ".mlir")
+    for target, name, stage, path in corpus_manifest.entries():
+        if target == "cuda90" and name == kernel and stage == "ttgir":
+            return path
     raise SystemExit(f"{kernel}: no sm_90 TTGIR in the corpus manifest")
 
 
