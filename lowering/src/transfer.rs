@@ -753,7 +753,8 @@ fn matrix_options(side: &Side) -> Vec<(Mode, Vec<u32>, Vec<u32>)> {
 /// (the wider side's extra register bits next), and ldmatrix (sm_75+) /
 /// stmatrix (sm_90+) for 16-bit elements, each with the XOR swizzle that
 /// spreads both sides' lanes over the banks, and the plain row-major
-/// layout; the cheapest in simulated wavefronts and instructions wins.
+/// layout; the cheapest in simulated wavefronts and instructions wins, except
+/// that stmatrix must take fewer wavefronts than plain stores to be chosen.
 ///
 /// With `rounds_log2 > 0` the plan is for one round of the conversion (see
 /// [`Rounds`]): its accesses move the registers [`Rounds::registers`] lists.
@@ -853,19 +854,35 @@ fn plan_whole(
 
     // The row-major layout always works: the fallback.
     let identity: Vec<u32> = (0..n).map(|i| 1 << i).collect();
-    let mut best = evaluate(&identity, None, None).ok_or("the tensor does not fit a row-major scratch")?;
+    let fallback = evaluate(&identity, None, None).ok_or("the tensor does not fit a row-major scratch")?;
     let score_of = |plan: &Conversion| (plan.cost(element_bytes).score(), plan.address_terms());
-    let mut best_score = score_of(&best);
+    // The cheapest plan that writes with plain stores, and the cheapest that
+    // writes with stmatrix.
+    let mut best: [((u32, usize), Option<Conversion>); 2] =
+        [(score_of(&fallback), Some(fallback)), ((u32::MAX, usize::MAX), None)];
     for (low, write, read) in &candidates {
         let Some(columns) = swizzled_columns(low, [write, read], n, row_bits) else { continue };
         let Some(plan) = evaluate(&columns, write.mode.as_ref(), read.mode.as_ref()) else { continue };
         let score = score_of(&plan);
-        if score < best_score {
-            best = plan;
-            best_score = score;
+        let slot = &mut best[usize::from(write.mode.is_some())];
+        if score < slot.0 {
+            *slot = (score, Some(plan));
         }
     }
-    Ok(best)
+    let [(_, plain), (_, stmatrix)] = best;
+    let plain = plain.expect("the fallback writes with plain stores");
+    // stmatrix only where it takes fewer shared-memory wavefronts (fewer
+    // bank conflicts) than plain stores: upstream's rule (optimalSwizzling
+    // minimises bank conflicts and, on a tie, takes st.shared before
+    // stmatrix). Where both are conflict-free our score prefers stmatrix for
+    // its fewer address registers, but the tutorial matmul's epilogue
+    // (tut03_matmul_64x256x32_s4w4, 4096^3, H200) ran 1.065x upstream's time
+    // with stmatrix + ld.shared.v4 and 1.011-1.014x with upstream's
+    // st.shared.v4 + ldmatrix (bench/gpu_session12.sh PART=2).
+    Ok(match stmatrix {
+        Some(stmatrix) if stmatrix.cost(element_bytes).wavefronts < plain.cost(element_bytes).wavefronts => stmatrix,
+        _ => plain,
+    })
 }
 
 #[cfg(test)]
@@ -1037,6 +1054,26 @@ mod tests {
             // 4 x 16-byte stores and 4 ldmatrix.x4 (or the reverse), 4 rounds each.
             assert_eq!((cost.wavefronts, cost.instructions), (32, 8), "{:?} {:?}", plan.write, plan.read);
         }
+    }
+
+    #[test]
+    fn stmatrix_is_chosen_only_where_it_saves_wavefronts() {
+        let is_matrix = |mode: &Mode| matches!(mode, Mode::Matrix { .. });
+        // (Each in the rounds upstream's scratch takes, as the lowering's.)
+        // tutorial 03's 64x256 epilogue: both ways are conflict-free, so the
+        // plain stores (and ldmatrix reads), as upstream.
+        let src = tensor(hopper_mma(&[4, 1], 256), &[64, 256]);
+        let dst = tensor(Blocked::new(&[1, 8], &[1, 32], &[4, 1], &[1, 0]), &[64, 256]);
+        let rounds = tritium_layout::swizzling::conversion_rounds_log2(&src.linear, &dst.linear, 16, 90).unwrap();
+        let plan = check_in_rounds(&src, &dst, 2, 90, rounds);
+        assert!(!is_matrix(&plan.write) && is_matrix(&plan.read), "{:?} {:?}", plan.write, plan.read);
+        // tutorial 08's epilogue: one element per thread on the read side;
+        // stmatrix takes fewer wavefronts than any plain store.
+        let src = tensor(hopper_mma(&[4, 1], 128), &[128, 128]);
+        let dst = tensor(Blocked::new(&[1, 1], &[1, 32], &[1, 4], &[1, 0]), &[128, 128]);
+        let rounds = tritium_layout::swizzling::conversion_rounds_log2(&src.linear, &dst.linear, 16, 90).unwrap();
+        let plan = check_in_rounds(&src, &dst, 2, 90, rounds);
+        assert!(is_matrix(&plan.write), "{rounds}: {:?} {:?}", plan.write, plan.read);
     }
 
     #[test]
