@@ -4,7 +4,9 @@
 //!
 //! - `ttg.global_scratch_alloc`: the kernel's global-scratch parameter plus
 //!   `program * size + offset` (program = the CTA's linear id; size and
-//!   offset from tritongpu-global-scratch-memory-allocation), as upstream.
+//!   offset from tritongpu-global-scratch-memory-allocation), as upstream;
+//!   `program * size` goes through a `mov` of its own per allocation (see
+//!   [`global_scratch_alloc`]).
 //! - `ttng.tensormap_create`: the tensormap is built in shared memory (the
 //!   op's 128-byte scratch): the first warp zeroes it, thread 0 sets each
 //!   field with `tensormap.replace`, then the first warp copies it to global
@@ -33,6 +35,17 @@ pub fn global_scratch_alloc<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) 
     let program = linear_program_id(l);
     let size = l.b.i32_const(size as i64);
     let start = l.b.mul(program, size);
+    // Each allocation starts from its own copy of `program * size` (a `mov`,
+    // free after ptxas), which LLVM cannot see through: otherwise LLVM 22's
+    // straight-line strength reduction (slsr, redesigned after upstream
+    // 3.6's LLVM) rewrites the second and later tensormaps' addresses as the
+    // first one's plus a constant, and ptxas then keeps those addresses in
+    // vector registers and moves them to uniform ones (R2UR) before every TMA
+    // copy of the loop: persist_device_desc_matmul_f16 had 54 R2UR and 1176
+    // SASS instructions (30 and 1136 without that rewrite) and ran 1.025-1.037x
+    // upstream's time, 0.995 with the pass disabled (bench/gpu_session12.sh
+    // PART=1, column noslsr).
+    let start = l.b.inline_asm("mov.b32 $0, $1;", "=r,r", &[start], Some(l.b.int_type(32))).expect("one result");
     let offset = l.b.i32_const(offset);
     let at = l.b.add(start, offset);
     let i8 = l.b.int_type(8);
