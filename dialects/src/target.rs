@@ -75,6 +75,23 @@ impl Target {
         })
     }
 
+    /// CTAs of `threads` threads and `shared_bytes` bytes of shared memory
+    /// one SM holds at once by those two resources (registers, which only
+    /// ptxas knows, may allow fewer): the SM's shared memory (228 KiB on
+    /// sm_90, 164 KiB on sm_80/sm_87, 100 KiB on sm_86/sm_89), of which CUDA
+    /// reserves 1 KiB per CTA, its 2,048 threads and 32 CTAs (CUDA's
+    /// occupancy rules).
+    pub fn resident_ctas(&self, shared_bytes: usize, threads: u32) -> u32 {
+        let per_sm = match self.capability {
+            90 => 233_472,
+            80 | 87 => 167_936,
+            _ => 102_400,
+        };
+        let by_shared = per_sm / (shared_bytes + 1024);
+        let by_threads = 2048 / threads.max(1) as usize;
+        by_shared.min(by_threads).min(32) as u32
+    }
+
     /// `sm_90a` for Hopper (wgmma and setmaxnreg need the `a` features), else `sm_NN`.
     pub fn cpu(&self) -> String {
         if self.capability == 90 {
@@ -256,6 +273,20 @@ mod tests {
         assert!(Target::parse("hip:gfx942").unwrap_err().starts_with("unknown target 'hip:gfx942'"));
         assert_eq!(parse_capability("cuda:100"), Some(100));
         assert_eq!(PTX_VERSION_TEXT.parse::<u32>(), Ok(PTX_VERSION));
+    }
+
+    #[test]
+    fn counts_resident_ctas_by_shared_memory_threads_and_blocks() {
+        let hopper = Target { capability: 90 };
+        // tma_matmul: 96 KiB + 24 bytes of barriers, 256 threads: two CTAs.
+        assert_eq!(hopper.resident_ctas(98_328, 256), 2);
+        // CUDA's 1 KiB per CTA: 114 KiB each do not fit twice in 228 KiB.
+        assert_eq!(hopper.resident_ctas(114 * 1024, 128), 1);
+        // No shared memory: threads (2,048) and CTAs (32) decide.
+        assert_eq!(hopper.resident_ctas(0, 128), 16);
+        assert_eq!(hopper.resident_ctas(0, 32), 32);
+        // sm_80's 164 KiB per SM: two CTAs of 80 KiB.
+        assert_eq!(Target { capability: 80 }.resident_ctas(80 * 1024, 128), 2);
     }
 
     /// The configuration of a module with `attributes`, and the warps

@@ -79,6 +79,10 @@ pub struct Lowering<'c> {
     /// instructions newer than it are not used.
     pub ptx_version: u32,
     pub num_warps: u32,
+    /// CTAs of this kernel an SM can hold by shared memory and threads (0
+    /// for warp-specialized kernels and device functions): see
+    /// `ops::wgmma::lower_warp_group_dot_wait`.
+    pub resident_ctas: u32,
     /// CTAs per cluster of the launch (see [`CTAS_PER_CLUSTER`]).
     pub ctas_per_cluster: u32,
     /// Threads per warp (`ttg.threads-per-warp`, 32 on NVIDIA GPUs).
@@ -753,6 +757,7 @@ fn lower_functions<'c>(
         fp_fusion,
         ptx_version,
         ctas_per_cluster: crate::int_attribute(&module_op, CTAS_PER_CLUSTER).map_or(1, |n| n.max(1) as u32),
+        shared_bytes: crate::int_attribute(&module_op, "ttg.shared").unwrap_or(0).max(0) as usize,
     };
     let mut declared_functions = Default::default();
     let mut axis_info = Some(axis_info);
@@ -799,6 +804,8 @@ struct ModuleFacts {
     /// `num_ctas`), of which the first runs the program (see
     /// [`CTAS_PER_CLUSTER`]).
     ctas_per_cluster: u32,
+    /// `ttg.shared`: the kernel's shared-memory bytes.
+    shared_bytes: usize,
 }
 
 /// Module attribute of a kernel compiled from TTIR with `num_ctas > 1`:
@@ -830,6 +837,7 @@ fn lower_function<'c>(
         fp_fusion,
         ptx_version,
         ctas_per_cluster,
+        shared_bytes,
     } = *facts;
     let Warps { num_warps, threads_per_warp, total_num_warps } = warps;
     let kernel = function_abi::is_kernel(&function_op);
@@ -1000,6 +1008,11 @@ fn lower_function<'c>(
         fp_fusion,
         ptx_version,
         num_warps,
+        resident_ctas: if kernel && total_num_warps.is_none_or(|total| total == num_warps) {
+            target.resident_ctas(shared_bytes, num_warps * threads_per_warp)
+        } else {
+            0
+        },
         ctas_per_cluster,
         threads_per_warp,
         values: HashMap::new(),

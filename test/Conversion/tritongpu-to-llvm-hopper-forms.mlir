@@ -50,11 +50,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32} {
 
   // A wait on a tensor of one register per thread: a one-field struct.
   // CHECK-LABEL: @wait_one
-  // CHECK: nvg.wgmma_wait_group %{{.*}} {pendings = 1 : i32} : !llvm.struct<(f32)>
+  // CHECK: nvg.wgmma_wait_group %{{.*}} {pendings = 0 : i32} : !llvm.struct<(f32)>
   // ASM-LABEL: @wait_one
-  // ASM: "// wait for regs: $0\0A\09wgmma.wait_group.sync.aligned 1;", "=f,0" %{{.*}} : (f32) -> f32
+  // ASM: "// wait for regs: $0\0A\09wgmma.wait_group.sync.aligned 0;", "=f,0" %{{.*}} : (f32) -> f32
   tt.func @wait_one(%x: tensor<128xf32, #one>) {
-    %y = ttng.warp_group_dot_wait %x {pendings = 1 : i32} : tensor<128xf32, #one>
+    %y = ttng.warp_group_dot_wait %x {pendings = 0 : i32} : tensor<128xf32, #one>
     tt.return
   }
 }

@@ -47,15 +47,59 @@ pub fn lower_warp_group_dot<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) 
     dot(l, op)
 }
 
+/// Warpgroups resident on an SM from which a kernel's warpgroups wait for
+/// all their wgmmas (`wgmma.wait_group 0`) where the TTGIR lets one group
+/// stay in flight (`pendings = 1`, the software pipeliner's). Waiting for
+/// less is the pipeliner's way to overlap a warpgroup's wgmmas with its next
+/// iteration; with four warpgroups or more on the SM the others keep the
+/// tensor cores busy meanwhile, and the overlap only costs power: on the
+/// H200 at its 700 W limit (bench/gpu_session12.sh PART=4-6, back-to-back
+/// launches, nvidia-smi), tma_matmul 8192^3 (8 warps, 2 CTAs per SM) ran
+/// at 1,065-1,132 MHz and 2.15-2.23 ms with `wait_group 1`, at 1,245-1,252
+/// MHz and 1.92-1.94 ms with `wait_group 0` (upstream's, which ptxas
+/// serializes (C7515), 1,230-1,245 MHz and 1.98-1.99 ms), and 1.08-1.10x
+/// upstream's time in the harness's interleaved timing against 0.97 with
+/// 0 (0.985-1.054 on other machines). With this rule (PART=7, two timings):
+/// tma_matmul 0.971-0.975 (4096^3 and 8192^3), device_desc_matmul 0.968
+/// (0.937 before), matmul_bf16 0.994, matmul_grouped_f16 0.990, matmul_tf32
+/// 1.013 and 0.995 masked (1.005 and 0.975 before: 2 CTAs by shared memory,
+/// 1 by ptxas's registers). At 2 or 3 warpgroups per SM waiting for all
+/// cost 3-16% (tut03_matmul 64x256 and 128x128, tut08_grouped_matmul) and
+/// 32-53% (matmul_ref_s3, persist_tma_matmul_f16, one CTA of 8 warps), so
+/// those keep the pipeliner's wait. Warp-specialized kernels keep it too.
+const WAIT_FOR_ALL_FROM_WARPGROUPS: u32 = 4;
+
+/// Registers per thread a wgmma kernel needs at least besides its
+/// accumulator (addresses, indices, loop state), for [`resident_warpgroups`]:
+/// ptxas gave the harness's sm_90 matmuls 26 (tma_matmul) to 92
+/// (matmul_tf32) more than their accumulators; the low end, so that the
+/// estimate does not rule out a kernel that fits.
+const REGISTERS_BESIDES_ACCUMULATOR: u32 = 40;
+
+/// The kernel's warpgroups an SM holds at once: its CTAs by shared memory and
+/// threads ([`Lowering::resident_ctas`]) and by registers, estimated as the
+/// accumulator's `accumulator_registers` per thread plus
+/// [`REGISTERS_BESIDES_ACCUMULATOR`] (ptxas decides the real count later);
+/// times the CTA's warpgroups.
+fn resident_warpgroups(l: &Lowering, accumulator_registers: usize) -> u32 {
+    let threads = l.num_warps * l.threads_per_warp;
+    let registers = (accumulator_registers as u32 + REGISTERS_BESIDES_ACCUMULATOR).next_multiple_of(8);
+    let by_registers = 65_536 / (registers * threads).max(1);
+    l.resident_ctas.min(by_registers) * (l.num_warps / 4)
+}
+
 pub fn lower_warp_group_dot_wait<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     require_sm90(l, &op)?;
-    let pendings = crate::int_attribute(&op, "pendings").unwrap_or(0);
+    let mut pendings = crate::int_attribute(&op, "pendings").unwrap_or(0);
     let mut all = Vec::new();
     let mut counts = Vec::new();
     for i in 0..op.operand_count() {
         let registers = l.operand(&op, i)?;
         counts.push(registers.len());
         all.extend(registers);
+    }
+    if pendings > 0 && resident_warpgroups(l, counts.first().copied().unwrap_or(0)) >= WAIT_FOR_ALL_FROM_WARPGROUPS {
+        pendings = 0;
     }
     let mut waited = wait_group(l, &all, pendings).into_iter();
     for (i, count) in counts.into_iter().enumerate() {
