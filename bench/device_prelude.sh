@@ -15,3 +15,18 @@ harness_run() {
   timeout "$2" python3 bench/harness.py ${3:+--filter "$3"} $HARNESS_ARGS --out "$OUT/$1" > "$OUT/$1.log" 2>&1
   echo "$1 rc=$?"
 }
+
+# summary NAME: one line per row of $OUT/NAME.log: case, shape, every timed column / upstream's PTX
+# column (Triton's JIT, Tritium, variants), and the columns whose result was wrong.
+summary() {
+  python3 - "$OUT/$1.log" <<'PY'
+import json, sys
+for r in (json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")):
+    u = r.get("triton_ptx_ms")
+    if not u:
+        print(r["kernel"], r["shape"], r.get("error", "no upstream time")); continue
+    cells = [f"{k[:-3]}={r[k] / u:.3f}" for k in r if k.endswith("_ms") and k not in ("triton_ptx_ms", "torch_ms") and not k.endswith("_sustain_ms") and r.get(k)]
+    bad = [k[:-3] for k in r if k.endswith("_ok") and not r[k]]
+    print(f"{r['kernel']:44s} {r['shape']:18s} " + " ".join(cells) + (f"  WRONG {bad}" if bad else ""))
+PY
+}

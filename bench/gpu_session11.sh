@@ -27,18 +27,6 @@ export PYTHONUNBUFFERED=1
 source "$(dirname "$0")/device_prelude.sh"
 nvidia-smi -L
 WGMMA='^(tma_matmul|device_desc_matmul|batched_desc|matmul_(ref|bf16|fp8|tf32|grouped)|persist_|ws_|tut03_|tut08|tut09|attn_fwd_tma|early_return_(dot|moe))'
-summary() {  # case, shape, Tritium / Triton (same TTGIR), wait0 / Triton, JIT / Triton
-  python3 - "$OUT/$1.log" <<'PY'
-import json, sys
-for r in (json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")):
-    u = r.get("triton_ptx_ms")
-    if not u:
-        print(r["kernel"], r["shape"], r.get("error", "no upstream time")); continue
-    cells = [f"{k[:-3]}={r[k] / u:.3f}" for k in r if k.endswith("_ms") and k not in ("triton_ptx_ms", "torch_ms") and r.get(k)]
-    bad = [k[:-3] for k in r if k.endswith("_ok") and not r[k]]
-    print(f"{r['kernel']:44s} {r['shape']:18s} " + " ".join(cells) + (f"  WRONG {bad}" if bad else ""))
-PY
-}
 if [ "${PART:-1}" = 1 ]; then
   HARNESS_ARGS="--variant wait0" harness_run wgmma 400 "$WGMMA"; head -1 $OUT/wgmma.log; summary wgmma
   HARNESS_ARGS="--variant wait0" harness_run retime 150 '^(tma_matmul|tut03_matmul_64x256|ws_|persist_tma_matmul_f16)'; summary retime

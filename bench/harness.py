@@ -10,6 +10,9 @@ triton.testing.do_bench, next to upstream Triton's JIT on the Python kernel
 (bench/kernels.py) with the same constexprs and num_warps.
 
 Usage (on the GPU machine): python3 bench/harness.py [--out DIR] [--filter REGEX]
+Environment: LAUNCHERS=a,b runs only those columns; DRIVER_JIT=1 loads PTX through the driver's
+JIT; SUSTAIN_MS=N also runs each column back to back for N ms with nvidia-smi sampling the SM
+clock and power (sustained_columns).
 """
 import argparse, contextlib, ctypes, json, math, os, re, statistics, sys, time
 
@@ -1015,6 +1018,36 @@ def time_columns(row, columns, c):
     row["timing"] = "interleaved"
 
 
+def sustained_columns(row, columns, ms):
+    """SUSTAIN_MS=ms: each column launched back to back for `ms` ms (no L2 flush), one column after
+    the other, while nvidia-smi samples the SM clock and the board power every 20 ms: the time per
+    launch, median MHz and W of each column (`<who>_sustain_ms`, `_sm_mhz`, `_watts`). For a kernel
+    whose ratio moves between machines: does one compiler's kernel run the GPU at a lower clock
+    (power limit) than the other's?"""
+    import subprocess
+    for who, fn in columns.items():
+        fn()
+        torch.cuda.synchronize()
+        probe = subprocess.Popen(["nvidia-smi", "--query-gpu=clocks.sm,power.draw", "--format=csv,noheader,nounits",
+                                  "-i", str(torch.cuda.current_device()), "-lms", "20"],
+                                 stdout=subprocess.PIPE, text=True)
+        start, launches = time.perf_counter(), 0
+        while (time.perf_counter() - start) * 1e3 < ms:
+            for _ in range(8):
+                fn()
+            launches += 8
+            torch.cuda.synchronize()
+        elapsed = (time.perf_counter() - start) * 1e3
+        probe.terminate()
+        samples = [line.split(",") for line in probe.communicate()[0].splitlines() if "," in line]
+        # The first samples may predate the launches (nvidia-smi starts slowly): the second half.
+        samples = samples[len(samples) // 2:]
+        row[who + "_sustain_ms"] = elapsed / launches
+        if samples:
+            row[who + "_sm_mhz"] = statistics.median(float(s[0]) for s in samples)
+            row[who + "_watts"] = statistics.median(float(s[1]) for s in samples)
+
+
 def interleaved_medians(fns, warmup_ms=25, rep_ms_per_column=200):
     """The median time (ms) of each of `fns`, their launches interleaved (see time_columns)."""
     from triton import runtime
@@ -1202,6 +1235,8 @@ def main():
             if shape != "n=98432":
                 columns = {who: (lambda launch=launch: launch(c["grid"], c["args"])) for who, launch in launchers.items()}
                 time_columns(row, columns, c)
+                if os.environ.get("SUSTAIN_MS"):
+                    sustained_columns(row, columns, float(os.environ["SUSTAIN_MS"]))
             if c.get("moonshot"):
                 row["moonshot"] = c["moonshot"]
             for call in c.get("torch", []):
