@@ -25,6 +25,8 @@
 # PART=7: after the rule ops/wgmma.rs keeps from PART=4-6 (wgmma.wait_group 0 from 4 resident
 #         warpgroups per SM): the kernels whose PTX it changes (out/bench/tritium and tritium-ttir
 #         rebuilt for them), timed twice.
+# PART=8: upstream's tests through the plug-in after all three changes (wheel rebuilt):
+#         test_matmul, test_pipeliner, test_conversions.
 # Here:   PATH=.tools/venv/bin:$PATH bash bench/build.sh; python3 bench/llvm_variants.py;
 #         python3 bench/upstream_ir_llc.py tut03_matmul_64x256x32_s4w4 persist_device_desc_matmul_f16
 #         tut03_matmul_128x128x32_s4w4_leaky_relu; tar -C out -cJf out/bench.tar.xz bench
@@ -81,5 +83,11 @@ fi
 if [ "${PART}" = 7 ]; then
   for i in 1 2; do
     harness_run waitrule$i 120 '^(tma_matmul|device_desc_matmul|matmul_(bf16|grouped_f16|tf32)|early_return_(dot|moe))'; summary waitrule$i
+  done
+fi
+if [ "${PART}" = 8 ]; then
+  for t in test_matmul:90 test_pipeliner:50 test_conversions:50; do
+    CAUSES=20 PYTEST_TIMEOUT=${t#*:} bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/${t%%:*}.py $OUT/${t%%:*} > $OUT/${t%%:*}-summary.log 2>&1
+    echo "== ${t%%:*}"; head -8 $OUT/${t%%:*}-summary.log
   done
 fi
