@@ -3,8 +3,9 @@
 // Cache modifiers, eviction policies and volatility of global loads and
 // stores become the PTX qualifiers upstream emits: .ca/.cg on loads,
 // .wb/.cg/.cs/.wt on stores, .L1::evict_first/last with an L2 cache hint made
-// by createpolicy.fractional (sm_80+), ld.volatile. (ptxas rejects some
-// combinations, e.g. .cg with an eviction priority, for upstream too.)
+// by createpolicy.fractional (sm_80+; one per instruction, in upstream's form:
+// ptxas keeps one), ld.volatile. (ptxas rejects some combinations, e.g. .cg
+// with an eviction priority, for upstream too.)
 
 // CHECK-LABEL: llvm.func @ld_cg
 // CHECK: ld.global.cg.v4.b32
@@ -34,7 +35,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // CHECK-LABEL: llvm.func @ld_evict_last
-// CHECK: createpolicy.fractional.L2::evict_last.b64 $0, 1.0;
+// CHECK: "mov.u64 $0, 0x0;\0A\09createpolicy.fractional.L2::evict_last.b64 $0, 1.0;", "=l"
 // CHECK: ld.global.L1::evict_last.L2::cache_hint.v4.b32 { $0, $1, $2, $3 }, [ $4 + 0 ], $5;
 // CHECK: st.global.v4.b32
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>

@@ -298,7 +298,7 @@ pub fn lower_load<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<
         let address = count + operands.len();
         operands.push(pointers[start]);
         constraints += ",l";
-        let (policy, policy_constraint, policy_operands) = hints.operand(address + 1);
+        let (policy, policy_constraint, policy_operands) = hints.operand(l, address + 1);
         operands.extend(policy_operands);
         constraints += &policy_constraint;
         let predicate = match &masks {
@@ -372,7 +372,7 @@ pub fn lower_store<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result
         let mut constraints = vec![word_class; count].join(",");
         operands.push(pointers[start]);
         constraints += ",l";
-        let (policy, policy_constraint, policy_operands) = hints.operand(count + 1);
+        let (policy, policy_constraint, policy_operands) = hints.operand(l, count + 1);
         operands.extend(policy_operands);
         constraints += &policy_constraint;
         let guard = match predicate {
@@ -415,11 +415,14 @@ enum Access {
 /// `cacheModifier = ...` and `evictionPolicy = ...` into PTX: `.ca`/`.cg` on
 /// loads, `.wb`/`.cg`/`.cs`/`.wt` on stores (others are ignored, as
 /// upstream ignores them), `.L1::evict_first`/`.L1::evict_last`, and on
-/// sm_80+ an L2 cache hint made by `createpolicy.fractional`.
+/// sm_80+ an L2 cache hint made by `createpolicy.fractional` (one per
+/// instruction, as upstream's; ptxas keeps one).
 struct CacheHints {
     cache: &'static str,
     evict: &'static str,
-    policy: Option<V>,
+    /// The L2 eviction priority of the cache hint (`L2::evict_first`...),
+    /// empty without one.
+    l2: &'static str,
 }
 
 impl CacheHints {
@@ -438,27 +441,27 @@ impl CacheHints {
             3 => (".L1::evict_last", "L2::evict_last"),
             _ => ("", ""),
         };
-        let policy = (!l2.is_empty() && l.target.capability >= 80).then(|| {
-            let i64 = l.b.i64();
-            let text = format!("createpolicy.fractional.{l2}.b64 $0, 1.0;");
-            l.b.inline_asm(&text, "=l", &[], Some(i64)).unwrap()
-        });
-        CacheHints { cache, evict, policy }
+        let l2 = if l.target.capability >= 80 { l2 } else { "" };
+        CacheHints { cache, evict, l2 }
     }
 
     /// The qualifiers between the state space and the type, in upstream's
     /// order: cache operator, L1 eviction priority, L2 cache hint, vector.
     fn qualifiers(&self, vector: String) -> String {
-        let hint = if self.policy.is_some() { ".L2::cache_hint" } else { "" };
+        let hint = if self.l2.is_empty() { "" } else { ".L2::cache_hint" };
         format!("{}{}{hint}{vector}", self.cache, self.evict)
     }
 
-    /// The cache-policy operand as the asm operand `$index`: its text after
-    /// the address or sources, its constraint and its value.
-    fn operand(&self, index: usize) -> (String, String, Vec<V>) {
-        match self.policy {
-            Some(policy) => (format!(", ${index}"), ",l".to_string(), vec![policy]),
-            None => (String::new(), String::new(), Vec::new()),
+    /// The cache-policy operand of one instruction as the asm operand
+    /// `$index`: its text after the address or sources, its constraint and
+    /// its value (a policy made for it, in upstream's form).
+    fn operand(&self, l: &mut Lowering, index: usize) -> (String, String, Vec<V>) {
+        if self.l2.is_empty() {
+            return (String::new(), String::new(), Vec::new());
         }
+        let i64 = l.b.i64();
+        let text = format!("mov.u64 $0, 0x0;\n\tcreatepolicy.fractional.{}.b64 $0, 1.0;", self.l2);
+        let policy = l.b.inline_asm(&text, "=l", &[], Some(i64)).expect("one result");
+        (format!(", ${index}"), ",l".to_string(), vec![policy])
     }
 }
