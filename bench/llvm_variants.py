@@ -14,36 +14,25 @@ import glob, os, shutil, subprocess, sys, tempfile
 from triton._C.libtriton import llvm, nvidia
 
 import corpus_manifest
+from upstream_ir_llc import llc_ptx, without_debug_target
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LLC = os.environ.get("LLC", "/usr/lib/llvm-22/bin/llc")
 TRITIUM = os.environ.get("TRITIUM", os.path.join(ROOT, "target", "release", "tritium"))
 BUNDLE = os.path.join(ROOT, "out", "bench")
-
-
-def ttgir_sources():
-    """Kernel name -> the TTGIR bench/build.sh compiled for out/bench/tritium/cuda90."""
-    sources = {name: path for target, name, stage, path in corpus_manifest.entries()
-               if target == "cuda90" and stage == "ttgir"}
-    for path in glob.glob(os.path.join(ROOT, "test", "fixtures", "tma", "*_sm90.ttgir")):
-        sources[os.path.basename(path)[:-len("_sm90.ttgir")]] = path
-    for path in glob.glob(os.path.join(BUNDLE, "upstream", "cuda90", "*.ttgir")):  # bench/large_tiles
-        sources[os.path.basename(path)[:-len(".ttgir")]] = path
-    return sources
 
 
 def write(variant, kernel, ptx):
     directory = os.path.join(BUNDLE, variant, "cuda90")
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, kernel + ".ptx"), "w") as f:
-        f.write(ptx.replace(".target sm_90a, debug", ".target sm_90a"))
+        f.write(without_debug_target(ptx))
     shutil.copy(os.path.join(BUNDLE, "tritium", "cuda90", kernel + ".json"), directory)
 
 
 def main(kernels):
     llvm.init_targets()
     nvidia.set_short_ptr()
-    sources = ttgir_sources()
+    sources = corpus_manifest.sm90_ttgir_sources()
     kernels = kernels or sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(BUNDLE, "tritium", "cuda90", "*.ptx")))
     import triton
     env = dict(os.environ, LIBDEVICE=os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "lib", "libdevice.10.bc"))
@@ -55,10 +44,7 @@ def main(kernels):
             llir = glob.glob(os.path.join(work, "*.ll"))
             if run.returncode or not llir:
                 print(kernel, ": tritium failed:", run.stderr[-300:]); continue
-            noslsr = subprocess.run([LLC, "-mtriple=nvptx64-nvidia-cuda", "-mcpu=sm_90a", "-mattr=+ptx87", "-O3", "-nvptx-short-ptr",
-                                     "-nvptx-mad-wide-opt", "--debug-counter=slsr-counter=100000000", llir[0], "-o", "-"],
-                                    capture_output=True, text=True, check=True).stdout
-            write("noslsr", kernel, noslsr)
+            write("noslsr", kernel, llc_ptx(llir[0], "--debug-counter=slsr-counter=100000000"))
             with open(llir[0]) as f:
                 # An attribute LLVM 49d5bb0 does not know yet (it only describes intrinsics).
                 text = f.read().replace("nocreateundeforpoison ", "")

@@ -3,9 +3,8 @@
 corpus kernel, put through the LLVM Tritium links (Debian's llc 22, with the NVPTX options
 Tritium's ptx.rs sets), so that upstream's IR and Tritium's code generator meet. Upstream's PTX
 comes from its bundled LLVM (22.0.0git, 49d5bb0); where the two PTX files time differently, the
-gap is the LLVM release, not Tritium's IR (session 11: tut03_matmul_64x256's producer ring index
-leaves the uniform datapath and persist_device_desc_matmul_f16 gets 49 R2UR instead of 19 from
-upstream's IR alone).
+gap is the LLVM release, not Tritium's IR. (Session 12: tut03_matmul_64x256's up22 ran 0.996 of
+upstream's time where Tritium's ran 1.071: its gap was Tritium's IR, the epilogue's conversion.)
 
 Usage (here, no GPU): python3 bench/upstream_ir_llc.py KERNEL [KERNEL...]
 writes out/bench/up22/cuda90/KERNEL.{ptx,json}: the json is upstream's bundle's with
@@ -21,33 +20,39 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LLC = os.environ.get("LLC", "/usr/lib/llvm-22/bin/llc")
 
 
-def corpus_ttgir(kernel):
-    for target, name, stage, path in corpus_manifest.entries():
-        if target == "cuda90" and name == kernel and stage == "ttgir":
-            return path
-    raise SystemExit(f"{kernel}: no sm_90 TTGIR in the corpus manifest")
+def without_debug_target(ptx):
+    """`ptx` with `.target sm_90a` (debug info in the LLVM IR makes it `.target sm_90a, debug`, and
+    ptxas then does not optimise; Tritium's ptx.rs drops it the same way)."""
+    return ptx.replace(".target sm_90a, debug", ".target sm_90a")
+
+
+def llc_ptx(llir, *options):
+    """The PTX of the LLVM IR file `llir` from Debian's llc 22 with the NVPTX options Tritium's ptx.rs
+    sets (and `options`), as text."""
+    return subprocess.run([LLC, "-mtriple=nvptx64-nvidia-cuda", "-mcpu=sm_90a", "-mattr=+ptx87", "-O3",
+                           "-nvptx-short-ptr", "-nvptx-mad-wide-opt", *options, llir, "-o", "-"],
+                          capture_output=True, text=True, check=True).stdout
 
 
 def main(kernels):
     out = os.path.join(ROOT, "out", "bench", "up22", "cuda90")
     os.makedirs(out, exist_ok=True)
+    sources = corpus_manifest.sm90_ttgir_sources()
     for kernel in kernels:
         with tempfile.TemporaryDirectory() as work:
             os.environ["TRITON_CACHE_DIR"] = work
             source = os.path.join(work, "kernel.ttgir")
-            with open(corpus_ttgir(kernel)) as f, open(source, "w") as g:
+            if kernel not in sources:
+                raise SystemExit(f"{kernel}: no sm_90 TTGIR (corpus_manifest.sm90_ttgir_sources)")
+            with open(sources[kernel]) as f, open(source, "w") as g:
                 g.write(f.read())
             compiled = triton.compile(source, target=GPUTarget("cuda", 90, 32))
             llir = os.path.join(work, "kernel.ll")
             with open(llir, "w") as f:
                 f.write(compiled.asm["llir"])
             ptx = os.path.join(out, kernel + ".ptx")
-            subprocess.run([LLC, "-mtriple=nvptx64-nvidia-cuda", "-mcpu=sm_90a", "-mattr=+ptx87", "-O3",
-                            "-nvptx-short-ptr", "-nvptx-mad-wide-opt", llir, "-o", ptx], check=True)
-        with open(ptx) as f:
-            text = f.read().replace(".target sm_90a, debug", ".target sm_90a")
-        with open(ptx, "w") as f:
-            f.write(text)
+            with open(ptx, "w") as f:
+                f.write(without_debug_target(llc_ptx(llir)))
         bundle = os.path.join(ROOT, "out", "bench")
         with open(os.path.join(bundle, "upstream", "cuda90", kernel + ".json")) as f:
             meta = json.load(f)
