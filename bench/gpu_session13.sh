@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Device calls of session 13: issue 12's confirming runs on the final build of session 12 (42af757).
+# PART=1: the whole harness in one run (what bench/gpu_session12.sh PART=3 does; kept there).
+# PART=2: upstream's tests through the plug-in (wheel from bench/pack_wheel.sh): test_core,
+#         test_tensor_descriptor, test_warp_specialization.
+# PART=3: the same for test_matmul, test_pipeliner, test_conversions.
+# Here:   PATH=.tools/venv/bin:$PATH bash bench/build.sh; bash bench/pack_wheel.sh;
+#         tar -C out -cJf out/bench.tar.xz bench
+# There:  PART=2 bash bench/gpu_session13.sh (carry out/py, out/bench.tar.xz; move
+#         test/fixtures/corpus/ir aside for the call)
+set -o pipefail
+export PYTHONUNBUFFERED=1
+source "$(dirname "$0")/device_prelude.sh"
+nvidia-smi -L
+upstream_tests() {  # FILE:TIMEOUT...: each file of unit/language through the plug-in, its summary printed
+  for t in "$@"; do
+    CAUSES=20 PYTEST_TIMEOUT=${t#*:} bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/${t%%:*}.py \
+      $OUT/${t%%:*} > $OUT/${t%%:*}-summary.log 2>&1
+    echo "== ${t%%:*}"; head -8 $OUT/${t%%:*}-summary.log
+  done
+}
+case "${PART:-1}" in
+  1) PART=3 bash "$(dirname "$0")/gpu_session12.sh" ;;
+  2) upstream_tests test_core:200 test_tensor_descriptor:150 test_warp_specialization:150 ;;
+  3) upstream_tests test_matmul:150 test_pipeliner:100 test_conversions:100 ;;
+esac
