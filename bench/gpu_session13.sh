@@ -4,6 +4,9 @@
 # PART=2: upstream's tests through the plug-in (wheel from bench/pack_wheel.sh): test_core,
 #         test_tensor_descriptor, test_warp_specialization.
 # PART=3: the same for test_matmul, test_pipeliner, test_conversions.
+# PART=4: after ldmatrix/stmatrix for 8- and 32-bit elements in ttg.convert_layout (transfer.rs):
+#         the harness rows whose PTX it changes (atomic_add_hist, dot_scaled_e2m1; the other
+#         dot_scaled rows beside them), then test_core and test_conversions through the plug-in.
 # Here:   PATH=.tools/venv/bin:$PATH bash bench/build.sh; bash bench/pack_wheel.sh;
 #         tar -C out -cJf out/bench.tar.xz bench
 # There:  PART=2 bash bench/gpu_session13.sh (carry out/py, out/bench.tar.xz; move
@@ -23,4 +26,6 @@ case "${PART:-1}" in
   1) PART=3 bash "$(dirname "$0")/gpu_session12.sh" ;;
   2) upstream_tests test_core:200 test_tensor_descriptor:150 test_warp_specialization:150 ;;
   3) upstream_tests test_matmul:150 test_pipeliner:100 test_conversions:100 ;;
+  4) harness_run matrix32 150 '^(atomic_add_hist|dot_scaled_)'; summary matrix32
+     upstream_tests test_core:200 test_conversions:100 ;;
 esac

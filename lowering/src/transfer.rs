@@ -724,25 +724,36 @@ impl Conversion {
     }
 }
 
-/// Matrix modes a side could use: every choice of `half` among its register
-/// bits and of `trans`, with the next register bits picking the matrices.
-fn matrix_options(side: &Side) -> Vec<(Mode, Vec<u32>, Vec<u32>)> {
+/// Matrix modes a side could use, with the scratch offsets that walk a
+/// 16-byte row (`walk`, offsets 1, 2, ...) and that pick it (row bits 0-2).
+/// `.b16` matrices move 16-byte rows, so ldmatrix/stmatrix serve 8-, 16-
+/// and 32-bit elements alike (see [`Mode::Matrix`]): the thread's word is
+/// `4 / element_bytes` elements (register bits, any order), lanes 0-1 walk
+/// the row, lanes 2-4 pick it; 16-bit elements also have the transposed
+/// form. The register bits after the word pick the matrices.
+fn matrix_options(side: &Side, element_bytes: u32) -> Vec<(Mode, Vec<u32>, Vec<u32>)> {
     let mut options = Vec::new();
-    if side.lanes.len() != 5 {
+    if side.lanes.len() != 5 || !matches!(element_bytes, 1 | 2 | 4) {
         return options;
     }
     let nonzero: Vec<usize> = (0..side.registers.len()).filter(|b| side.registers[*b] != 0).collect();
-    for trans in [false, true] {
-        for &half in &nonzero {
-            let matrices: Vec<usize> = nonzero.iter().copied().filter(|b| *b != half).take(2).collect();
-            let h = side.registers[half];
-            let l = &side.lanes;
-            let (walk, pick) = if trans {
-                (vec![l[2], l[3], l[4]], vec![h, l[0], l[1]])
-            } else {
-                (vec![h, l[0], l[1]], vec![l[2], l[3], l[4]])
-            };
-            options.push((Mode::Matrix { trans, word: vec![half], matrices }, walk, pick));
+    let l = &side.lanes;
+    let mut words: Vec<Vec<usize>> = vec![Vec::new()];
+    for _ in 0..(4 / element_bytes).trailing_zeros() {
+        words = words
+            .iter()
+            .flat_map(|w| nonzero.iter().filter(|b| !w.contains(b)).map(move |b| [w.clone(), vec![*b]].concat()))
+            .collect();
+    }
+    for word in words {
+        let matrices: Vec<usize> = nonzero.iter().copied().filter(|b| !word.contains(b)).take(2).collect();
+        let mut walk: Vec<u32> = word.iter().map(|b| side.registers[*b]).collect();
+        walk.extend([l[0], l[1]]);
+        let pick = vec![l[2], l[3], l[4]];
+        options.push((Mode::Matrix { trans: false, word: word.clone(), matrices: matrices.clone() }, walk, pick));
+        if let [half] = word[..] {
+            let (walk, pick) = (vec![l[2], l[3], l[4]], vec![side.registers[half], l[0], l[1]]);
+            options.push((Mode::Matrix { trans: true, word, matrices }, walk, pick));
         }
     }
     options
@@ -751,9 +762,9 @@ fn matrix_options(side: &Side) -> Vec<(Mode, Vec<u32>, Vec<u32>)> {
 /// Chooses the scratch layout and the instructions of a conversion from
 /// `src` to `dst`: candidates are vectors as wide as both layouts allow
 /// (the wider side's extra register bits next), and ldmatrix (sm_75+) /
-/// stmatrix (sm_90+) for 16-bit elements, each with the XOR swizzle that
-/// spreads both sides' lanes over the banks, and the plain row-major
-/// layout; the cheapest in simulated wavefronts and instructions wins, except
+/// stmatrix (sm_90+) for 8-, 16- and 32-bit elements, each with the XOR
+/// swizzle that spreads both sides' lanes over the banks, and the plain
+/// row-major layout; the cheapest in simulated wavefronts and instructions wins, except
 /// that stmatrix must take fewer wavefronts than plain stores to be chosen.
 ///
 /// With `rounds_log2 > 0` the plan is for one round of the conversion (see
@@ -811,25 +822,38 @@ fn plan_whole(
         let read = SideNeeds { vector: rk, phase: phase(&d, rk), mode: None };
         candidates.push((low, write, read));
     }
-    if element_bytes == 2 {
+    {
         let prefix = |walk: &[u32], regs: &[u32]| walk.iter().take_while(|v| regs.contains(v)).count();
-        let loads = if capability >= 75 { matrix_options(&d) } else { Vec::new() };
-        let stores = if capability >= 90 { matrix_options(&s) } else { Vec::new() };
+        // 8- and 32-bit elements take a matrix side only where the other
+        // side moves whole 16-byte rows too, as upstream (whose tiles need
+        // full vectors on both sides): against narrower accesses upstream
+        // keeps ld/st.shared, and ldmatrix there is untimed.
+        let whole_rows = |(_, walk, _): &&(Mode, Vec<u32>, Vec<u32>), other: &[u32]| {
+            element_bytes == 2 || prefix(walk, other) == walk.len()
+        };
+        let loads: Vec<_> = if capability >= 75 { matrix_options(&d, element_bytes) } else { Vec::new() }
+            .into_iter()
+            .filter(|option| whole_rows(&option, &s_regs))
+            .collect();
+        let stores: Vec<_> = if capability >= 90 { matrix_options(&s, element_bytes) } else { Vec::new() }
+            .into_iter()
+            .filter(|option| whole_rows(&option, &d_regs))
+            .collect();
         for (mode, walk, pick) in &loads {
             let k = prefix(walk, &s_regs);
             let write = SideNeeds { vector: k, phase: phase(&s, k), mode: None };
-            let read = SideNeeds { vector: 3, phase: pick.clone(), mode: Some(mode.clone()) };
+            let read = SideNeeds { vector: walk.len(), phase: pick.clone(), mode: Some(mode.clone()) };
             candidates.push((walk.clone(), write, read));
         }
         for (mode, walk, pick) in &stores {
             let k = prefix(walk, &d_regs);
-            let write = SideNeeds { vector: 3, phase: pick.clone(), mode: Some(mode.clone()) };
+            let write = SideNeeds { vector: walk.len(), phase: pick.clone(), mode: Some(mode.clone()) };
             let read = SideNeeds { vector: k, phase: phase(&d, k), mode: None };
             candidates.push((walk.clone(), write, read));
             for (load, load_walk, load_pick) in &loads {
                 if load_walk == walk {
-                    let write = SideNeeds { vector: 3, phase: pick.clone(), mode: Some(mode.clone()) };
-                    let read = SideNeeds { vector: 3, phase: load_pick.clone(), mode: Some(load.clone()) };
+                    let write = SideNeeds { vector: walk.len(), phase: pick.clone(), mode: Some(mode.clone()) };
+                    let read = SideNeeds { vector: walk.len(), phase: load_pick.clone(), mode: Some(load.clone()) };
                     candidates.push((walk.clone(), write, read));
                 }
             }
@@ -1074,6 +1098,20 @@ mod tests {
         let rounds = tritium_layout::swizzling::conversion_rounds_log2(&src.linear, &dst.linear, 16, 90).unwrap();
         let plan = check_in_rounds(&src, &dst, 2, 90, rounds);
         assert!(is_matrix(&plan.write), "{rounds}: {:?} {:?}", plan.write, plan.read);
+    }
+
+    #[test]
+    fn ldmatrix_reads_32_bit_elements() {
+        // A thread holding a whole row of f32 to a thread holding 4x8
+        // blocks (one warp): the rows written as 16-byte vectors, read back
+        // with ldmatrix (each b32 one element: lanes 0-1 walk a 16-byte row,
+        // lanes 2-4 pick it), conflict-free both ways, as upstream does.
+        let src = tensor(Blocked::new(&[1, 32], &[32, 1], &[1, 1], &[1, 0]), &[32, 32]);
+        let dst = tensor(Blocked::new(&[4, 8], &[8, 4], &[1, 1], &[1, 0]), &[32, 32]);
+        let rounds = tritium_layout::swizzling::conversion_rounds_log2(&src.linear, &dst.linear, 32, 90).unwrap();
+        let plan = check_in_rounds(&src, &dst, 4, 90, rounds);
+        assert!(matches!(plan.read, Mode::Matrix { ref word, .. } if word.is_empty()), "{:?}", plan.read);
+        assert!(conflict_free(&plan.write_access, &plan.write, 4) && conflict_free(&plan.read_access, &plan.read, 4));
     }
 
     #[test]

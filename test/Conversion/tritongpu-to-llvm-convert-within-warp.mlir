@@ -54,13 +54,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // -----
 
 // Two register/lane exchanges are more than upstream does with shuffles:
-// the conversion goes through shared memory (a warp barrier between).
+// the conversion goes through shared memory (a warp barrier between):
+// 16-byte stores, ldmatrix reads, as upstream's PTX has them.
 // CHECK: ttg.shared = 512 : i32
 // CHECK-LABEL: llvm.func @two_exchanges
 // CHECK-NOT: nvvm.shfl.sync
-// CHECK: llvm.store
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>
 // CHECK: nvvm.bar.warp.sync
-// CHECK: llvm.load
+// CHECK: nvvm.ldmatrix
 #src = #ttg.linear<{register = [[1, 0], [2, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0]], warp = [], block = []}>
 #dst = #ttg.linear<{register = [[0, 1], [0, 2]], lane = [[1, 0], [2, 0], [0, 4], [0, 8], [4, 0]], warp = [], block = []}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
