@@ -769,18 +769,24 @@ fn matrix_options(side: &Side, element_bytes: u32) -> Vec<(Mode, Vec<u32>, Vec<u
 ///
 /// With `rounds_log2 > 0` the plan is for one round of the conversion (see
 /// [`Rounds`]): its accesses move the registers [`Rounds::registers`] lists.
+///
+/// `source_pairs_free`: the source's elements are made one by one (e.g. by
+/// `arith.truncf` from f32), so the writes may pair any two of them in a
+/// 32-bit word at no cost (LLVM forms `cvt.rn.f16x2.f32` of that pair): the
+/// write side's repacks are not counted.
 pub fn plan_conversion(
     src: &TensorLayout,
     dst: &TensorLayout,
     element_bytes: u32,
     capability: u32,
     rounds_log2: u32,
+    source_pairs_free: bool,
 ) -> Result<Conversion, String> {
     if rounds_log2 == 0 {
-        return plan_whole(src, dst, element_bytes, capability);
+        return plan_whole(src, dst, element_bytes, capability, source_pairs_free);
     }
     let (rounds, sub_src, sub_dst) = split_rounds(src, dst, rounds_log2)?;
-    let mut plan = plan_whole(&sub_src, &sub_dst, element_bytes, capability)?;
+    let mut plan = plan_whole(&sub_src, &sub_dst, element_bytes, capability, source_pairs_free)?;
     plan.rounds = rounds;
     Ok(plan)
 }
@@ -790,6 +796,7 @@ fn plan_whole(
     dst: &TensorLayout,
     element_bytes: u32,
     capability: u32,
+    source_pairs_free: bool,
 ) -> Result<Conversion, String> {
     let shape = &src.shape;
     let n: u32 = shape.iter().map(|s| (*s as u32).trailing_zeros()).sum();
@@ -879,7 +886,13 @@ fn plan_whole(
     // The row-major layout always works: the fallback.
     let identity: Vec<u32> = (0..n).map(|i| 1 << i).collect();
     let fallback = evaluate(&identity, None, None).ok_or("the tensor does not fit a row-major scratch")?;
-    let score_of = |plan: &Conversion| (plan.cost(element_bytes).score(), plan.address_terms());
+    let score_of = |plan: &Conversion| {
+        let mut cost = plan.cost(element_bytes);
+        if source_pairs_free {
+            cost.repacks -= self::cost(&plan.write_access, &plan.write, element_bytes).repacks;
+        }
+        (cost.score(), plan.address_terms())
+    };
     // The cheapest plan that writes with plain stores, and the cheapest that
     // writes with stmatrix.
     let mut best: [((u32, usize), Option<Conversion>); 2] =
@@ -1016,7 +1029,7 @@ mod tests {
         capability: u32,
         rounds_log2: u32,
     ) -> Conversion {
-        let plan = plan_conversion(src, dst, element_bytes, capability, rounds_log2).unwrap();
+        let plan = plan_conversion(src, dst, element_bytes, capability, rounds_log2, false).unwrap();
         assert_eq!(plan.rounds.count(), 1 << rounds_log2);
         let numel: usize = src.shape.iter().product::<i64>() as usize;
         let threads = 32 * warps(src);

@@ -9,6 +9,7 @@
 // RUN: rm -rf %t && split-file %s %t
 // RUN: tritium compile %t/sm90.mlir -o %t/sm90 && FileCheck %s --check-prefix=SM90 --input-file %t/sm90/dot_kernel.ptx
 // RUN: tritium compile %t/sm80.mlir -o %t/sm80 && FileCheck %s --check-prefix=SM80 --input-file %t/sm80/dot_kernel.ptx
+// RUN: FileCheck %s --check-prefix=ORDER --input-file %t/sm90/dot_kernel.ptx
 
 // SM90-NOT: m8n8k4
 // SM90-COUNT-4: mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%rd{{[0-9]+}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}}, {%rd{{[0-9]+}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}}, {%rd{{[0-9]+}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}}
@@ -16,6 +17,16 @@
 // SM80-NOT: m16n8k16
 // SM80-COUNT-32: mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64
 // SM80-NOT: mma.sync
+
+// The instructions in upstream's order, K outermost: the two tiles of the
+// first K step (one A fragment, two B), then the second K step's.
+// ORDER: mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {{[{][^}]*[}]}}, [[A0:[{][^}]*[}]]], {{[{][^}]*[}]}}
+// ORDER-NOT: mma.sync
+// ORDER: mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {{[{][^}]*[}]}}, [[A0]], {{[{][^}]*[}]}}
+// ORDER-NOT: mma.sync
+// ORDER: mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {{[{][^}]*[}]}}, [[A1:[{][^}]*[}]]], {{[{][^}]*[}]}}
+// ORDER-NOT: mma.sync
+// ORDER: mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {{[{][^}]*[}]}}, [[A1]], {{[{][^}]*[}]}}
 
 //--- sm90.mlir
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>

@@ -62,3 +62,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// The sm_80 matmul epilogue: the f32 accumulator narrowed to f16, then to
+// the store's layout. A narrowed element is made alone, so a 16-byte store
+// may pair any two of them in a word (one cvt.rn.f16x2.f32 each): the
+// accumulator's rows r and r + 8 go out as 16-byte vectors and come back
+// with ldmatrix.trans, as upstream (not 4-byte stores of the f16 pairs the
+// accumulator holds side by side, four times the instructions).
+// CHECK-LABEL: llvm.func @narrowed_accumulator_to_rows
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK: nvvm.ldmatrix %{{.*}} {{.*}}layout = #nvvm.mma_layout<col>
+// CHECK-NOT: llvm.store %{{.*}}, %{{.*}} {alignment = {{[1248]}} : i64} : {{.*}}, !llvm.ptr<3>
+// CHECK: llvm.return
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 4], instrShape = [16, 8]}>
+#store = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:80"} {
+  tt.func public @narrowed_accumulator_to_rows(%acc: tensor<128x256xf32, #mma>, %p: tensor<128x256x!tt.ptr<f16>, #store>) {
+    %h = arith.truncf %acc : tensor<128x256xf32, #mma> to tensor<128x256xf16, #mma>
+    %y = ttg.convert_layout %h : tensor<128x256xf16, #mma> -> tensor<128x256xf16, #store>
+    tt.store %p, %y : tensor<128x256x!tt.ptr<f16>, #store>
+    tt.return
+  }
+}

@@ -346,6 +346,9 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
     let results_type = melior::dialect::llvm::r#type::r#struct(l.context(), &vec![word_type; words], false);
     let mut result = c.clone();
     let (asm, constraints, bits) = (mma.asm(), mma.constraints(), mma.operand_bits());
+    // The 16x8 accumulator tiles a thread holds, in register order (N, then
+    // M), each with its four registers.
+    let mut tiles: Vec<(&[u32], Vec<usize>)> = Vec::new();
     for (r, coords) in c_layout.register_coords.iter().enumerate() {
         if coords[m] % 16 != 0 || coords[n] % 8 != 0 || c_layout.is_duplicate_register(r) {
             continue;
@@ -354,12 +357,21 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
             .iter()
             .map(|(dr, dc)| lookup(&c_index, &at(coords, *dr, *dc, m, n)))
             .collect::<Result<_>>()?;
-        let mut accumulator: Vec<V> = tile.iter().map(|t| result[*t]).collect();
-        let parts = if mma.operand == "f64" { k_width } else { k_width / step };
-        for (k0, part) in (0..k_size).step_by(k_tile as usize).flat_map(|k0| (0..parts).map(move |p| (k0, p))) {
-            let mut a_base = coords.clone();
+        tiles.push((coords, tile));
+    }
+    let mut accumulators: Vec<Vec<V>> =
+        tiles.iter().map(|(_, tile)| tile.iter().map(|t| result[*t]).collect()).collect();
+    // K outermost, then the tiles, as upstream orders the instructions: each
+    // K step's operand registers die once its tiles are done (with K
+    // innermost every operand register stays live to the last tile, and
+    // ptxas spills: the sm_80 fp8 matmul, 255 registers and 136 bytes of
+    // stack against upstream's 240).
+    let parts = if mma.operand == "f64" { k_width } else { k_width / step };
+    for (k0, part) in (0..k_size).step_by(k_tile as usize).flat_map(|k0| (0..parts).map(move |p| (k0, p))) {
+        for ((coords, _), accumulator) in tiles.iter().zip(accumulators.iter_mut()) {
+            let mut a_base = coords.to_vec();
             a_base[n] = k0;
-            let mut b_base = coords.clone();
+            let mut b_base = coords.to_vec();
             b_base[m] = k0;
             if mma.operand == "f64" {
                 let slot = |s: u32| f64_k_offset(k_width, 4 * part + s);
@@ -367,7 +379,7 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
                 let b_of = |s: u32| lookup(&b_index, &at(&b_base, slot(s), 0, m, n)).map(|r| b[r]);
                 let a_slots = (0..4).map(|s| Ok([a_of(0, s)?, a_of(8, s)?])).collect::<Result<Vec<[V; 2]>>>()?;
                 let b_slots = (0..4).map(b_of).collect::<Result<Vec<V>>>()?;
-                accumulator = f64_tile(l, l.target.capability, &a_slots, &b_slots, &accumulator, accumulator_type);
+                *accumulator = f64_tile(l, l.target.capability, &a_slots, &b_slots, accumulator, accumulator_type);
                 continue;
             }
             let mut operands = Vec::new();
@@ -398,7 +410,7 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
             if words == 4 {
                 operands.extend(accumulator.iter().copied());
             } else {
-                operands.extend(crate::ops::memory::pack(l, &accumulator, 16, 32));
+                operands.extend(crate::ops::memory::pack(l, accumulator, 16, 32));
             }
             let out = l.b.inline_asm(&asm, constraints, &operands, Some(results_type)).unwrap();
             let out: Vec<V> = (0..words as i64)
@@ -407,8 +419,10 @@ fn mma_v2<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>, c_layout: &TensorL
                     l.b.op1("llvm.extractvalue", &[out], word_type, &[("position", position.into())])
                 })
                 .collect();
-            accumulator = if words == 4 { out } else { crate::ops::memory::unpack(l, &out, 32, 16, accumulator_type) };
+            *accumulator = if words == 4 { out } else { crate::ops::memory::unpack(l, &out, 32, 16, accumulator_type) };
         }
+    }
+    for ((_, tile), accumulator) in tiles.iter().zip(accumulators) {
         for (t, v) in tile.iter().zip(accumulator) {
             result[*t] = v;
         }

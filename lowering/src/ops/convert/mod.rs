@@ -17,7 +17,7 @@ use crate::{
     },
     transfer::{plan_conversion, Rounds},
 };
-use melior::ir::{OperationRef, ValueLike};
+use melior::ir::{operation::OperationLike, r#type::ShapedTypeLike, OperationRef, ValueLike};
 
 mod within_warp;
 use tritium_dialects::access::OpAccess;
@@ -58,8 +58,9 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         ));
     }
     let rounds_log2 = (bytes / scratch).trailing_zeros();
-    let plan = plan_conversion(&src, &dst, stored_bytes(element), l.target.capability, rounds_log2)
-        .map_err(|e| LowerError::at(&op, e))?;
+    let plan =
+        plan_conversion(&src, &dst, stored_bytes(element), l.target.capability, rounds_log2, narrowed_one_by_one(op))
+            .map_err(|e| LowerError::at(&op, e))?;
     // Barriers around the whole op are tritongpu-membar's; these separate
     // the op's own writes from its reads, and each round from the next. Where
     // each warp reads back only what it wrote, the warp's own barrier is
@@ -90,4 +91,21 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
         .ok_or_else(|| LowerError::at(&op, "the conversion's rounds leave registers unread"))?;
     l.set_result(&op, 0, result);
     Ok(())
+}
+
+/// Whether the converted tensor comes straight from a narrowing float
+/// conversion (`arith.truncf`, `tt.fp_to_fp`; the matmul epilogue's f32
+/// accumulator to f16/bf16): LLVM then packs any two of its elements with
+/// one `cvt.rn.f16x2.f32`, so the scratch may pair them as it likes.
+fn narrowed_one_by_one(op: OperationRef) -> bool {
+    let element_bits = |v: melior::ir::Value| {
+        melior::ir::r#type::RankedTensorType::try_from(v.r#type())
+            .map(|t| tritium_passes::ir::element_bits(t.element()))
+            .unwrap_or(0)
+    };
+    op.operand(0).ok().and_then(tritium_passes::ssa::defining_op).is_some_and(|source| {
+        matches!(tritium_passes::ir::name_of(&source).as_str(), "arith.truncf" | "tt.fp_to_fp")
+            && matches!((source.operand(0), source.result(0)), (Ok(wide), Ok(narrow))
+                if element_bits(wide) == 32 && element_bits(narrow.into()) < 32)
+    })
 }
