@@ -764,8 +764,9 @@ fn matrix_options(side: &Side, element_bytes: u32) -> Vec<(Mode, Vec<u32>, Vec<u
 /// (the wider side's extra register bits next), and ldmatrix (sm_75+) /
 /// stmatrix (sm_90+) for 8-, 16- and 32-bit elements, each with the XOR
 /// swizzle that spreads both sides' lanes over the banks, and the plain
-/// row-major layout; the cheapest in simulated wavefronts and instructions wins, except
-/// that stmatrix must take fewer wavefronts than plain stores to be chosen.
+/// row-major layout; the cheapest in simulated wavefronts and instructions
+/// wins, except that stmatrix must take fewer wavefronts than plain stores
+/// to be chosen.
 ///
 /// With `rounds_log2 > 0` the plan is for one round of the conversion (see
 /// [`Rounds`]): its accesses move the registers [`Rounds::registers`] lists.
@@ -835,16 +836,14 @@ fn plan_whole(
         // side moves whole 16-byte rows too, as upstream (whose tiles need
         // full vectors on both sides): against narrower accesses upstream
         // keeps ld/st.shared, and ldmatrix there is untimed.
-        let whole_rows = |(_, walk, _): &&(Mode, Vec<u32>, Vec<u32>), other: &[u32]| {
-            element_bytes == 2 || prefix(walk, other) == walk.len()
-        };
+        let whole_rows = |walk: &[u32], other: &[u32]| element_bytes == 2 || prefix(walk, other) == walk.len();
         let loads: Vec<_> = if capability >= 75 { matrix_options(&d, element_bytes) } else { Vec::new() }
             .into_iter()
-            .filter(|option| whole_rows(&option, &s_regs))
+            .filter(|(_, walk, _)| whole_rows(walk, &s_regs))
             .collect();
         let stores: Vec<_> = if capability >= 90 { matrix_options(&s, element_bytes) } else { Vec::new() }
             .into_iter()
-            .filter(|option| whole_rows(&option, &d_regs))
+            .filter(|(_, walk, _)| whole_rows(walk, &d_regs))
             .collect();
         for (mode, walk, pick) in &loads {
             let k = prefix(walk, &s_regs);
