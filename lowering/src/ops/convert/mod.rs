@@ -93,10 +93,11 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     Ok(())
 }
 
-/// Whether the converted tensor comes straight from a narrowing float
-/// conversion (`arith.truncf`, `tt.fp_to_fp`; the matmul epilogue's f32
-/// accumulator to f16/bf16): LLVM then packs any two of its elements with
-/// one `cvt.rn.f16x2.f32`, so the scratch may pair them as it likes.
+/// Whether the converted tensor comes straight from a float conversion of
+/// f32 to 16 bits (`arith.truncf`, `tt.fp_to_fp`; the matmul epilogue's f32
+/// accumulator to f16/bf16): each element is converted alone (LLVM packs any
+/// two of them with one `cvt.rn.f16x2.f32`), so the scratch may pair them as
+/// it likes. Not fp8 results: their conversions make pairs.
 fn narrowed_one_by_one(op: OperationRef) -> bool {
     let element_bits = |v: melior::ir::Value| {
         melior::ir::r#type::RankedTensorType::try_from(v.r#type())
@@ -106,6 +107,6 @@ fn narrowed_one_by_one(op: OperationRef) -> bool {
     op.operand(0).ok().and_then(tritium_passes::ssa::defining_op).is_some_and(|source| {
         matches!(tritium_passes::ir::name_of(&source).as_str(), "arith.truncf" | "tt.fp_to_fp")
             && matches!((source.operand(0), source.result(0)), (Ok(wide), Ok(narrow))
-                if element_bits(wide) == 32 && element_bits(narrow.into()) < 32)
+                if element_bits(wide) == 32 && element_bits(narrow.into()) == 16)
     })
 }
