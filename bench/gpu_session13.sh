@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Device calls of session 13: issue 12's confirming runs on the final build of session 12 (42af757).
+# Device calls of session 13: issue 12's confirming runs on the final build of session 12 (42af757),
+# then the sm_80 bundles before and after this session's mma.sync changes.
 # PART=1: the whole harness in one run (what bench/gpu_session12.sh PART=3 does; kept there).
 # PART=2: upstream's tests through the plug-in (wheel from bench/pack_wheel.sh): test_core,
 #         test_tensor_descriptor, test_warp_specialization.
@@ -7,8 +8,8 @@
 # PART=4: after ldmatrix/stmatrix for 8- and 32-bit elements in ttg.convert_layout (transfer.rs):
 #         the harness rows whose PTX it changes (atomic_add_hist, dot_scaled_e2m1; the other
 #         dot_scaled rows beside them), then test_core and test_conversions through the plug-in.
-# PART=5: the whole harness with the sm_80 bundles (--target cuda80: the driver JIT-compiles their
-#         PTX for the H200; mma.sync, ldmatrix, cp.async paths), last timed in session 7.
+# PART=5: the whole harness with the sm_80 bundles (--target cuda80: Triton's ptxas assembles
+#         their PTX for the H200's sm_90; mma.sync, ldmatrix, cp.async paths), last timed in session 7.
 # PART=6: after mma.sync in upstream's order (K outermost: ops/dot.rs) and the matmul epilogue's
 #         narrowed accumulator paired freely in the scratch (transfer.rs, convert/mod.rs): the
 #         sm_80 harness again, then the two sm_90 rows whose PTX the order changes.
