@@ -31,6 +31,21 @@ pub fn target_name(capability: u32) -> String {
     format!("cuda:{capability}")
 }
 
+/// The most shared memory one CTA can have on a GPU of compute capability
+/// `capability`, in bytes: CUDA's opt-in maximum of dynamic shared memory per
+/// block (`cudaDevAttrMaxSharedMemoryPerBlockOptin`), which upstream Triton
+/// reads from the device at launch (and fails with OutOfResources over it):
+/// 227 KiB on sm_90, 163 KiB on sm_80/sm_87, 99 KiB on sm_86/sm_89.
+pub fn max_shared_bytes(capability: u32) -> usize {
+    match capability {
+        90 => 232_448,
+        80 | 87 => 166_912,
+        86 | 89 => 101_376,
+        // Not a target Tritium compiles for; CUDA's static limit.
+        _ => 49_152,
+    }
+}
+
 /// An NVIDIA GPU Tritium compiles for (capability 80 = A100, 90 = H100).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Target {
@@ -77,17 +92,14 @@ impl Target {
 
     /// CTAs of `threads` threads and `shared_bytes` bytes of shared memory
     /// one SM holds at once by those two resources (registers, which only
-    /// ptxas knows, may allow fewer): the SM's shared memory (228 KiB on
-    /// sm_90, 164 KiB on sm_80/sm_87, 100 KiB on sm_86/sm_89), of which CUDA
-    /// reserves 1 KiB per CTA, its 2,048 threads and 32 CTAs (CUDA's
-    /// occupancy rules).
+    /// ptxas knows, may allow fewer): the SM's shared memory, of which CUDA
+    /// reserves 1 KiB per CTA (so the SM has a CTA's [`max_shared_bytes`]
+    /// plus that 1 KiB: 228 KiB on sm_90, 164 KiB on sm_80/sm_87, 100 KiB on
+    /// sm_86/sm_89), its 2,048 threads and 32 CTAs (CUDA's occupancy rules).
     pub fn resident_ctas(&self, shared_bytes: usize, threads: u32) -> u32 {
-        let per_sm = match self.capability {
-            90 => 233_472,
-            80 | 87 => 167_936,
-            _ => 102_400,
-        };
-        let by_shared = per_sm / (shared_bytes + 1024);
+        const RESERVED_PER_CTA: usize = 1024;
+        let per_sm = max_shared_bytes(self.capability) + RESERVED_PER_CTA;
+        let by_shared = per_sm / (shared_bytes + RESERVED_PER_CTA);
         let by_threads = 2048 / threads.max(1) as usize;
         by_shared.min(by_threads).min(32) as u32
     }

@@ -25,6 +25,7 @@ use melior::ir::{
 };
 use std::collections::HashMap;
 use tritium_dialects::access::OpAccess;
+use tritium_dialects::target::max_shared_bytes;
 use tritium_dialects::{
     layout::{layout_of, padded_shared_intervals},
     pass::{OptionKind, PassDefinition, PassOption, PassOptions, PassResult},
@@ -66,21 +67,6 @@ struct Request {
     /// it (or of an op inside it) that holds the op: requests in different
     /// regions of the same warp_specialize may run at the same time.
     concurrency: Option<(usize, usize)>,
-}
-
-/// The most shared memory one CTA can have on a GPU of compute capability
-/// `capability`, in bytes: CUDA's opt-in maximum of dynamic shared memory per
-/// block (`cudaDevAttrMaxSharedMemoryPerBlockOptin`), which upstream Triton
-/// reads from the device at launch (and fails with OutOfResources over it):
-/// 227 KiB on sm_90, 163 KiB on sm_80/sm_87, 99 KiB on sm_86/sm_89.
-pub fn max_shared_bytes(capability: u32) -> usize {
-    match capability {
-        90 => 232_448,
-        80 | 87 => 166_912,
-        86 | 89 => 101_376,
-        // Not a target Tritium compiles for; CUDA's static limit.
-        _ => 49_152,
-    }
 }
 
 /// `file:line:col` of an op's location (`loc("file":line:col)`, also inside

@@ -64,5 +64,5 @@ mod tritongpu_schedule_loops;
 mod tritongpu_test_pipeline_lower_loop;
 mod tritoninstrument_concurrency_sanitizer;
 
-pub use allocate_shared_memory_nv::max_shared_bytes;
 pub use registry::{register_all, PASSES};
+pub use tritium_dialects::target::max_shared_bytes;
