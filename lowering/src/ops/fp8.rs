@@ -16,11 +16,11 @@ use crate::{
     layout::TensorLayout,
 };
 use melior::ir::{
-    attribute::DenseI64ArrayAttribute, operation::OperationLike, r#type::ShapedTypeLike, OperationRef, Type, TypeLike,
-    ValueLike,
+    attribute::DenseI64ArrayAttribute, operation::OperationLike, OperationRef, Type, TypeLike, ValueLike,
 };
-use tritium_dialects::access::{float_attribute, ranked_tensor, OpAccess};
+use tritium_dialects::access::{float_attribute, OpAccess};
 use tritium_dialects::views::{Fp4ToFpOp, FpToFpOp};
+use tritium_passes::analysis::type_facts::element_type;
 
 /// An 8-bit float format (MLIR's names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,13 +142,9 @@ pub fn is_fp8(ty: Type) -> bool {
     Fp8::of(ty).is_some()
 }
 
-fn element_of(ty: Type) -> Type {
-    ranked_tensor(ty).map(|t| t.element()).unwrap_or(ty)
-}
-
 /// An `arith.constant` of fp8 (scalar or splat tensor): the byte of its value.
 pub fn is_fp8_constant(op: &OperationRef) -> bool {
-    op.result_at(0).is_ok_and(|r| is_fp8(element_of(r.r#type())))
+    op.result_at(0).is_ok_and(|r| is_fp8(element_type(r.r#type())))
 }
 
 pub fn lower_constant<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
@@ -375,7 +371,7 @@ fn rounding_of(op: &OperationRef) -> Option<Rounding> {
 pub fn lower_fp_to_fp<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
     let source = crate::ops::view(op, FpToFpOp::of)?.src();
     let result = op.result_at(0).map_err(|e| LowerError::at(&op, e.to_string()))?;
-    let (from_type, to_type) = (element_of(source.r#type()), element_of(result.r#type()));
+    let (from_type, to_type) = (element_type(source.r#type()), element_type(result.r#type()));
     let unsupported = |why: &str| LowerError::at(&op, format!("conversion from {from_type} to {to_type} {why}"));
     let (Some(from), Some(to)) = (Float::of(from_type), Float::of(to_type)) else {
         return Err(unsupported("is not supported on NVIDIA GPUs (fp8 conversions exist for f8E4M3FN and f8E5M2)"));

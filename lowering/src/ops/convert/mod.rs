@@ -17,7 +17,7 @@ use crate::{
     },
     transfer::{plan_conversion, Rounds},
 };
-use melior::ir::{operation::OperationLike, r#type::ShapedTypeLike, OperationRef, ValueLike};
+use melior::ir::{operation::OperationLike, OperationRef, ValueLike};
 
 mod within_warp;
 use tritium_dialects::access::OpAccess;
@@ -99,14 +99,11 @@ pub fn lower<'c>(l: &mut Lowering<'c>, op: OperationRef<'c, '_>) -> Result<()> {
 /// two of them with one `cvt.rn.f16x2.f32`), so the scratch may pair them as
 /// it likes. Not fp8 results: their conversions make pairs.
 fn narrowed_one_by_one(op: OperationRef) -> bool {
-    let element_bits = |v: melior::ir::Value| {
-        melior::ir::r#type::RankedTensorType::try_from(v.r#type())
-            .map(|t| tritium_passes::ir::element_bits(t.element()))
-            .unwrap_or(0)
-    };
+    use tritium_passes::analysis::type_facts::{bit_width, element_type};
+    let element_bits = |v: melior::ir::Value| bit_width(element_type(v.r#type()));
     op.operand(0).ok().and_then(tritium_passes::ssa::defining_op).is_some_and(|source| {
         matches!(tritium_passes::ir::name_of(&source).as_str(), "arith.truncf" | "tt.fp_to_fp")
             && matches!((source.operand(0), source.result(0)), (Ok(wide), Ok(narrow))
-                if element_bits(wide) == 32 && element_bits(narrow.into()) == 16)
+                if element_bits(wide) == Some(32) && element_bits(narrow.into()) == Some(16))
     })
 }
