@@ -30,3 +30,14 @@ for r in (json.loads(line) for line in open(sys.argv[1]) if line.startswith("{")
     print(f"{r['kernel']:44s} {r['shape']:18s} " + " ".join(cells) + (f"  WRONG {bad}" if bad else ""))
 PY
 }
+
+# upstream_tests FILE:TIMEOUT...: each file of upstream's unit/language tests (out/py/test, from
+# bench/pack_wheel.sh) through the plug-in, stopped after TIMEOUT s; results in $OUT/FILE, its
+# summary (counts, top failure causes) in $OUT/FILE-summary.log, whose head is printed.
+upstream_tests() {
+  for t in "$@"; do
+    CAUSES=20 PYTEST_TIMEOUT=${t#*:} bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/${t%%:*}.py \
+      $OUT/${t%%:*} > $OUT/${t%%:*}-summary.log 2>&1
+    echo "== ${t%%:*}"; head -8 $OUT/${t%%:*}-summary.log
+  done
+}

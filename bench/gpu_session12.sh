@@ -65,10 +65,7 @@ if [ "${PART}" = 4 ]; then
   sustain_summary sustain
   CAUSES=20 PYTEST_TIMEOUT=200 bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/test_core.py $OUT/core > $OUT/core-summary.log 2>&1
   echo "== test_core"; head -12 $OUT/core-summary.log
-  for t in test_matmul test_tensor_descriptor test_warp_specialization; do
-    CAUSES=20 PYTEST_TIMEOUT=100 bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/$t.py $OUT/$t > $OUT/$t-summary.log 2>&1
-    echo "== $t"; head -8 $OUT/$t-summary.log
-  done
+  upstream_tests test_matmul:100 test_tensor_descriptor:100 test_warp_specialization:100
 fi
 if [ "${PART}" = 5 ]; then
   SUSTAIN_MS=${SUSTAIN_MS:-3000} LAUNCHERS=tritium,triton_ptx,variant_wait0 HARNESS_ARGS="--variant wait0" \
@@ -86,8 +83,5 @@ if [ "${PART}" = 7 ]; then
   done
 fi
 if [ "${PART}" = 8 ]; then
-  for t in test_matmul:90 test_pipeliner:50 test_conversions:50; do
-    CAUSES=20 PYTEST_TIMEOUT=${t#*:} bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/${t%%:*}.py $OUT/${t%%:*} > $OUT/${t%%:*}-summary.log 2>&1
-    echo "== ${t%%:*}"; head -8 $OUT/${t%%:*}-summary.log
-  done
+  upstream_tests test_matmul:90 test_pipeliner:50 test_conversions:50
 fi

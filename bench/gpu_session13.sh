@@ -21,13 +21,6 @@ set -o pipefail
 export PYTHONUNBUFFERED=1
 source "$(dirname "$0")/device_prelude.sh"
 nvidia-smi -L
-upstream_tests() {  # FILE:TIMEOUT...: each file of unit/language through the plug-in, its summary printed
-  for t in "$@"; do
-    CAUSES=20 PYTEST_TIMEOUT=${t#*:} bash bench/upstream_tests.sh "$PWD/out/py/test" unit/language/${t%%:*}.py \
-      $OUT/${t%%:*} > $OUT/${t%%:*}-summary.log 2>&1
-    echo "== ${t%%:*}"; head -8 $OUT/${t%%:*}-summary.log
-  done
-}
 case "${PART:-1}" in
   1) PART=3 bash "$(dirname "$0")/gpu_session12.sh" ;;
   2) upstream_tests test_core:200 test_tensor_descriptor:150 test_warp_specialization:150 ;;
